@@ -1,0 +1,352 @@
+"""Contracts: the executable statement of a constructor's theorem.
+
+A contract lists the constructor's preconditions (each with an id that its
+proof also states) and the closed-form bound of its theorem as a sympy
+expression in ``d_in`` and the constructor's parameters.  It is used twice:
+
+* at run time, when contracts are enabled, :func:`certified` checks the
+  preconditions on every constructor call, the output domain on every
+  invocation, and that every map value is at least the exact bound;
+* at test time, :meth:`Contract.verify` draws constructor arguments and
+  neighbouring inputs with hypothesis and checks the guarantee exactly.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import inspect
+import logging
+from dataclasses import dataclass
+from fractions import Fraction
+from types import SimpleNamespace
+from typing import Any, Callable
+
+import sympy
+
+from certdp.core import switches
+from certdp.core.errors import ContractError, DPError
+
+__all__ = [
+    "D_IN",
+    "Precondition",
+    "Contract",
+    "TransformationContract",
+    "MeasurementContract",
+    "Postcondition",
+    "StabilityViolation",
+    "PrivacyViolation",
+    "VerificationReport",
+    "certified",
+    "contract_of",
+    "as_rational",
+    "at_least",
+]
+
+log = logging.getLogger("certdp.contracts")
+
+#: The input distance, the free variable of every bound.
+D_IN = sympy.Symbol("d_in", nonnegative=True)
+
+
+def as_rational(value) -> sympy.Expr:
+    """An exact sympy number for an int, float, Fraction or sympy value (``oo`` for inf)."""
+    if isinstance(value, sympy.Basic):
+        return value
+    if isinstance(value, float) and value == float("inf"):
+        return sympy.oo
+    fraction = Fraction(value)
+    return sympy.Rational(fraction.numerator, fraction.denominator)
+
+
+def at_least(value, bound) -> bool:
+    """Exactly: is ``value >= bound``?  (sympy decides; high-precision evaluation if it cannot.)"""
+    decided = sympy.Ge(as_rational(value), bound)
+    if decided in (sympy.true, sympy.false):
+        return bool(decided)
+    difference = (as_rational(value) - bound).evalf(200)
+    return bool(difference >= 0)
+
+
+@dataclass(frozen=True)
+class Precondition:
+    """A named condition on a constructor's arguments that its proof assumes."""
+
+    id: str
+    holds: Callable[[SimpleNamespace], bool]
+    message: str
+    parameter: str | None = None
+
+
+class StabilityViolation(ContractError):
+    """A concrete pair of inputs whose outputs are further apart than the map allows."""
+
+    def __init__(self, *, x, x_prime, d_in, d_out_observed, d_out_stated):
+        self.x, self.x_prime = x, x_prime
+        self.d_in, self.d_out_observed, self.d_out_stated = d_in, d_out_observed, d_out_stated
+        super().__init__(
+            f"inputs at distance <= {d_in} gave outputs at distance {d_out_observed}, "
+            f"more than the map's {d_out_stated}: x={x!r}, x'={x_prime!r}",
+            condition="stability",
+        )
+
+
+class PrivacyViolation(ContractError):
+    """A concrete pair of inputs and an output whose likelihood ratio exceeds the map."""
+
+    def __init__(self, *, x, x_prime, d_in, divergence, d_out_stated, witness=None):
+        self.x, self.x_prime, self.witness = x, x_prime, witness
+        self.d_in, self.divergence, self.d_out_stated = d_in, divergence, d_out_stated
+        super().__init__(
+            f"inputs at distance <= {d_in} have divergence {divergence} > map's {d_out_stated} "
+            f"at output {witness!r}: x={x!r}, x'={x_prime!r}",
+            condition="privacy",
+        )
+
+
+@dataclass
+class VerificationReport:
+    """What a verification run saw: how many examples, and how tight the map was."""
+
+    constructor: str
+    examples: int = 0
+    max_tightness: float = 0.0
+    tightest: Any = None
+
+    def observe(self, tightness: float, example) -> None:
+        self.examples += 1
+        if tightness > self.max_tightness or self.tightest is None:
+            self.max_tightness = max(tightness, self.max_tightness)
+            self.tightest = example
+
+    def __str__(self) -> str:
+        return (
+            f"{self.constructor}: {self.examples} examples, tightest observed "
+            f"d_out / map(d_in) = {self.max_tightness:.6g}"
+        )
+
+
+@dataclass
+class Contract:
+    """The theorem of one constructor, in executable form.
+
+    ``bound`` is the proof's closed-form map as a sympy expression in
+    :data:`D_IN` and the symbols that ``parameters(args, built)`` assigns.
+    ``arguments`` returns a hypothesis strategy of keyword-argument dicts for
+    valid constructor calls; ``d_in`` one of input distances for a built object.
+    """
+
+    constructor: Callable
+    preconditions: list[Precondition]
+    bound: sympy.Expr
+    parameters: Callable[[SimpleNamespace, Any], dict] = lambda args, built: {}
+    arguments: Callable[[], Any] | None = None
+    d_in: Callable[[Any], Any] | None = None
+    #: Errors a valid call may still raise (e.g. overflow refusals); verify skips those draws.
+    refusals: tuple[type[DPError], ...] = ()
+    datasets_max_size: int = 12
+    kind = "contract"
+
+    @property
+    def name(self) -> str:
+        return self.constructor.__name__
+
+    @property
+    def precondition_ids(self) -> list[str]:
+        return [precondition.id for precondition in self.preconditions]
+
+    # -- run time -------------------------------------------------------------
+    def bind(self, args, kwargs) -> SimpleNamespace:
+        signature = inspect.signature(inspect.unwrap(self.constructor))
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return SimpleNamespace(**bound.arguments)
+
+    def check_preconditions(self, arguments: SimpleNamespace) -> None:
+        for precondition in self.preconditions:
+            try:
+                holds = precondition.holds(arguments)
+            except Exception:  # a predicate that cannot even be evaluated does not hold
+                holds = False
+            if not holds:
+                raise ContractError(
+                    f"{self.name}: {precondition.message}",
+                    condition=precondition.id,
+                    parameter=precondition.parameter,
+                )
+
+    def exact_bound(self, arguments: SimpleNamespace, built, d_in) -> sympy.Expr:
+        substitutions = {D_IN: as_rational(d_in)}
+        substitutions.update(
+            {
+                symbol: as_rational(value)
+                for symbol, value in self.parameters(arguments, built).items()
+            }
+        )
+        return self.bound.subs(substitutions)
+
+    # -- test time ------------------------------------------------------------
+    def verify(self, *, max_examples: int | None = None, map_override=None) -> VerificationReport:
+        """Search for inputs that break the guarantee; raise the first one found.
+
+        ``map_override`` replaces the map under test (to show a wrong map is refuted).
+        """
+        from hypothesis import HealthCheck, assume, given, settings, target
+        from hypothesis import strategies as st
+
+        from .neighbours import distances, neighbours
+
+        report = VerificationReport(self.name)
+
+        @given(st.data())
+        def search(data):
+            kwargs = data.draw(self.arguments(), label="arguments")
+            try:
+                built = self.constructor(**kwargs)
+            except self.refusals:
+                assume(False)
+            d_in_strategy = self.d_in(built) if self.d_in else distances(built.input_metric)
+            d_in = data.draw(d_in_strategy, label="d_in")
+            x, x_prime = data.draw(
+                neighbours(
+                    built.input_domain, built.input_metric, d_in, max_size=self.datasets_max_size
+                ),
+                label="neighbours",
+            )
+            stated = map_override(d_in) if map_override else built.map(d_in)
+            tightness = self.check_pair(built, kwargs, x, x_prime, d_in, stated)
+            target(tightness, label="d_out / map(d_in)")
+            report.observe(tightness, (kwargs, d_in, x, x_prime))
+            if map_override is None:
+                arguments = self.bind((), kwargs)
+                Postcondition(self, arguments).check_map(built, d_in, stated)
+
+        # constructing objects inside the search is slow by hypothesis's standards, not a bug
+        overrides = {"suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+        if max_examples is not None:
+            overrides["max_examples"] = max_examples
+        settings(settings(), **overrides)(search)()
+        return report
+
+    def check_pair(self, built, kwargs, x, x_prime, d_in, stated) -> float:
+        raise NotImplementedError
+
+
+@dataclass
+class TransformationContract(Contract):
+    """Contract of a stable transformation: output domain and stability."""
+
+    kind = "transformation"
+
+    def check_pair(self, built, kwargs, x, x_prime, d_in, stated) -> float:
+        outputs = built(x), built(x_prime)
+        for output in outputs:
+            if not built.output_domain.member(output):
+                raise ContractError(
+                    f"{self.name}: output {output!r} is not in {built.output_domain}",
+                    condition="output-domain",
+                )
+        metric = built.output_metric
+        if not metric.close(*outputs, stated):
+            raise StabilityViolation(
+                x=x,
+                x_prime=x_prime,
+                d_in=d_in,
+                d_out_observed=metric.distance(*outputs),
+                d_out_stated=stated,
+            )
+        observed = metric.distance(*outputs)
+        return float(as_rational(observed) / as_rational(stated)) if stated else 0.0
+
+
+@dataclass
+class MeasurementContract(Contract):
+    """Contract of a private measurement: the privacy guarantee.
+
+    ``divergence(built, kwargs, x, x_prime)`` returns ``(divergence, witness)``: the
+    exact max-divergence between the output distributions on ``x`` and ``x_prime``
+    (or an exact lower bound of it found at output ``witness``).
+    """
+
+    divergence: Callable | None = None
+    kind = "measurement"
+
+    def check_pair(self, built, kwargs, x, x_prime, d_in, stated) -> float:
+        divergence, witness = self.divergence(built, kwargs, x, x_prime)
+        if not at_least(stated, divergence):
+            raise PrivacyViolation(
+                x=x,
+                x_prime=x_prime,
+                d_in=d_in,
+                divergence=divergence,
+                d_out_stated=stated,
+                witness=witness,
+            )
+        return float(as_rational(divergence) / as_rational(stated)) if stated else 0.0
+
+
+class Postcondition:
+    """The runtime checks a contract attaches to an object it built."""
+
+    def __init__(self, contract: Contract, arguments: SimpleNamespace):
+        self.contract = contract
+        self.arguments = arguments
+
+    def check_map(self, built, d_in, d_out) -> None:
+        bound = self.contract.exact_bound(self.arguments, built, d_in)
+        condition = "stability-map" if self.contract.kind == "transformation" else "privacy-map"
+        if not at_least(d_out, bound):
+            shortfall = (bound - as_rational(d_out)).evalf(20)
+            raise ContractError(
+                f"{self.contract.name}: map({d_in}) = {d_out!r} is below the proof's bound "
+                f"{self.contract.bound} = {bound} by {shortfall}",
+                condition=condition,
+            )
+        slack = (as_rational(d_out) - bound).evalf(20) if d_out != float("inf") else sympy.oo
+        built.last_map_slack = slack
+        log.debug(
+            "%s: map(%s) = %r exceeds the proof's bound by %s",
+            self.contract.name,
+            d_in,
+            d_out,
+            slack,
+        )
+
+    def check_output(self, built, arg, answer) -> None:
+        if not built.output_domain.member(answer):
+            raise ContractError(
+                f"{self.contract.name}: the output is not a member of {built.output_domain}",
+                condition="output-domain",
+            )
+
+
+def contract_of(constructor) -> Contract:
+    """The contract of a certified constructor, from the ``contract.py`` beside it."""
+    module = importlib.import_module(constructor.__certdp_contract_module__)
+    contracts = getattr(module, "CONTRACTS", None)
+    if contracts is not None:
+        return contracts[constructor.__name__]
+    return module.CONTRACT
+
+
+def certified(constructor):
+    """Attach the contract in the sibling ``contract.py`` to ``constructor``.
+
+    With contracts disabled the wrapper costs one flag check.
+    """
+    package = constructor.__module__.rpartition(".")[0]
+
+    @functools.wraps(constructor)
+    def wrapper(*args, **kwargs):
+        if not switches.contracts.enabled:
+            return constructor(*args, **kwargs)
+        contract = contract_of(wrapper)
+        arguments = contract.bind(args, kwargs)
+        contract.check_preconditions(arguments)
+        built = constructor(*args, **kwargs)
+        built.postcondition = Postcondition(contract, arguments)
+        return built
+
+    wrapper.__certdp_contract_module__ = package + ".contract"
+    wrapper.__certdp_certified__ = True
+    return wrapper

@@ -1,0 +1,115 @@
+"""The project's error hierarchy.
+
+Every error certdp raises on purpose is a :class:`DPError`.  Each subclass
+corresponds to one stage at which something can go wrong (building a domain,
+building a transformation, running a function, evaluating a map, ...), and
+carries a ``variant`` string spelled like OpenDP's error variants so that users
+coming from OpenDP can match on it.
+
+Messages follow one rule: they name the offending parameter and the rule it
+broke, e.g. ``"bounds: lower bound 3 must not exceed upper bound 1"``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "DPError",
+    "MakeDomainError",
+    "MakeTransformationError",
+    "MakeMeasurementError",
+    "FailedFunctionError",
+    "FailedMapError",
+    "FailedCastError",
+    "DomainMismatchError",
+    "MetricMismatchError",
+    "MeasureMismatchError",
+    "ArithmeticOverflowError",
+    "FeatureNotEnabledError",
+    "ContractError",
+]
+
+
+class DPError(Exception):
+    """Base class of every error raised by certdp."""
+
+    variant = "DPError"
+
+    def __init__(self, message: str, *, parameter: str | None = None):
+        self.parameter = parameter
+        super().__init__(f"{parameter}: {message}" if parameter else message)
+
+
+class MakeDomainError(DPError):
+    """A domain could not be built from the given descriptors."""
+
+    variant = "MakeDomain"
+
+
+class MakeTransformationError(DPError):
+    """A transformation constructor refused its arguments."""
+
+    variant = "MakeTransformation"
+
+
+class MakeMeasurementError(DPError):
+    """A measurement constructor refused its arguments."""
+
+    variant = "MakeMeasurement"
+
+
+class FailedFunctionError(DPError):
+    """Invoking a transformation or measurement failed (e.g. data outside the input domain)."""
+
+    variant = "FailedFunction"
+
+
+class FailedMapError(DPError):
+    """A stability or privacy map could not produce a sound distance."""
+
+    variant = "FailedMap"
+
+
+class FailedCastError(DPError):
+    """A value could not be represented exactly in the requested type."""
+
+    variant = "FailedCast"
+
+
+class DomainMismatchError(DPError):
+    """Two domains that must be equal (e.g. when chaining) are not."""
+
+    variant = "DomainMismatch"
+
+
+class MetricMismatchError(DPError):
+    """Two metrics that must be equal (e.g. when chaining) are not."""
+
+    variant = "MetricMismatch"
+
+
+class MeasureMismatchError(DPError):
+    """Two measures that must be equal (e.g. when composing) are not."""
+
+    variant = "MeasureMismatch"
+
+
+class ArithmeticOverflowError(DPError):
+    """An arithmetic result is not representable (integer overflow, non-finite float)."""
+
+    variant = "Overflow"
+
+
+class FeatureNotEnabledError(DPError):
+    """A feature flag required by a constructor has not been enabled."""
+
+    variant = "FeatureNotEnabled"
+
+
+class ContractError(DPError):
+    """An executable contract (precondition or postcondition) was violated."""
+
+    variant = "Contract"
+
+    def __init__(self, message: str, *, condition: str, parameter: str | None = None):
+        self.condition = condition
+        super().__init__(f"[{condition}] {message}", parameter=parameter)

@@ -1,0 +1,185 @@
+"""Transformations and measurements, and chaining them with ``>>``.
+
+A :class:`Transformation` couples a function with an input and output domain,
+input and output metrics, and a stability map: if ``x, x'`` are members of the
+input domain at distance ``<= d_in``, then ``f(x), f(x')`` are at distance
+``<= stability_map(d_in)``.  A :class:`Measurement` couples a randomised
+function with an input metric, an output measure and a privacy map.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from . import switches
+from .errors import (
+    DomainMismatchError,
+    FailedFunctionError,
+    FailedMapError,
+    MetricMismatchError,
+)
+from .metrics import InsertDeleteDistance, SymmetricDistance
+
+__all__ = ["Transformation", "Measurement", "validate_d_in"]
+
+
+def validate_d_in(metric, d_in):
+    """Reject a ``d_in`` that is not a distance of ``metric``: negative, NaN, wrong type."""
+    if isinstance(d_in, (bool, np.bool_)):
+        raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
+    if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
+        if not isinstance(d_in, (int, np.integer)):
+            raise FailedMapError(
+                f"must be a non-negative integer under {metric}, got {d_in!r}", parameter="d_in"
+            )
+        d_in = int(d_in)
+    elif isinstance(d_in, (int, float, Fraction, np.integer, np.floating)):
+        if isinstance(d_in, (float, np.floating)) and math.isnan(d_in):
+            raise FailedMapError("must not be NaN", parameter="d_in")
+    else:
+        raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
+    if d_in < 0:
+        raise FailedMapError(f"must be non-negative, got {d_in!r}", parameter="d_in")
+    return d_in
+
+
+class _Mapped:
+    """What transformations and measurements share: a map, invocation and ``>>``."""
+
+    #: Set by the contract machinery when contracts are enabled at construction.
+    postcondition = None
+
+    def _check_input(self, arg):
+        if not self.input_domain.member(arg):
+            # The message never echoes the data.
+            raise FailedFunctionError(
+                f"argument is not a member of the input domain {self.input_domain}", parameter="arg"
+            )
+
+    def map(self, d_in):
+        """The smallest distance this object guarantees for inputs ``d_in``-close."""
+        d_in = validate_d_in(self.input_metric, d_in)
+        d_out = self._map(d_in)
+        if switches.contracts.enabled and self.postcondition is not None:
+            self.postcondition.check_map(self, d_in, d_out)
+        return d_out
+
+    def check(self, d_in, d_out) -> bool:
+        """Does ``map(d_in) <= d_out`` hold?"""
+        return self.map(d_in) <= d_out
+
+    def __call__(self, arg):
+        return self.invoke(arg)
+
+
+class Transformation(_Mapped):
+    """A stable transformation (see the module docstring)."""
+
+    def __init__(
+        self,
+        input_domain,
+        output_domain,
+        function,
+        input_metric,
+        output_metric,
+        stability_map,
+    ):
+        self.input_domain = input_domain
+        self.output_domain = output_domain
+        self.function = function
+        self.input_metric = input_metric
+        self.output_metric = output_metric
+        self._map = stability_map
+
+    @property
+    def stability_map(self):
+        return self.map
+
+    def invoke(self, arg):
+        """Apply the function to ``arg``, which must be a member of the input domain."""
+        self._check_input(arg)
+        answer = self.function(arg)
+        if switches.contracts.enabled and self.postcondition is not None:
+            self.postcondition.check_output(self, arg, answer)
+        return answer
+
+    def __rshift__(self, other):
+        from .partial import PartialConstructor
+
+        if isinstance(other, PartialConstructor):
+            other = other(self.output_domain, self.output_metric)
+        if isinstance(other, (Transformation, Measurement)):
+            return _chain(self, other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return (
+            f"Transformation(input_domain={self.input_domain}, output_domain={self.output_domain}, "
+            f"input_metric={self.input_metric}, output_metric={self.output_metric})"
+        )
+
+
+class Measurement(_Mapped):
+    """A private measurement (see the module docstring)."""
+
+    def __init__(self, input_domain, function, input_metric, output_measure, privacy_map):
+        self.input_domain = input_domain
+        self.function = function
+        self.input_metric = input_metric
+        self.output_measure = output_measure
+        self._map = privacy_map
+
+    @property
+    def privacy_map(self):
+        return self.map
+
+    def invoke(self, arg):
+        """Release ``function(arg)``; ``arg`` must be a member of the input domain."""
+        self._check_input(arg)
+        return self.function(arg)
+
+    def __repr__(self) -> str:
+        return (
+            f"Measurement(input_domain={self.input_domain}, input_metric={self.input_metric}, "
+            f"output_measure={self.output_measure})"
+        )
+
+
+def _chain(first: Transformation, second):
+    if first.output_domain != second.input_domain:
+        raise DomainMismatchError(
+            f"output domain {first.output_domain} of the first does not equal "
+            f"input domain {second.input_domain} of the second",
+            parameter="chain",
+        )
+    if first.output_metric != second.input_metric:
+        raise MetricMismatchError(
+            f"output metric {first.output_metric} of the first does not equal "
+            f"input metric {second.input_metric} of the second",
+            parameter="chain",
+        )
+
+    def function(arg):
+        return second.invoke(first.invoke(arg))
+
+    def chained_map(d_in):
+        return second.map(first.map(d_in))
+
+    if isinstance(second, Transformation):
+        chained = Transformation(
+            first.input_domain,
+            second.output_domain,
+            function,
+            first.input_metric,
+            second.output_metric,
+            chained_map,
+        )
+    else:
+        chained = Measurement(
+            first.input_domain, function, first.input_metric, second.output_measure, chained_map
+        )
+    chained.components = (first, second)
+    return chained

@@ -1,0 +1,11 @@
+"""``dp.numpy``: constructors over 2-D numpy arrays (``array2_domain``, ``make_np_sum``, ...).
+
+Each constructor lives in its own subpackage next to its proof and contract;
+the names are collected from the subpackages' ``__all__``.
+"""
+
+import sys
+
+from certdp._discovery import export_constructors
+
+__all__ = export_constructors(sys.modules[__name__])

@@ -1,0 +1,14 @@
+"""Everything a user needs, under OpenDP's names: ``import certdp.prelude as dp``.
+
+``dp.t`` holds transformations, ``dp.m`` measurements; domains, metrics,
+measures, feature flags and contract switches are at the top level.
+"""
+
+from certdp import measurements as m
+from certdp import numpy as numpy  # noqa: PLC0414
+from certdp import transformations as t
+from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
+from certdp.core import *  # noqa: F403
+from certdp.core import __all__ as _core
+
+__all__ = [*_core, "t", "m", "numpy", "enable_contracts", "disable_contracts", "contracts_enabled"]

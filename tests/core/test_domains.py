@@ -1,0 +1,129 @@
+import math
+
+import numpy as np
+import pytest
+
+import certdp.prelude as dp
+from certdp.core.errors import DPError, MakeDomainError
+
+
+def test_type_inferred_from_bounds():
+    assert dp.atom_domain(bounds=(0, 10)).T.name == "i32"
+    assert dp.atom_domain(bounds=(0.0, 10.0)).T.name == "f64"
+
+
+def test_type_required_without_bounds():
+    with pytest.raises(MakeDomainError, match="T"):
+        dp.atom_domain()
+
+
+def test_unknown_type():
+    with pytest.raises(MakeDomainError, match="unknown carrier type 'f16'"):
+        dp.atom_domain(T="f16")
+
+
+@pytest.mark.parametrize(
+    "bounds, rule",
+    [
+        ((3, 1), "must not exceed"),
+        ((float("nan"), 1.0), "NaN"),
+        ((0.0, float("inf")), "finite"),
+        ((-float("inf"), 0.0), "finite"),
+        ((0, 2**31), "not a value of i32"),
+        ((0,), "pair"),
+    ],
+)
+def test_bad_bounds(bounds, rule):
+    with pytest.raises(MakeDomainError, match=rule) as error:
+        dp.atom_domain(bounds=bounds)
+    assert error.value.parameter == "bounds"
+
+
+def test_nan_rules():
+    assert dp.atom_domain(T="f64").nan
+    assert not dp.atom_domain(bounds=(0.0, 1.0)).nan
+    with pytest.raises(MakeDomainError, match="NaN"):
+        dp.atom_domain(T="i32", nan=True)
+    with pytest.raises(MakeDomainError, match="bounded domain"):
+        dp.atom_domain(bounds=(0.0, 1.0), nan=True)
+
+
+@pytest.mark.parametrize(
+    "T, inside, outside",
+    [
+        ("i8", [-128, 127, np.int8(5)], [128, -129, 1.0, True, "1"]),
+        ("u8", [0, 255], [-1, 256]),
+        ("i64", [2**63 - 1, -(2**63)], [2**63]),
+        ("u64", [2**64 - 1], [2**64, -1]),
+        ("f64", [0.1, -0.0, math.inf, math.nan, np.float64(2.5)], [1, "x", True]),
+        ("f32", [0.5, 2.0**-149, np.float32(0.1)], [0.1, 1, 2.0**-150]),
+        ("bool", [True, False, np.bool_(True)], [1, 0.0]),
+        ("String", ["", "abc"], [b"abc", 1]),
+    ],
+)
+def test_atom_membership_is_exact(T, inside, outside):
+    domain = dp.atom_domain(T=T)
+    for value in inside:
+        assert domain.member(value), value
+    for value in outside:
+        assert not domain.member(value), value
+
+
+def test_bounded_membership():
+    domain = dp.atom_domain(bounds=(-1.0, 1.0))
+    assert domain.member(-1.0) and domain.member(1.0)
+    assert not domain.member(1.0000000000000002)
+    assert not domain.member(math.nan)
+    floats = dp.atom_domain(T="f64", nan=False)
+    assert not floats.member(math.nan) and floats.member(math.inf)
+
+
+def test_vector_membership_and_size():
+    element = dp.atom_domain(bounds=(0, 10))
+    assert dp.vector_domain(element).member([0, 5, 10])
+    assert dp.vector_domain(element).member([])
+    assert not dp.vector_domain(element).member([0, 11])
+    assert not dp.vector_domain(element).member("abc")
+    assert dp.vector_domain(element, size=2).member([1, 2])
+    assert not dp.vector_domain(element, size=2).member([1, 2, 3])
+
+
+def test_vector_membership_numpy_agrees_with_python():
+    domain = dp.vector_domain(dp.atom_domain(bounds=(0.0, 1.0)))
+    values = [0.0, 0.5, 1.0]
+    assert domain.member(values) and domain.member(np.array(values))
+    assert not domain.member([0.0, 1.5]) and not domain.member(np.array([0.0, 1.5]))
+    assert not domain.member(np.array([0.0, np.nan]))
+    assert not domain.member(np.array([[0.0]]))
+    f32 = dp.vector_domain(dp.atom_domain(T="f32"))
+    assert f32.member(np.array([0.1], dtype=np.float32))
+    assert not f32.member(np.array([0.1], dtype=np.float64))
+    ints = dp.vector_domain(dp.atom_domain(T="i8"))
+    assert ints.member(np.array([1, -128], dtype=np.int64))
+    assert not ints.member(np.array([1, 200], dtype=np.int64))
+
+
+def test_bad_size():
+    element = dp.atom_domain(T="i32")
+    with pytest.raises(MakeDomainError, match="non-negative") as error:
+        dp.vector_domain(element, size=-1)
+    assert error.value.parameter == "size"
+    with pytest.raises(MakeDomainError, match="integer"):
+        dp.vector_domain(element, size=1.5)
+
+
+def test_equality_and_repr():
+    assert dp.atom_domain(T="i32") == dp.atom_domain(T=int)
+    assert dp.atom_domain(T="i32") != dp.atom_domain(T="i64")
+    assert dp.vector_domain(dp.atom_domain(T="i32"), size=3) != dp.vector_domain(
+        dp.atom_domain(T="i32")
+    )
+    assert (
+        repr(dp.vector_domain(dp.atom_domain(T="i32"), size=3))
+        == "VectorDomain(AtomDomain(T=i32), size=3)"
+    )
+
+
+def test_every_error_is_a_dp_error():
+    with pytest.raises(DPError):
+        dp.vector_domain("not a domain")
