@@ -1,0 +1,399 @@
+"""Conservative (outward-rounded) arithmetic in binary32 (``"f32"``) and binary64 (``"f64"``).
+
+Every ``inf_*`` operation returns the smallest ``T`` value that is ``>=`` the exact
+real result, every ``neg_inf_*`` operation the largest ``T`` value that is ``<=`` it
+(directed rounding, at most one ulp away).  Results are Python floats; an f32 result
+is a Python float exactly representable in binary32.
+
+Exact results are computed with :class:`fractions.Fraction` (add, sub, mul, div),
+exact integer square roots (sqrt) or an mpmath enclosure refined until both of its
+ends round to the same float (log2), and rounded with :func:`round_rational`.
+
+Errors:
+
+* a NaN or infinite operand, division by zero, sqrt of a negative number, log2 of
+  a number ``<= 0``, and any exact result whose magnitude exceeds ``T``'s largest
+  finite value, raise :class:`ArithmeticOverflowError` -- i.e. every case in which
+  IEEE arithmetic could produce a non-finite value.  The overflow rule holds in
+  both rounding directions: ``neg_inf_add(MAX, MAX)`` raises rather than returning
+  ``MAX``, because a clamped bound would hide that the computation left the range;
+* an operand that is not exactly a ``T`` value (e.g. ``0.1`` for an f32 operation,
+  a Fraction such as 1/3, or something that is not a number) raises
+  :class:`FailedCastError` naming the operand.  ``inf_cast`` / ``neg_inf_cast``
+  take any exact finite number instead.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import operator
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+from ..core.errors import ArithmeticOverflowError, DPError, FailedCastError, MakeDomainError
+from ..core.types import carrier
+
+__all__ = [
+    "inf_add",
+    "inf_cast",
+    "inf_div",
+    "inf_log2",
+    "inf_mul",
+    "inf_sqrt",
+    "inf_sub",
+    "is_representable",
+    "neg_inf_add",
+    "neg_inf_cast",
+    "neg_inf_div",
+    "neg_inf_log2",
+    "neg_inf_mul",
+    "neg_inf_sqrt",
+    "neg_inf_sub",
+    "next_down",
+    "next_up",
+    "round_rational",
+    "ulp",
+]
+
+
+@dataclass(frozen=True)
+class _Format:
+    name: str
+    precision: int  # significand bits, including the implicit one
+    emin: int  # exponent of the smallest normal number
+    emax: int  # 2**emax is the first power of two that overflows
+
+    @property
+    def max(self) -> Fraction:
+        return Fraction((1 << self.precision) - 1) * Fraction(2) ** (self.emax - self.precision)
+
+    @property
+    def qmin(self) -> int:
+        """Exponent of the smallest subnormal number."""
+        return self.emin - self.precision + 1
+
+
+_FORMATS = {
+    "f64": _Format("f64", 53, -1022, 1024),
+    "f32": _Format("f32", 24, -126, 128),
+}
+_MAX = {name: fmt.max for name, fmt in _FORMATS.items()}
+_DIRECTIONS = ("nearest", "up", "down")
+
+
+def _format(T) -> _Format:
+    ty = carrier(T)
+    if ty.name not in _FORMATS:
+        raise MakeDomainError(f"float operations need f32 or f64, not {ty.name}", parameter="T")
+    return _FORMATS[ty.name]
+
+
+def _floor_log2(n: int, d: int) -> int:
+    """floor(log2(n / d)) for positive integers n, d."""
+    e = n.bit_length() - d.bit_length()
+    if (n << max(-e, 0)) < (d << max(e, 0)):
+        e -= 1
+    return e
+
+
+def _quantum(e: int, fmt: _Format) -> int:
+    """Exponent of the ulp of numbers in binade ``[2**e, 2**(e+1))``."""
+    return max(e, fmt.emin) - fmt.precision + 1
+
+
+def _finish(
+    negative: bool, m: int, half_cmp: int, exact: bool, qe: int, fmt: _Format, direction: str
+):
+    """Round ``±(m + frac) * 2**qe`` with ``0 <= frac < 1`` and return a float.
+
+    ``half_cmp`` is the sign of ``frac - 1/2``; ``exact`` says ``frac == 0``.
+    Returns ``None`` when the rounded magnitude is infinite (overflow away from zero).
+    """
+    away_from_zero = direction != "nearest" and (direction == "up") != negative
+    if direction == "nearest":
+        away = half_cmp > 0 or (half_cmp == 0 and m & 1)
+    else:
+        away = away_from_zero
+    r = m if exact or not away else m + 1
+    if r.bit_length() + qe > fmt.emax:
+        if direction == "nearest" or away_from_zero:
+            return None
+        value = float(fmt.max)
+    else:
+        value = math.ldexp(r, qe)
+    return -value if negative else value
+
+
+def _round(q: Fraction, fmt: _Format, direction: str):
+    if q == 0:
+        return 0.0
+    n, d = abs(q.numerator), q.denominator
+    qe = _quantum(_floor_log2(n, d), fmt)
+    if qe >= 0:
+        m, rem = divmod(n, d << qe)
+        den = d << qe
+    else:
+        m, rem = divmod(n << -qe, d)
+        den = d
+    twice = 2 * rem
+    half_cmp = (twice > den) - (twice < den)
+    return _finish(q < 0, m, half_cmp, rem == 0, qe, fmt, direction)
+
+
+def round_rational(q, T="f64", direction="nearest") -> float:
+    """Round the exact rational ``q`` to a ``T`` value: correctly rounded to nearest
+    (ties to even), toward +inf (``"up"``) or toward -inf (``"down"``).
+
+    A magnitude beyond ``T``'s finite range gives ``±MAX`` when rounding toward zero
+    and raises :class:`ArithmeticOverflowError` when the IEEE result is infinite.
+    """
+    fmt = _format(T)
+    if direction not in _DIRECTIONS:
+        raise DPError(
+            f"must be one of {', '.join(_DIRECTIONS)}, not {direction!r}", parameter="direction"
+        )
+    exact = _to_fraction(q, "q", "round_rational")
+    result = _round(exact, fmt, direction)
+    if result is None:
+        raise ArithmeticOverflowError(
+            f"{_describe(exact)} rounded {direction} is not finite in {fmt.name}", parameter="q"
+        )
+    return result
+
+
+def _to_fraction(x, name: str, op: str) -> Fraction:
+    """The exact value of a finite number (int, float, Fraction, numpy scalar)."""
+    if isinstance(x, (bool, np.bool_)):
+        raise FailedCastError(f"{op} needs a number, not the bool {x!r}", parameter=name)
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, (int, np.integer)):
+        return Fraction(int(x))
+    if isinstance(x, (float, np.floating)):
+        if math.isnan(x):
+            raise ArithmeticOverflowError(f"{op} got NaN", parameter=name)
+        if math.isinf(x):
+            raise ArithmeticOverflowError(
+                f"{op} got {float(x)}, which is not finite", parameter=name
+            )
+        return Fraction(*x.as_integer_ratio())
+    if isinstance(x, numbers.Rational):
+        return Fraction(x.numerator, x.denominator)
+    raise FailedCastError(
+        f"{op} needs an int, float or Fraction, not {type(x).__name__}", parameter=name
+    )
+
+
+def _representable(q: Fraction, fmt: _Format) -> bool:
+    if q == 0:
+        return True
+    if abs(q) > _MAX[fmt.name]:
+        return False
+    n, d = abs(q.numerator), q.denominator
+    qe = _quantum(_floor_log2(n, d), fmt)
+    # within range, q is a T value iff it is an integer multiple of its binade's ulp
+    return n % (d << qe) == 0 if qe >= 0 else (n << -qe) % d == 0
+
+
+def _operand(x, name: str, op: str, fmt: _Format) -> Fraction:
+    q = _to_fraction(x, name, op)
+    if not _representable(q, fmt):
+        raise FailedCastError(
+            f"{op} operand {x!r} is not exactly representable in {fmt.name}", parameter=name
+        )
+    return q
+
+
+def _describe(q: Fraction) -> str:
+    """A short approximate rendering of a possibly huge rational."""
+    if abs(q) < 2**1000:
+        return f"{float(q):.17g}"
+    return f"{'-' if q < 0 else ''}2**{_floor_log2(abs(q.numerator), q.denominator)}..."
+
+
+def _bounded(exact: Fraction, fmt: _Format, op: str, expr: str, direction: str) -> float:
+    if abs(exact) > _MAX[fmt.name]:
+        raise ArithmeticOverflowError(
+            f"{expr} = {_describe(exact)} exceeds the finite range of {fmt.name}", parameter=op
+        )
+    return _round(exact, fmt, direction)
+
+
+_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
+
+
+def _binary(op: str, symbol: str, direction: str):
+    apply = _OPERATORS[symbol]
+
+    def operation(a, b, T="f64") -> float:
+        fmt = _format(T)
+        x = _operand(a, "lhs", op, fmt)
+        y = _operand(b, "rhs", op, fmt)
+        if symbol == "/" and y == 0:
+            raise ArithmeticOverflowError(f"{op} divides {a!r} by zero", parameter="rhs")
+        return _bounded(apply(x, y), fmt, op, f"lhs {symbol} rhs = {a!r} {symbol} {b!r}", direction)
+
+    operation.__name__ = operation.__qualname__ = op
+    operation.__doc__ = (
+        f"The {'smallest' if direction == 'up' else 'largest'} ``T`` value "
+        f"{'>=' if direction == 'up' else '<='} the exact ``a {symbol} b``."
+    )
+    return operation
+
+
+inf_add = _binary("inf_add", "+", "up")
+inf_sub = _binary("inf_sub", "-", "up")
+inf_mul = _binary("inf_mul", "*", "up")
+inf_div = _binary("inf_div", "/", "up")
+neg_inf_add = _binary("neg_inf_add", "+", "down")
+neg_inf_sub = _binary("neg_inf_sub", "-", "down")
+neg_inf_mul = _binary("neg_inf_mul", "*", "down")
+neg_inf_div = _binary("neg_inf_div", "/", "down")
+
+
+def _sqrt(a, T, op: str, direction: str) -> float:
+    fmt = _format(T)
+    x = _operand(a, "x", op, fmt)
+    if x < 0:
+        raise ArithmeticOverflowError(
+            f"{op} of the negative number {a!r} is not real", parameter="x"
+        )
+    if x == 0:
+        return 0.0
+    n, d = x.numerator, x.denominator
+    # floor(log2(sqrt x)) == floor(floor(log2 x) / 2)
+    qe = _quantum(_floor_log2(n, d) // 2, fmt)
+    # sqrt(x) / 2**qe == sqrt(N / D)
+    N, D = (n, d << (2 * qe)) if qe >= 0 else (n << (-2 * qe), d)
+    m = math.isqrt(N * D) // D
+    exact = m * m * D == N
+    four_n, mid = 4 * N, (2 * m + 1) ** 2 * D  # sqrt(N/D) vs m + 1/2, squared
+    half_cmp = (four_n > mid) - (four_n < mid)
+    return _finish(False, m, half_cmp, exact, qe, fmt, direction)
+
+
+def inf_sqrt(a, T="f64") -> float:
+    """The smallest ``T`` value ``>= sqrt(a)``."""
+    return _sqrt(a, T, "inf_sqrt", "up")
+
+
+def neg_inf_sqrt(a, T="f64") -> float:
+    """The largest ``T`` value ``<= sqrt(a)``."""
+    return _sqrt(a, T, "neg_inf_sqrt", "down")
+
+
+def _mpf_to_fraction(v: mpmath.mpf) -> Fraction:
+    man, exp = v.man_exp
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def _log2(a, T, op: str, direction: str) -> float:
+    fmt = _format(T)
+    x = _operand(a, "x", op, fmt)
+    if x <= 0:
+        raise ArithmeticOverflowError(f"{op} of {a!r} is not finite (needs x > 0)", parameter="x")
+    n, d = x.numerator, x.denominator
+    if n & (n - 1) == 0 and d & (d - 1) == 0:
+        return float(n.bit_length() - d.bit_length())
+    # x is dyadic: x = n / 2**k.
+    k = d.bit_length() - 1
+    wp = 96
+    # log2 of a rational that is not a power of two is irrational, so it is never on
+    # a rounding boundary and the enclosure below eventually rounds unambiguously.
+    while True:
+        with mpmath.workprec(wp):
+            y = mpmath.log(mpmath.ldexp(mpmath.mpf(n), -k)) / mpmath.ln2
+            centre = _mpf_to_fraction(y)
+        # log is accurate to ~1 ulp and the division to 1/2 ulp; allow 2**10 ulps.
+        # (|log2 x| > 2**-54 for every T value x != 1, so the absolute term is negligible.)
+        radius = (abs(centre) + Fraction(1, 1 << 64)) / (1 << (wp - 10))
+        lo = _round(centre - radius, fmt, direction)
+        hi = _round(centre + radius, fmt, direction)
+        if lo == hi:
+            return lo
+        wp *= 2
+
+
+def inf_log2(a, T="f64") -> float:
+    """The smallest ``T`` value ``>= log2(a)``; exact when ``a`` is a power of two."""
+    return _log2(a, T, "inf_log2", "up")
+
+
+def neg_inf_log2(a, T="f64") -> float:
+    """The largest ``T`` value ``<= log2(a)``; exact when ``a`` is a power of two."""
+    return _log2(a, T, "neg_inf_log2", "down")
+
+
+def inf_cast(value, T="f64") -> float:
+    """The smallest ``T`` value ``>= value`` for any finite exact number."""
+    fmt = _format(T)
+    return _bounded(
+        _to_fraction(value, "value", "inf_cast"), fmt, "inf_cast", f"value = {value!r}", "up"
+    )
+
+
+def neg_inf_cast(value, T="f64") -> float:
+    """The largest ``T`` value ``<= value`` for any finite exact number."""
+    fmt = _format(T)
+    return _bounded(
+        _to_fraction(value, "value", "neg_inf_cast"),
+        fmt,
+        "neg_inf_cast",
+        f"value = {value!r}",
+        "down",
+    )
+
+
+def ulp(x, T="f64") -> float:
+    """The spacing of ``T`` values in the binade of ``|x|``: ``2**(max(e, emin) - p + 1)``
+    with ``e = floor(log2 |x|)``; the smallest subnormal for ``x == 0``.
+
+    Any finite ``x`` within ``T``'s range is accepted; it need not be a ``T`` value.
+    For ``y`` the neighbour of a ``T`` value ``x`` away from zero, ``|y - x| == ulp(x)``;
+    toward zero the gap is ``ulp(x)`` or ``ulp(x) / 2``.
+    """
+    fmt = _format(T)
+    q = _to_fraction(x, "x", "ulp")
+    if abs(q) > _MAX[fmt.name]:
+        raise ArithmeticOverflowError(
+            f"ulp of {x!r} is outside the finite range of {fmt.name}", parameter="x"
+        )
+    if q == 0:
+        return math.ldexp(1.0, fmt.qmin)
+    return math.ldexp(1.0, _quantum(_floor_log2(abs(q.numerator), q.denominator), fmt))
+
+
+def _step(x, T, op: str, direction: str) -> float:
+    fmt = _format(T)
+    q = _operand(x, "x", op, fmt)
+    # Strictly between q and its neighbour: T values are multiples of 2**qmin.
+    nudge = Fraction(1, 1 << (1 - fmt.qmin))
+    result = _round(q + nudge if direction == "up" else q - nudge, fmt, direction)
+    if result is None:
+        raise ArithmeticOverflowError(f"{op} of {x!r} is not finite in {fmt.name}", parameter="x")
+    return result
+
+
+def next_up(x, T="f64") -> float:
+    """The smallest ``T`` value strictly greater than the ``T`` value ``x``."""
+    return _step(x, T, "next_up", "up")
+
+
+def next_down(x, T="f64") -> float:
+    """The largest ``T`` value strictly less than the ``T`` value ``x``."""
+    return _step(x, T, "next_down", "down")
+
+
+def is_representable(x, T="f64") -> bool:
+    """Is ``x`` a finite number exactly equal to a finite ``T`` value?  NaN, ±inf and
+    non-numbers give ``False``."""
+    fmt = _format(T)
+    try:
+        q = _to_fraction(x, "x", "is_representable")
+    except DPError:
+        return False
+    return _representable(q, fmt)
