@@ -66,3 +66,13 @@ def test_out_of_domain_data_is_refused():
         t([1, 6])
     with pytest.raises(FailedFunctionError):
         t([1.0])
+
+
+def test_float32_scalars_are_not_f64_records():
+    """numpy compares a float32 scalar with a Python float in binary32: not an f64 record."""
+    import numpy as np
+
+    t = dp.t.make_is_equal(dp.vector_domain(dp.atom_domain(T="f64")), dp.symmetric_distance(), 0.1)
+    with pytest.raises(FailedFunctionError):
+        t([np.float32(0.1)])
+    assert t([float(np.float32(0.1)), 0.1]) == [False, True]

@@ -115,12 +115,14 @@ class CarrierType:
             if not isinstance(value, (int, np.integer)):
                 return False
             return self.min <= int(value) <= self.max
-        # floats
+        # floats: a numpy float32 scalar is an f32 value, never an f64 one (numpy compares
+        # it with Python floats in binary32, so admitting it would change comparisons)
         if isinstance(value, np.floating):
-            if value.dtype == np.float64 or value.dtype == np.float32:
-                value = float(value)
-            else:
+            if value.dtype == np.float32 and self.name == "f32":
+                return True
+            if value.dtype != np.float64:
                 return False
+            value = float(value)
         if not isinstance(value, float):
             return False
         if self.name == "f64" or math.isnan(value) or math.isinf(value):

@@ -1,0 +1,58 @@
+# certdp: `make` installs everything and runs the main job (proofs, docs, audit);
+# `make test` installs everything and runs the test suite.
+
+SHELL := /bin/bash
+VENV ?= .venv
+PYTHON := $(VENV)/bin/python
+INSTALLED := $(VENV)/.installed
+LATEX_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra \
+                  texlive-fonts-recommended lmodern poppler-utils
+export PYTHONDONTWRITEBYTECODE := 1
+
+.PHONY: all install latex test test-thorough contracts audit bench clean
+.DEFAULT_GOAL := all
+
+all: install proofs audit
+	@echo
+	@echo "Proof PDFs:  $(CURDIR)/build/proofs/"
+	@echo "Audit JUnit: $(CURDIR)/build/audit-junit.xml"
+
+install: $(INSTALLED) latex
+
+$(INSTALLED): pyproject.toml
+	@test -x $(PYTHON) || python3 -m venv $(VENV)
+	$(PYTHON) -m pip install --quiet --upgrade pip
+	$(PYTHON) -m pip install --quiet -e '.[dev,docs]'
+	@touch $@
+
+latex:
+	@if ! command -v latexmk >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "Installing LaTeX with apt-get (latexmk was missing)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(LATEX_PACKAGES) >/dev/null; \
+	  else \
+	    echo "latexmk is missing: run 'sudo apt-get install $(LATEX_PACKAGES)' or 'make install' as root" >&2; exit 1; \
+	  fi; \
+	fi
+
+test: install
+	$(PYTHON) -m pytest -n 2 -q
+
+test-thorough: install
+	HYPOTHESIS_PROFILE=thorough $(PYTHON) -m pytest -n 2 -q
+
+contracts: $(INSTALLED)
+	$(PYTHON) -m certdp verify
+
+# The whole audit (artifacts, binding, freshness, contracts, proof build); the summary prints its time.
+audit: $(INSTALLED) latex
+	@mkdir -p build
+	$(PYTHON) -m certdp audit --build --junit build/audit-junit.xml
+
+bench: $(INSTALLED)
+	@for script in benchmarks/bench_*.py; do $(PYTHON) $$script || exit 1; done
+
+clean: proofs-clean
+	rm -rf build docs/_build
+
+include proofs/proofs.mk
