@@ -20,7 +20,7 @@
 #   src/certdp/X/Y.tex is built to $(PROOFS_BUILD)/X/Y.pdf, and
 #   proofs/definitions.tex to $(PROOFS_BUILD)/definitions.pdf.
 #
-# How one document is built
+# How one document is built (make decides when; latexmk -g then always rebuilds)
 #   1. python -m certdp.audit.listing DOC.tex GENDIR writes the listings and
 #      source information into GENDIR = $(PROOFS_BUILD)/X/Y.gen (only files whose
 #      content changed are rewritten) and GENDIR/certdp-code.d, the list of
@@ -30,7 +30,8 @@
 #      halt-on-error, no shell escape) with TEXINPUTS = GENDIR, proofs/,
 #      $(PROOFS_BUILD) (for definitions.aux) and the document's folder.  It runs
 #      when DOC.tex, the generated index, certdp.sty, latexmkrc, definitions.pdf
-#      or GENDIR/certdp-status.tex (written by the audit, if any) changed.
+#      or GENDIR/certdp-status.tex (the vetting status, written by the generator from
+#      proofs/vetting-ledger.json) changed.
 #   3. The build fails, and the PDF is deleted, on a LaTeX error or an
 #      undefined or multiply defined reference or citation.
 #
@@ -65,7 +66,8 @@ proofs_pdfs := $(proofs_definitions_pdf) $(foreach doc,$(proofs_docs),$(proofs_b
 # The generator reruns when git's HEAD moves (the commit it prints may change).
 proofs_git_dir := $(shell git -C '$(PROOFS_ROOT)' rev-parse --absolute-git-dir 2>/dev/null)
 proofs_git_deps := $(if $(proofs_git_dir),$(wildcard $(proofs_git_dir)/HEAD $(proofs_git_dir)/logs/HEAD))
-proofs_generator_deps := $(PROOFS_SRC)/audit/listing.py $(PROOFS_SRC)/audit/sources.py
+proofs_generator_deps := $(PROOFS_SRC)/audit/listing.py $(PROOFS_SRC)/audit/sources.py \
+  $(PROOFS_SRC)/audit/status.py $(wildcard $(PROOFS_DIR)/vetting-ledger.json)
 proofs_style_deps := $(PROOFS_DIR)/certdp.sty $(PROOFS_DIR)/latexmkrc
 
 # Lines of a LaTeX log that report an undefined or duplicate reference, or a
@@ -82,15 +84,15 @@ $(proofs_build)/$(1).gen/certdp-code.stamp: $(2) $(proofs_generator_deps) $(proo
 	$(proofs_q)touch '$$@'
 
 # Made by the stamp's recipe; an unchanged index keeps its time, so no LaTeX run.
-$(proofs_build)/$(1).gen/certdp-code.tex: $(proofs_build)/$(1).gen/certdp-code.stamp ;
+$(proofs_build)/$(1).gen/certdp-code.tex $(proofs_build)/$(1).gen/certdp-status.tex: $(proofs_build)/$(1).gen/certdp-code.stamp ;
 
 $(proofs_build)/$(1).pdf: $(2) $(proofs_build)/$(1).gen/certdp-code.tex $(proofs_style_deps) $(3) \
-    $(wildcard $(proofs_build)/$(1).gen/certdp-status.tex)
+    $(proofs_build)/$(1).gen/certdp-status.tex
 	@echo '  PDF  $(1).pdf'
 	$(proofs_q)cd '$(PROOFS_ROOT)' && \
 	  TEXINPUTS='$(proofs_build)/$(1).gen:$(PROOFS_DIR):$(proofs_build):$(dir $(2)):' \
 	  max_print_line=100000 \
-	  latexmk -norc -r '$(PROOFS_DIR)/latexmkrc' -outdir='$$(@D)' -jobname='$$(basename $$(@F))' '$(2)' \
+	  latexmk -g -norc -r '$(PROOFS_DIR)/latexmkrc' -outdir='$$(@D)' -jobname='$$(basename $$(@F))' '$(2)' \
 	    > '$(proofs_build)/$(1).latexmk.out' 2>&1 \
 	  || { rm -f '$$@'; echo 'proofs: LaTeX failed on $(2)' >&2; \
 	       if grep -q -E '^(!|[^ :]+:[0-9]+: )' '$(proofs_build)/$(1).log' 2>/dev/null; then \

@@ -231,6 +231,47 @@ def _make_path(path: str) -> str:
     return path.replace(" ", "\\ ").replace("#", "\\#").replace("$", "$$")
 
 
+STATUS_FILE = "certdp-status.tex"
+
+
+def _latex_text(text: str) -> str:
+    escaped = "".join("\\" + char if char in "&%$#_{}" else char for char in text)
+    return escaped.replace("~", "\\textasciitilde{}").replace("^", "\\textasciicircum{}")
+
+
+def status_line(proof: Path) -> str:
+    """The vetting status this proof's first page prints (see certdp.audit.status)."""
+    from .discovery import discover, repository_root
+    from .ledger import Ledger
+    from .status import NEVER_VETTED, OUTDATED, status_of
+
+    root = repository_root()
+    matches = [c for c in discover(root) if c.proof.resolve() == proof.resolve()]
+    if not matches:
+        return (
+            "\\textbf{Vetting status:} a lemma document, vetted together with the "
+            "constructor proofs that cite it.\n"
+        )
+    status = status_of(matches[0], Ledger(root))
+    if status.state == OUTDATED:
+        changed = ", ".join(sorted({key.split("#")[0] for key in status.changed}))
+        return (
+            f"\\textbf{{\\color{{red}}Vetting status: outdated since \\texttt{{{status.commit}}}}}"
+            f" --- vetted by {_latex_text(status.reviewer)} on {status.date}; changed since: "
+            f"\\texttt{{{_latex_text(changed)}}}. Until it is vetted again the constructor "
+            "requires \\texttt{contrib}.\n"
+        )
+    if status.state == NEVER_VETTED:
+        return (
+            "\\textbf{\\color{red}Vetting status: never vetted} --- the constructor requires "
+            "\\texttt{contrib} until a reviewer vets this proof.\n"
+        )
+    return (
+        f"\\textbf{{Vetting status: up to date}} --- vetted by {_latex_text(status.reviewer)} "
+        f"at commit \\texttt{{{status.commit}}} on {status.date}.\n"
+    )
+
+
 def generate(
     proof: str | Path, outdir: str | Path, definitions_url: str | None = None
 ) -> list[Path]:
@@ -308,6 +349,9 @@ def generate(
     index_lines += entries
     if _write_if_changed(outdir / INDEX_FILE, "\n".join(index_lines) + "\n"):
         changed.append(outdir / INDEX_FILE)
+
+    if _write_if_changed(outdir / STATUS_FILE, status_line(proof)):
+        changed.append(outdir / STATUS_FILE)
 
     deps = sorted({str(path) for path in sources.values()})
     stamp = _make_path(f"{outdir_text}/{STAMP_FILE}")
