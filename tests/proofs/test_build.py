@@ -89,10 +89,9 @@ def demo_repo(tmp_path: Path) -> Path:
     """A minimal repository: the proof tooling and one demo proof."""
     root = tmp_path / "repo"
     shutil.copytree(REPO / "proofs", root / "proofs")
-    audit = root / "src/certdp/audit"
-    audit.mkdir(parents=True)
-    for name in ("__init__.py", "sources.py", "listing.py"):
-        shutil.copy(REPO / "src/certdp/audit" / name, audit / name)
+    shutil.copytree(
+        REPO / "src/certdp/audit", root / "src/certdp/audit", ignore=shutil.ignore_patterns("__pycache__")
+    )
     (root / "src/certdp/core").mkdir()
     shutil.copy(REPO / "src/certdp/core/errors.py", root / "src/certdp/core/errors.py")
     demo = root / "src/certdp/transformations/demo"
