@@ -282,7 +282,10 @@ class MeasurementContract(Contract):
                 d_out_stated=stated,
                 witness=witness,
             )
-        return float(as_rational(divergence) / as_rational(stated)) if stated else 0.0
+        if not stated:
+            return 0.0
+        ratio = as_rational(divergence) / as_rational(stated)
+        return float(ratio) if ratio.is_finite else 1.0  # both infinite: as tight as it gets
 
 
 class Postcondition:

@@ -22,7 +22,7 @@ from certdp.core.metrics import (
     SymmetricDistance,
 )
 
-__all__ = ["members", "datasets", "neighbours", "distances"]
+__all__ = ["members", "datasets", "neighbours", "distances", "register_neighbours"]
 
 
 def members(domain: AtomDomain) -> st.SearchStrategy:
@@ -117,16 +117,38 @@ def _scalar_near(domain: AtomDomain, x, budget: Fraction) -> st.SearchStrategy:
     if domain.T.is_integer:
         radius = int(budget)
         return st.integers(x - radius, x + radius).filter(domain.member)
-    low, high = float(Fraction(x) - budget), float(Fraction(x) + budget)
+    if domain.T.name == "f32":
+        # hypothesis needs f32 bounds: round the interval inwards
+        from certdp.numeric import round_rational
+
+        low = round_rational(Fraction(x) - budget, "f32", "up")
+        high = round_rational(Fraction(x) + budget, "f32", "down")
+    else:
+        low, high = float(Fraction(x) - budget), float(Fraction(x) + budget)
     return st.one_of(
         st.sampled_from([low, high, x]),
         st.floats(low, high, width=32 if domain.T.name == "f32" else 64),
     ).filter(domain.member)
 
 
+_NEIGHBOUR_HOOKS: list[tuple[type, object]] = []
+
+
+def register_neighbours(domain_type: type, pairs) -> None:
+    """Let :func:`neighbours` draw pairs for members of ``domain_type``.
+
+    ``pairs(domain, metric, d_in, max_size)`` returns a strategy of candidate pairs; the
+    pairs are still checked for membership and distance by :func:`neighbours`.
+    """
+    _NEIGHBOUR_HOOKS.append((domain_type, pairs))
+
+
 def neighbours(domain, metric, d_in, max_size: int = 12) -> st.SearchStrategy:
     """Pairs ``(x, x')`` of members of ``domain`` at ``metric``-distance at most ``d_in``."""
-    if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
+    hooks = [pairs for domain_type, pairs in _NEIGHBOUR_HOOKS if isinstance(domain, domain_type)]
+    if hooks:
+        pairs = hooks[-1](domain, metric, d_in, max_size)
+    elif isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         pairs = _edited(domain, d_in, isinstance(metric, InsertDeleteDistance), max_size)
     elif isinstance(metric, (AbsoluteDistance, L1Distance, L2Distance)):
         pairs = _perturbed(domain, metric, d_in)

@@ -48,8 +48,11 @@ def record_key(value):
     """The identity of a record as a multiset element.
 
     Floats are compared as IEEE values: every NaN is one element, and -0.0 and
-    +0.0 are distinct records (their bit patterns differ).
+    +0.0 are distinct records (their bit patterns differ).  A 1-D numpy array (a
+    row of a 2-D dataset) is the record made of its entries, in order.
     """
+    if isinstance(value, np.ndarray):
+        return ("row", tuple(record_key(entry) for entry in value.tolist()))
     if isinstance(value, (np.generic,)):
         value = value.item()
     if isinstance(value, float):
@@ -138,14 +141,14 @@ def _difference(a, b) -> Fraction | float:
 
 
 class AbsoluteDistance(_NumericMetric):
-    """|a - b| between two scalars."""
+    """``|a - b|`` between two scalars."""
 
     def distance(self, a, b):
         return _difference(a, b)
 
 
 class L1Distance(_NumericMetric):
-    """Sum of |a_i - b_i| between two vectors of equal length (infinite otherwise)."""
+    """Sum of ``|a_i - b_i|`` between two vectors of equal length (infinite otherwise)."""
 
     def distance(self, a, b):
         if len(a) != len(b):
@@ -196,7 +199,7 @@ def _numeric(T, name) -> CarrierType:
 
 
 def absolute_distance(T) -> AbsoluteDistance:
-    """The absolute distance |a - b| between scalars of type ``T``."""
+    """The absolute distance ``|a - b|`` between scalars of type ``T``."""
     return AbsoluteDistance(_numeric(T, "absolute_distance"))
 
 

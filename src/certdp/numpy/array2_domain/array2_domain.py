@@ -1,0 +1,235 @@
+"""``array2_domain``: 2-D numpy arrays, optionally with every row in a p-norm ball.
+
+A member is a 2-D ``numpy.ndarray`` (not a subclass) of the numpy dtype of ``T``, with
+``num_columns`` columns and ``size`` rows when these are given, free of NaN unless ``nan``,
+and, when ``norm`` is given, with ``||r - origin||_p <= norm`` for every row ``r``, decided
+in exact arithmetic (see ``_support/row_norm_test.py``).  The records of such a dataset are
+its rows.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from certdp.core.domains import Domain
+from certdp.core.errors import MakeDomainError
+from certdp.core.types import FLOAT_TYPES, INTEGER_TYPES, CarrierType, carrier
+from certdp.numpy._support.row_norm_test import RowNormTest
+
+__all__ = ["NPArray2Domain", "array2_domain"]
+
+_DTYPES = {
+    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "usize": np.uint64,
+    "f32": np.float32, "f64": np.float64, "bool": np.bool_,
+}  # fmt: skip
+_ORIGIN_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+
+
+class NPArray2Domain(Domain):
+    """2-D numpy arrays of ``T``; see the module docstring.  Build it with :func:`array2_domain`.
+
+    ``origin`` is ``None`` (no norm), a 0-d zero array (origin 0, width free) or a 1-D array
+    of length ``num_columns``, of dtype float32 or float64, holding finite values.
+    """
+
+    def __init__(self, *, origin, norm, p, size, num_columns, nan, T: CarrierType):
+        self.origin = origin
+        self.norm = norm
+        self.p = p
+        self.size = size
+        self.num_columns = num_columns
+        self.nan = nan
+        self.T = T
+        self.dtype = np.dtype(_DTYPES[T.name])
+        self.row_test = None
+        if norm is not None:
+            vector = origin.astype(np.float64) if origin.ndim == 1 else None
+            self.row_test = RowNormTest(norm, p, vector)
+
+    @property
+    def descriptor(self) -> NPArray2Domain:
+        """The domain itself (OpenDP reads these attributes from ``domain.descriptor``)."""
+        return self
+
+    def origin_vector(self, num_columns: int) -> np.ndarray:
+        """The origin as a float64 vector of ``num_columns`` exact values."""
+        if self.origin.ndim == 0:
+            return np.zeros(num_columns, dtype=np.float64)
+        return self.origin.astype(np.float64)
+
+    def member(self, value) -> bool:
+        if type(value) is not np.ndarray or value.dtype != self.dtype or value.ndim != 2:
+            return False
+        if self.num_columns is not None and value.shape[1] != self.num_columns:
+            return False
+        if self.size is not None and value.shape[0] != self.size:
+            return False
+        if self.row_test is not None:
+            # a NaN row has no norm: the row test rejects it
+            return self.row_test.all_within(value)
+        if self.T.is_float and not self.nan:
+            return not np.isnan(value).any()
+        return True
+
+    def _key(self) -> tuple:
+        origin = None
+        if self.origin is not None:
+            origin = (self.origin.dtype.str, self.origin.shape, self.origin.tobytes())
+        return (origin, self.norm, self.p, self.size, self.num_columns, self.nan, self.T)
+
+    def __repr__(self) -> str:
+        fields = {
+            "origin": None if self.origin is None else str(self.origin),
+            "norm": self.norm,
+            "p": self.p,
+            "size": self.size,
+            "num_columns": self.num_columns,
+            "nan": self.nan,
+            "T": self.T,
+        }
+        return (
+            f"NPArray2Domain({', '.join(f'{k}={v}' for k, v in fields.items() if v is not None)})"
+        )
+
+
+def _non_negative_int(value, name: str):
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise MakeDomainError(f"must be an integer, got {value!r}", parameter=name)
+    if value < 0:
+        raise MakeDomainError(f"must be non-negative, got {value}", parameter=name)
+    return int(value)
+
+
+def _check_norm(norm) -> int | float:
+    if isinstance(norm, (bool, np.bool_)) or not isinstance(
+        norm, (int, float, np.integer, np.floating)
+    ):
+        raise MakeDomainError(f"must be a number, got {norm!r}", parameter="norm")
+    if isinstance(norm, (float, np.floating)) and math.isnan(norm):
+        raise MakeDomainError("must not be NaN", parameter="norm")
+    if isinstance(norm, (float, np.floating)) and math.isinf(norm):
+        raise MakeDomainError(f"must be finite, got {norm!r}", parameter="norm")
+    if isinstance(norm, (int, np.integer)) and Fraction(float(norm)) != int(norm):
+        raise MakeDomainError(f"{norm} is not exactly representable in f64", parameter="norm")
+    if norm < 0:
+        raise MakeDomainError(f"must be non-negative, got {norm!r}", parameter="norm")
+    # an integer norm stays an integer, as OpenDP keeps and prints it
+    return int(norm) if isinstance(norm, (int, np.integer)) else float(norm)
+
+
+def _origin_array(origin) -> np.ndarray:
+    """``origin`` as a float32 or float64 array of dimension 0 or 1 with finite, exact values."""
+    if isinstance(origin, (bool, np.bool_)):
+        raise MakeDomainError(f"must be numeric, got {origin!r}", parameter="origin")
+    if isinstance(origin, (int, float, np.integer, np.floating)) and not isinstance(
+        origin, np.float32
+    ):
+        array = np.asarray(origin)
+    elif isinstance(origin, (np.ndarray, np.float32, list, tuple)):
+        try:
+            array = np.asarray(origin)
+        except ValueError as error:
+            raise MakeDomainError(
+                f"must be a scalar or a vector: {error}", parameter="origin"
+            ) from None
+    else:
+        raise MakeDomainError(
+            f"must be a scalar, a 1-D array or sequence, or None; got {type(origin).__name__}",
+            parameter="origin",
+        )
+    if array.ndim > 1:
+        raise MakeDomainError(f"must have 0 or 1 dimensions, got {array.ndim}", parameter="origin")
+    if array.dtype.kind in "iu":
+        converted = array.astype(np.float64)
+        if not all(Fraction(float(c)) == int(v) for c, v in zip(converted.ravel(), array.ravel())):
+            raise MakeDomainError(
+                "integers must be exactly representable in f64", parameter="origin"
+            )
+        array = converted
+    elif array.dtype not in _ORIGIN_TYPES:
+        raise MakeDomainError(
+            f"must hold float32, float64 or integer values, not {array.dtype}", parameter="origin"
+        )
+    if not np.all(np.isfinite(array)):
+        raise MakeDomainError("must be finite", parameter="origin")
+    return array
+
+
+def array2_domain(
+    *, norm=None, p=None, origin=None, size=None, num_columns=None, nan=None, T=None
+) -> NPArray2Domain:
+    """The domain of 2-D numpy arrays of ``T`` (see :class:`NPArray2Domain`).
+
+    :param norm: if given, every row ``r`` satisfies ``||r - origin||_p <= norm`` exactly
+    :param p: the order of the norm, 1 or 2; given exactly when ``norm`` is
+    :param origin: centre of the norm ball: a scalar (0 unless ``num_columns`` is given) or a
+        vector of length ``num_columns``; defaults to 0; only with ``norm``
+    :param size: the number of rows, if known
+    :param num_columns: the number of columns, if known (a vector origin implies it)
+    :param nan: whether float entries may be NaN; defaults to true for float ``T`` without
+        ``norm`` (a row with a NaN has no norm, so a bounded domain has ``nan=False``)
+    :param T: the carrier type of the entries; inferred from a float32/float64 origin, else
+        f64 when ``norm`` is given
+    """
+    if (norm is None) != (p is None):
+        missing = "p" if p is None else "norm"
+        raise MakeDomainError("norm and p must be given together", parameter=missing)
+    if p is not None and (isinstance(p, (bool, np.bool_)) or p not in (1, 2)):
+        raise MakeDomainError(f"must be 1 or 2, got {p!r}", parameter="p")
+    if norm is not None:
+        norm = _check_norm(norm)
+        p = int(p)
+    elif origin is not None:
+        raise MakeDomainError("may only be given together with norm and p", parameter="origin")
+    size = _non_negative_int(size, "size")
+    num_columns = _non_negative_int(num_columns, "num_columns")
+
+    if norm is not None:
+        origin = _origin_array(0.0 if origin is None else origin)
+        if origin.ndim == 0:
+            if num_columns is not None:
+                origin = np.repeat(origin, num_columns)
+            elif origin != 0:
+                raise MakeDomainError(
+                    "a non-zero scalar origin needs num_columns (or pass a vector)",
+                    parameter="origin",
+                )
+        elif num_columns is None:
+            num_columns = origin.size
+        elif num_columns != origin.size:
+            raise MakeDomainError(
+                f"must have num_columns={num_columns} values, got {origin.size}",
+                parameter="origin",
+            )
+
+    if T is None:
+        if origin is None:
+            raise MakeDomainError("must be given when norm is not", parameter="T")
+        T = _ORIGIN_TYPES[origin.dtype]
+    T = carrier(T)
+    if T.name not in _DTYPES:
+        raise MakeDomainError(
+            f"must be a numeric type with a numpy dtype or bool, not {T}", parameter="T"
+        )
+    if norm is not None and T.name not in FLOAT_TYPES + INTEGER_TYPES:
+        raise MakeDomainError(f"a norm bound needs a numeric T, not {T}", parameter="norm")
+
+    if nan is None:
+        nan = T.is_float and norm is None
+    if not isinstance(nan, (bool, np.bool_)):
+        raise MakeDomainError(f"must be a boolean, got {nan!r}", parameter="nan")
+    if nan and not T.is_float:
+        raise MakeDomainError(f"only float arrays may contain NaN, not {T}", parameter="nan")
+    if nan and norm is not None:
+        raise MakeDomainError(
+            "must be False when norm is given: a row holding NaN has no norm", parameter="nan"
+        )
+    return NPArray2Domain(
+        origin=origin, norm=norm, p=p, size=size, num_columns=num_columns, nan=bool(nan), T=T
+    )
