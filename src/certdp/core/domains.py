@@ -81,6 +81,13 @@ class AtomDomain(Domain):
                 return all(self.member(value) for value in values)
         elif self.T.name == "f64" and all(type(value) is float for value in values):
             array = np.asarray(values, dtype=np.float64)
+        elif self.T.is_integer and all(type(value) is int for value in values):
+            if not values:
+                return True
+            low, high = min(values), max(values)
+            if low < self.T.min or high > self.T.max:
+                return False
+            return self.bounds is None or (self.bounds[0] <= low and high <= self.bounds[1])
         else:
             return all(self.member(value) for value in values)
         if self.T.is_float and not self.nan and np.isnan(array).any():
