@@ -222,7 +222,10 @@ class Contract:
                 Postcondition(self, arguments).check_map(built, d_in, stated)
 
         # constructing objects inside the search is slow by hypothesis's standards, not a bug
-        overrides = {"suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large]}
+        overrides = {
+            "suppress_health_check": [HealthCheck.too_slow, HealthCheck.data_too_large],
+            "deadline": None,  # exact (sympy, mpmath) checks of one example may take a while
+        }
         if max_examples is not None:
             overrides["max_examples"] = max_examples
         settings(settings(), **overrides)(search)()

@@ -107,7 +107,8 @@ def _perturbed(draw, domain, metric, d_in):
             break
         x_prime[index] = draw(_scalar_near(domain.element_domain, x[index], budget))
         # spending the L1 budget also keeps the L2 distance within it (||v||_2 <= ||v||_1)
-        budget -= abs(Fraction(x_prime[index]) - Fraction(x[index]))
+        if isinstance(x[index], (int, float)) and math.isfinite(x[index]):  # else x' == x
+            budget -= abs(Fraction(x_prime[index]) - Fraction(x[index]))
     return x, x_prime
 
 

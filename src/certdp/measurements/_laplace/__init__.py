@@ -1,0 +1,15 @@
+"""Support shared by the Laplace measurements: discretization constants, the privacy map,
+and the checks of their parameters.  Each module has a ``.tex`` lemma beside it."""
+
+from .discretization import K_MAX, K_MIN, get_discretization_consts
+from .laplace_map import laplace_map
+from .parameters import exact_scale, integer_grid
+
+__all__ = [
+    "K_MIN",
+    "K_MAX",
+    "get_discretization_consts",
+    "laplace_map",
+    "exact_scale",
+    "integer_grid",
+]

@@ -1,0 +1,85 @@
+"""``make_vector_integer_laplace``: exact discrete Laplace noise on every integer of a vector.
+
+Guarantee (make_vector_integer_laplace.tex): each element ``x_i`` is released as
+``x_i + Z_i`` with independent ``Z_i ~ DLap(0, scale)``, saturated to the range of
+the carrier type; under the L1 distance the privacy map
+``d_in -> d_in / scale`` (rounded up) is valid for the max-divergence.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+from certdp.contracts import certified
+from certdp.core.domains import AtomDomain, VectorDomain
+from certdp.core.errors import MakeMeasurementError
+from certdp.core.measures import max_divergence
+from certdp.core.metrics import L1Distance
+from certdp.core.partial import partial_constructor
+from certdp.core.transformation import Measurement
+from certdp.measurements._laplace import exact_scale, integer_grid, laplace_map
+from certdp.samplers import discrete_laplace_batch_sampler, entropy_source
+
+__all__ = ["make_vector_integer_laplace", "then_vector_integer_laplace"]
+
+
+# proof: begin constructor
+def fits_int64_sums(draws: np.ndarray) -> bool:
+    """Are the draws int64 values below 2^62 in magnitude (so that int64 sums with 32-bit
+    integers are exact)?"""
+    limit = 1 << 62
+    return draws.dtype == np.int64 and (
+        draws.size == 0 or -limit < draws.min() <= draws.max() < limit
+    )
+
+
+@certified
+def make_vector_integer_laplace(input_domain, input_metric, scale, k=None) -> Measurement:
+    """Add exact discrete Laplace noise of ``scale`` to each element of an integer vector."""
+    vector = isinstance(input_domain, VectorDomain)
+    element_domain = input_domain.element_domain if vector else None
+    if not isinstance(element_domain, AtomDomain):  # label: domain-is-vector
+        raise MakeMeasurementError(
+            f"must be vector_domain(atom_domain(T=<integer type>)), got {input_domain}",
+            parameter="input_domain",
+        )
+    T = element_domain.T
+    if not T.is_integer:  # label: integer-elements
+        raise MakeMeasurementError(
+            f"elements must be of an integer type, got {T}", parameter="input_domain"
+        )
+    if not isinstance(input_metric, L1Distance) or input_metric.T != T:  # label: metric-check
+        raise MakeMeasurementError(
+            f"must be l1_distance(T={T}), got {input_metric}", parameter="input_metric"
+        )
+    scale = exact_scale(scale)  # label: scale-check
+    if not integer_grid(k):  # label: k-check
+        raise MakeMeasurementError(
+            f"is only valid for domains over floats (None or 0 here), got {k!r}", parameter="k"
+        )
+    noise = discrete_laplace_batch_sampler(scale)  # label: sampler
+    lower, upper = T.min, T.max
+
+    def function(x):
+        draws = noise(entropy_source(), len(x))  # label: draws
+        if T.bits <= 32 and fits_int64_sums(draws):
+            sums = np.asarray(x, dtype=np.int64) + draws  # label: int64-sums
+            return np.clip(sums, lower, upper).tolist()  # label: int64-clip
+        noisy = (int(x_i) + int(z) for x_i, z in zip(x, draws.tolist()))  # label: exact-sums
+        return [min(max(value, lower), upper) for value in noisy]  # label: clip
+
+    return Measurement(
+        input_domain=input_domain,
+        function=function,
+        input_metric=input_metric,
+        output_measure=max_divergence(),  # label: output-measure
+        privacy_map=laplace_map(scale, Fraction(0)),  # label: privacy-map
+    )
+
+
+# proof: end constructor
+
+
+then_vector_integer_laplace = partial_constructor(make_vector_integer_laplace)

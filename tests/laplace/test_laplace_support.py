@@ -1,0 +1,155 @@
+"""The shared lemmas: discretization constants (and the rounding bound they promise) and
+the privacy map with its edge cases."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from certdp.core.errors import FailedMapError, MakeMeasurementError
+from certdp.measurements._laplace import (
+    K_MAX,
+    K_MIN,
+    exact_scale,
+    get_discretization_consts,
+    laplace_map,
+)
+from certdp.samplers import nearest_grid_index
+
+
+@pytest.mark.parametrize(
+    "k, T, expected",
+    [
+        (None, "f64", (-1074, Fraction(0))),
+        (None, "f32", (-149, Fraction(0))),
+        (-10, "f64", (-10, Fraction(1, 1024) - Fraction(1, 2**1074))),
+        (-1073, "f64", (-1073, Fraction(1, 2**1074))),
+        (5, "f32", (5, 32 - Fraction(1, 2**149))),
+        (np.int32(3), "f64", (3, 8 - Fraction(1, 2**1074))),
+        (1023, "f64", (1023, 2**1023 - Fraction(1, 2**1074))),
+    ],
+)
+def test_discretization_constants(k, T, expected):
+    assert get_discretization_consts(k, T) == expected
+
+
+def test_grid_limits_match_the_formats():
+    assert K_MIN == {"f64": -1074, "f32": -149} and K_MAX == {"f64": 1023, "f32": 127}
+    assert math.ldexp(1.0, K_MIN["f64"]) == 5e-324 and math.ldexp(1.0, K_MAX["f64"]) < math.inf
+
+
+@pytest.mark.parametrize(
+    "k, T",
+    [
+        (-1075, "f64"),
+        (-150, "f32"),
+        (1024, "f64"),
+        (128, "f32"),
+        (1.0, "f64"),
+        (False, "f64"),
+        ("3", "f64"),
+    ],
+)
+def test_refused_k(k, T):
+    with pytest.raises(MakeMeasurementError) as error:
+        get_discretization_consts(k, T)
+    assert error.value.parameter == "k"
+
+
+def test_refused_type():
+    with pytest.raises(MakeMeasurementError) as error:
+        get_discretization_consts(None, "i32")
+    assert error.value.parameter == "T"
+
+
+@given(
+    st.sampled_from(["f32", "f64"]).flatmap(
+        lambda T: st.tuples(
+            st.just(T),
+            st.integers(K_MIN[T], 12),
+            st.floats(-1e4, 1e4, width=32 if T == "f32" else 64),
+            st.floats(-1e4, 1e4, width=32 if T == "f32" else 64),
+        )
+    )
+)
+def test_rounding_adds_at_most_the_relaxation(case):
+    """|round_k(x) - round_k(x')| <= |x - x'| + 2^k - 2^k_min for values of T."""
+    T, k, x, x_prime = case
+    _, relaxation = get_discretization_consts(k, T)
+    moved = abs(nearest_grid_index(x, k) - nearest_grid_index(x_prime, k)) * Fraction(2) ** k
+    assert moved <= abs(Fraction(x) - Fraction(x_prime)) + relaxation
+
+
+@pytest.mark.parametrize("T, k", [("f64", -1060), ("f32", -140), ("f64", -10), ("f32", 0)])
+def test_relaxation_is_attained_where_floats_are_2_to_k_min_apart(T, k):
+    """The largest value below a tie and the tie itself round to grid points 2^k apart; where
+    those two values are 2^k_min apart (subnormal ties), the bound is attained exactly."""
+    tie = math.ldexp(1.0, k - 1)
+    if T == "f32":
+        below = float(np.nextafter(np.float32(tie), np.float32(0)))
+    else:
+        below = float(np.nextafter(tie, 0.0))
+    _, relaxation = get_discretization_consts(k, T)
+    gap = Fraction(tie) - Fraction(below)
+    moved = (nearest_grid_index(tie, k) - nearest_grid_index(below, k)) * Fraction(2) ** k
+    assert moved == Fraction(2) ** k and moved <= gap + relaxation
+    assert (moved == gap + relaxation) == (gap == Fraction(2) ** K_MIN[T])
+    assert k > -200 or gap == Fraction(2) ** K_MIN[T]  # the subnormal cases are the tight ones
+
+
+@pytest.mark.parametrize(
+    "scale, relaxation, d_in, expected",
+    [
+        (Fraction(1), Fraction(0), 0, 0.0),
+        (Fraction(1), Fraction(0), 2.5, 2.5),
+        (Fraction(0), Fraction(0), 0.0, 0.0),  # d = 0 is decided before scale = 0
+        (Fraction(0), Fraction(0), 1e-300, math.inf),
+        (Fraction(0), Fraction(1, 8), 0.0, math.inf),
+        (Fraction(3), Fraction(0), 1, 0.33333333333333337),
+        (Fraction(1), Fraction(3, 1024), 0.0, 0.0029296875),
+        (Fraction(1, 10**300), Fraction(0), 1e300, math.inf),
+        (Fraction(2), Fraction(0), Fraction(1, 3), 0.16666666666666669),
+        (Fraction(1), Fraction(0), np.float32(0.5), 0.5),
+    ],
+)
+def test_laplace_map_values(scale, relaxation, d_in, expected):
+    assert laplace_map(scale, relaxation)(d_in) == expected
+
+
+@given(st.fractions(0, 100), st.fractions(Fraction(1, 1000), 100), st.fractions(0, 10))
+def test_laplace_map_never_rounds_down(d_in, scale, relaxation):
+    value = laplace_map(scale, relaxation)(d_in)
+    exact = (d_in + relaxation) / scale
+    assert Fraction(value) >= exact and Fraction(value) - exact <= math.ulp(value)
+
+
+@pytest.mark.parametrize("d_in", [-1, -1e-300, math.nan, math.inf, -math.inf, True, None, "0"])
+def test_laplace_map_refuses_bad_d_in(d_in):
+    with pytest.raises(FailedMapError) as error:
+        laplace_map(Fraction(1), Fraction(0))(d_in)
+    assert error.value.parameter == "d_in"
+
+
+@pytest.mark.parametrize(
+    "scale, expected",
+    [
+        (0, Fraction(0)),
+        (0.5, Fraction(1, 2)),
+        (Fraction(2, 3), Fraction(2, 3)),
+        (np.float64(3.0), Fraction(3)),
+    ],
+)
+def test_exact_scale(scale, expected):
+    assert exact_scale(scale) == expected
+
+
+@pytest.mark.parametrize("scale", [-1, -0.0001, math.nan, math.inf, True, "1", None, 1j])
+def test_exact_scale_refuses(scale):
+    with pytest.raises(MakeMeasurementError) as error:
+        exact_scale(scale)
+    assert error.value.parameter == "scale"
