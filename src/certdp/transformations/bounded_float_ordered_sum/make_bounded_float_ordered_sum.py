@@ -1,0 +1,63 @@
+"""``make_bounded_float_ordered_sum``: the saturating float sum of the first ``size_limit``
+ordered records.
+
+Guarantee: the function sums the first ``size_limit`` records in their order, every addition
+saturating at the finite range of ``T``, and ``d_in -> d_in * max(U - L, |L|, U) + relaxation``
+(rounded up) is a valid stability map from the insert-delete distance to the absolute
+distance.  The constructor refuses where no such map is proven: a pairwise sum that could
+saturate with bounds of both signs.
+"""
+
+from __future__ import annotations
+
+from certdp.contracts import certified
+from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.metrics import absolute_distance, insert_delete_distance
+from certdp.core.transformation import Transformation
+from certdp.numeric import inf_add, inf_cast, inf_mul, inf_sub
+from certdp.transformations._summation.float_summation import (
+    bound_magnitude,
+    checked_size,
+    float_bounds,
+    parse_summation,
+    refuse_unsound_saturation,
+    saturating_float_sum,
+    sum_relaxation,
+)
+
+__all__ = ["make_bounded_float_ordered_sum"]
+
+
+# proof: begin constructor
+@certified
+def make_bounded_float_ordered_sum(size_limit, bounds, S="Pairwise<T>") -> Transformation:
+    """Sum the first ``size_limit`` floats in ``bounds = (L, U)``, in order, with the strategy
+    ``S``, saturating at ``T``'s finite range.
+    Stability: ``d_in * max(U - L, |L|, U) + relaxation``."""
+    summation = parse_summation(S, bounds)  # label: strategy
+    T = summation.T
+    lower, upper = float_bounds(bounds, summation)  # label: bounds
+    size_limit = checked_size(size_limit, "size_limit")  # label: size-limit
+    per_record = max(inf_sub(upper, lower, T), bound_magnitude(lower, upper))  # label: ideal
+    relaxation = sum_relaxation(summation, size_limit, lower, upper)  # label: relaxation
+    refuse_unsound_saturation(summation, size_limit, lower, upper)  # label: saturation-refusal
+
+    def function(data):
+        return saturating_float_sum(summation, data[:size_limit])  # label: function
+
+    def stability_map(d_in):
+        return inf_add(  # label: stability-map
+            inf_mul(inf_cast(d_in, T), per_record, T), relaxation, T
+        )
+
+    return Transformation(
+        input_domain=vector_domain(atom_domain(bounds=(lower, upper), T=T)),  # label: input-domain
+        output_domain=atom_domain(T=T, nan=False),  # label: output-domain
+        function=function,
+        input_metric=insert_delete_distance(),  # label: input-metric
+        output_metric=absolute_distance(T),
+        stability_map=stability_map,
+    )
+
+
+# proof: end constructor
