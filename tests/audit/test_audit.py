@@ -23,10 +23,10 @@ def run(root: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """A copy of the package with only make_is_equal, vetted, under git."""
-    root = tmp_path / "repo"
+@pytest.fixture(scope="module")
+def vetted_template(tmp_path_factory) -> Path:
+    """A copy of the package with only make_is_equal, vetted, under git (built once)."""
+    root = tmp_path_factory.mktemp("template") / "repo"
     shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__"))
     for namespace in ("transformations", "measurements", "numpy"):
         for folder in (root / "src/certdp" / namespace).iterdir():
@@ -49,6 +49,14 @@ def repo(tmp_path: Path) -> Path:
     )
     vetted = run(root, "vet", "make_is_equal", "--by", "A. Reviewer")
     assert vetted.returncode == 0, vetted.stderr
+    return root
+
+
+@pytest.fixture
+def repo(vetted_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the vetted template for one test to change."""
+    root = tmp_path / "repo"
+    shutil.copytree(vetted_template, root, symlinks=True)
     return root
 
 
