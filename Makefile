@@ -6,15 +6,16 @@ VENV ?= .venv
 PYTHON := $(VENV)/bin/python
 INSTALLED := $(VENV)/.installed
 LATEX_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-latex-extra \
-                  texlive-fonts-recommended lmodern poppler-utils
+                  texlive-fonts-recommended lmodern poppler-utils dvisvgm
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: all install latex test test-thorough contracts audit bench clean
 .DEFAULT_GOAL := all
 
-all: install proofs audit
+all: install proofs docs audit
 	@echo
 	@echo "Proof PDFs:  $(CURDIR)/build/proofs/"
+	@echo "Docs:        $(CURDIR)/docs/_build/html/index.html"
 	@echo "Audit JUnit: $(CURDIR)/build/audit-junit.xml"
 
 install: $(INSTALLED) latex
@@ -26,9 +27,9 @@ $(INSTALLED): pyproject.toml
 	@touch $@
 
 latex:
-	@if ! command -v latexmk >/dev/null 2>&1; then \
+	@if ! command -v latexmk >/dev/null 2>&1 || ! command -v dvisvgm >/dev/null 2>&1 || ! command -v pdftotext >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "Installing LaTeX with apt-get (latexmk was missing)"; \
+	    echo "Installing LaTeX, dvisvgm and poppler-utils with apt-get"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(LATEX_PACKAGES) >/dev/null; \
 	  else \
 	    echo "latexmk is missing: run 'sudo apt-get install $(LATEX_PACKAGES)' or 'make install' as root" >&2; exit 1; \
@@ -52,7 +53,8 @@ audit: $(INSTALLED) latex
 bench: $(INSTALLED)
 	@for script in benchmarks/bench_*.py; do $(PYTHON) $$script || exit 1; done
 
-clean: proofs-clean
-	rm -rf build docs/_build
+clean: proofs-clean docs-clean
+	rm -rf build
 
 include proofs/proofs.mk
+include docs/docs.mk

@@ -1,0 +1,448 @@
+"""Sphinx extension: generate the reference pages from the source tree at every build.
+
+Before Sphinx reads the sources it writes ``docs/reference/`` (never committed): the prelude's
+API, the contracts API, one page per namespace (``dp.t``, ``dp.m``, ``dp.numpy``) and one page
+per certified constructor, and the index of every proof PDF.  Nothing here lists a constructor
+by hand: they are the ones :func:`certdp.registry.certified_constructors` finds, and what a page
+says about one is read from its docstring, its contract and its proof's build product.
+
+A constructor whose proof PDF is missing, or a missing definitions PDF, is a warning (so a
+``-W`` build fails).  After an HTML build every PDF is copied into the site under ``proofs/``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import sympy
+from certdp_proofs import (
+    DEFINITIONS_PDF,
+    PACKAGE,
+    PROOFS_BUILD,
+    ROOT,
+    Proof,
+    all_pdfs,
+    copy_into_site,
+    proof_of,
+    site_path,
+    source_file,
+)
+from certdp_rst import escape, first_paragraph, heading, link, table
+from certdp_status import status_line
+from sphinx.util import logging
+
+import certdp.prelude
+from certdp.contracts import contract_of
+from certdp.contracts.contract import D_IN
+from certdp.registry import certified_constructors
+
+__all__ = ["REFERENCE", "Namespace", "NAMESPACES", "generate", "setup"]
+
+logger = logging.getLogger(__name__)
+
+#: The generated folder, relative to the docs source folder.
+REFERENCE = "reference"
+
+
+@dataclass(frozen=True)
+class Namespace:
+    """One namespace of the prelude: its attribute, its module and the folder of its pages."""
+
+    attribute: str
+    title: str
+
+    @property
+    def module(self) -> ModuleType:
+        return getattr(certdp.prelude, self.attribute)
+
+    @property
+    def folder(self) -> str:
+        return self.module.__name__.rpartition(".")[2]
+
+    @property
+    def docname(self) -> str:
+        return f"{REFERENCE}/{self.folder}"
+
+
+NAMESPACES = [
+    Namespace("t", "Transformations"),
+    Namespace("m", "Measurements"),
+    Namespace("numpy", "Numpy constructors"),
+]
+
+#: Section titles of the prelude page, in order, by defining module (others follow, titled by
+#: the module's name).
+PRELUDE_SECTIONS = {
+    "certdp.core.domains": "Domains",
+    "certdp.core.metrics": "Metrics",
+    "certdp.core.measures": "Measures",
+    "certdp.core.transformation": "Transformations and measurements",
+    "certdp.core.partial": "Partial constructors",
+    "certdp.core.types": "Carrier types",
+    "certdp.core.features": "Features",
+    "certdp.contracts.runtime": "Contract switches",
+    "certdp.core.errors": "Errors",
+}
+
+
+def _warn(message: str, location: str | None = None) -> None:
+    logger.warning(message, type="certdp", subtype="reference", location=location)
+
+
+def _up(docname: str) -> str:
+    """The relative URL prefix from page ``docname`` to the site root."""
+    return "../" * docname.count("/")
+
+
+def _repo_path(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def _namespace_of(constructor) -> Namespace:
+    for namespace in NAMESPACES:
+        if constructor.__module__.startswith(namespace.module.__name__ + "."):
+            return namespace
+    raise ValueError(f"{constructor.__name__} belongs to no namespace of the prelude")
+
+
+def _constructor_docname(constructor) -> str:
+    return f"{_namespace_of(constructor).docname}/{constructor.__name__}"
+
+
+def _constructor_ref(constructor) -> str:
+    """A link to the constructor's page from a page directly in ``reference/``."""
+    relative = _constructor_docname(constructor)[len(REFERENCE) + 1 :]
+    return f":doc:`{constructor.__name__} <{relative}>`"
+
+
+def _partial_of(constructor):
+    """``then_<name>`` beside ``make_<name>`` in its namespace, if there is one."""
+    name = "then_" + constructor.__name__.removeprefix("make_")
+    return getattr(_namespace_of(constructor).module, name, None)
+
+
+def _autodoc(qualified_name: str, obj) -> str:
+    if inspect.isclass(obj):
+        return f".. autoclass:: {qualified_name}\n   :members:\n   :show-inheritance:\n"
+    return f".. autofunction:: {qualified_name}\n"
+
+
+def _proof_link(proof: Proof, docname: str, text: str | None = None) -> str:
+    if not proof.exists:
+        return "*missing*"
+    return link(text or proof.pdf.name, _up(docname) + site_path(proof.pdf))
+
+
+# -- one constructor ------------------------------------------------------------------------------
+def constructor_page(constructor) -> str:
+    """The page of one certified constructor."""
+    name = constructor.__name__
+    namespace = _namespace_of(constructor)
+    docname = _constructor_docname(constructor)
+    contract = contract_of(constructor)
+    proof = proof_of(constructor)
+    partial = _partial_of(constructor)
+    module = namespace.module.__name__
+
+    if proof.source is None:
+        _warn(f"{name} has no proof source (.tex) beside its code", docname)
+    elif not proof.exists:
+        _warn(f"{name}: proof PDF {_repo_path(proof.pdf)} is missing: run `make proofs`", docname)
+    try:
+        audit = status_line(name)
+    except Exception as error:  # the audit tool exists but failed: say so, loudly
+        _warn(f"{name}: the audit status could not be read: {error!r}", docname)
+        audit = "*unavailable*"
+
+    names = f"``dp.{namespace.attribute}.{name}``"
+    if partial is not None:
+        names += f", ``dp.{namespace.attribute}.{partial.__name__}``"
+    proof_field = _proof_link(proof, docname)
+    if proof.source is not None:
+        proof_field += f" (from ``{_repo_path(proof.source)}``)"
+    map_kind = "privacy map" if contract.kind == "measurement" else "stability map"
+
+    parts = [
+        f".. _constructor-{name}:\n",
+        heading(name),
+        f":Names: {names}",
+        f":Kind: {contract.kind}",
+        f":Proof: {proof_field}",
+        f":Audit: {audit}",
+        f":Code: ``{_repo_path(source_file(constructor))}``",
+        "",
+        heading("What it computes", 1),
+        _autodoc(f"{module}.{name}", constructor),
+    ]
+    if partial is not None:
+        parts.append(_autodoc(f"{module}.{partial.__name__}", partial))
+    parts += [
+        heading("Preconditions", 1),
+        f"Read from its contract (in ``{constructor.__certdp_contract_module__}``);"
+        " the proof states each under the same id.  With ``dp.enable_contracts()`` every call"
+        " checks them and refuses a violation with a ``ContractError`` naming the id.\n",
+        _preconditions_table(contract) if contract.preconditions else "None.\n",
+        heading(map_kind.capitalize(), 1),
+        _bound_section(contract, map_kind),
+    ]
+    return "\n".join(parts)
+
+
+def _preconditions_table(contract) -> str:
+    rows = [
+        [
+            f"``{precondition.id}``",
+            f"``{precondition.parameter}``" if precondition.parameter else "",
+            escape(precondition.message),
+        ]
+        for precondition in contract.preconditions
+    ]
+    return table(["Id", "Parameter", "Condition"], rows)
+
+
+def _latex(expression, names: dict) -> str:
+    """LaTeX of a sympy expression: products with a dot, word-long symbols as one word."""
+    return sympy.latex(expression, mul_symbol="dot", symbol_names=names)
+
+
+def _word_symbols(symbols) -> dict:
+    """``\\mathit{name}`` for every symbol sympy would print as a run of italic letters."""
+    return {
+        symbol: rf"\mathit{{{symbol.name}}}"
+        for symbol in symbols
+        if len(symbol.name) > 1 and sympy.latex(symbol) == symbol.name
+    }
+
+
+def _bound_section(contract, map_kind: str) -> str:
+    names = _word_symbols(contract.bound.free_symbols)
+    d_in = _latex(D_IN, names)
+    if contract.kind == "measurement":
+        claim = f"inputs at most :math:`{d_in}` apart give output distributions whose divergence is"
+    else:
+        claim = f"inputs at most :math:`{d_in}` apart give outputs whose distance is"
+    others = sorted((s for s in contract.bound.free_symbols if s != D_IN), key=lambda s: s.name)
+    where = ""
+    if others:
+        symbols = ", ".join(f":math:`{_latex(symbol, names)}`" for symbol in others)
+        where = f" In the bound, {symbols} are values the contract takes from the arguments."
+    return (
+        f"The proof shows that {claim} at most the bound below, so the {map_kind} may return it"
+        " or anything larger.  With contracts enabled, every value the map returns is checked,"
+        f" exactly, to be at least this bound.{where}\n\n"
+        ".. math::\n\n"
+        f"   \\operatorname{{map}}({d_in}) \\ge {_latex(contract.bound, names)}\n"
+    )
+
+
+# -- namespaces -----------------------------------------------------------------------------------
+def namespace_page(namespace: Namespace, constructors: list) -> str:
+    """The group page of a namespace: its constructors, then any other member it exports."""
+    module = namespace.module
+    mine = [c for c in constructors if _namespace_of(c) is namespace]
+    covered = {c.__name__ for c in mine} | {
+        partial.__name__ for partial in map(_partial_of, mine) if partial is not None
+    }
+    rows = [
+        [
+            f":doc:`{c.__name__} <{namespace.folder}/{c.__name__}>`",
+            first_paragraph(c),
+            _proof_link(proof_of(c), namespace.docname, "PDF"),
+        ]
+        for c in mine
+    ]
+    title = f"{namespace.title}: ``dp.{namespace.attribute}``"
+    parts = [
+        heading(title),
+        f".. automodule:: {module.__name__}\n",
+        heading("Constructors", 1),
+    ]
+    if rows:
+        parts += [
+            table(["Constructor", "What it computes", "Proof"], rows),
+            ".. toctree::\n   :hidden:\n\n"
+            + "".join(f"   {namespace.folder}/{c.__name__}\n" for c in mine),
+        ]
+    else:
+        parts.append("None yet.\n")
+    others = [name for name in module.__all__ if name not in covered]
+    if others:
+        parts.append(heading("Other members", 1))
+        parts += [_autodoc(f"{module.__name__}.{name}", getattr(module, name)) for name in others]
+    return "\n".join(parts)
+
+
+# -- the prelude ----------------------------------------------------------------------------------
+def prelude_page() -> str:
+    """The API of ``certdp.prelude``, grouped by the module each name comes from."""
+    sections: dict[str, list[str]] = {}
+    for name in certdp.prelude.__all__:
+        obj = getattr(certdp.prelude, name)
+        if isinstance(obj, ModuleType):
+            continue
+        sections.setdefault(obj.__module__, []).append(name)
+    namespaces = "\n".join(f"* ``dp.{n.attribute}``: :doc:`{n.folder}`" for n in NAMESPACES)
+    parts = [
+        heading("The prelude: ``import certdp.prelude as dp``"),
+        ".. automodule:: certdp.prelude\n",
+        heading("Namespaces", 1),
+        namespaces + "\n",
+    ]
+    order = list(PRELUDE_SECTIONS)
+    ranked = sorted(sections.items(), key=lambda item: _rank(order, item[0]))
+    for module_name, names in ranked:
+        module = importlib.import_module(module_name)
+        title = PRELUDE_SECTIONS.get(module_name, module_name.rpartition(".")[2].capitalize())
+        parts += [heading(title, 1), first_paragraph(module) + "\n"]
+        parts += [
+            _autodoc(f"certdp.prelude.{name}", getattr(certdp.prelude, name)) for name in names
+        ]
+    return "\n".join(parts)
+
+
+def _rank(order: list[str], module_name: str) -> int:
+    return order.index(module_name) if module_name in order else len(order)
+
+
+def contracts_page() -> str:
+    """The API of ``certdp.contracts`` beyond the switches the prelude already shows."""
+    import certdp.contracts
+
+    in_prelude = set(certdp.prelude.__all__)
+    parts = [
+        heading("Contracts: ``certdp.contracts``"),
+        ".. automodule:: certdp.contracts\n",
+        "See :doc:`/guide/contracts` for what a contract asserts and when.\n",
+    ]
+    parts += [
+        _autodoc(f"certdp.contracts.{name}", getattr(certdp.contracts, name))
+        for name in certdp.contracts.__all__
+        if name not in in_prelude
+    ]
+    return "\n".join(parts)
+
+
+# -- proofs ---------------------------------------------------------------------------------------
+def proofs_page(constructors: list) -> str:
+    """Every PDF under ``build/proofs``: the definitions, constructor proofs, other documents."""
+    docname = f"{REFERENCE}/proofs"
+    up = _up(docname)
+    owners = {}
+    for constructor in constructors:
+        proof = proof_of(constructor)
+        if proof.exists:
+            owners.setdefault(proof.pdf, []).append(constructor)
+
+    parts = [
+        heading("Proofs"),
+        "Each proof is a PDF compiled by ``make proofs`` from the ``.tex`` beside the code it"
+        " proves; the code listings in it are the real source lines at the time of the build."
+        " Every PDF the build produced is listed here.\n",
+        heading("Definitions", 1),
+    ]
+    if DEFINITIONS_PDF.is_file():
+        parts.append(
+            f"{link('definitions.pdf', up + site_path(DEFINITIONS_PDF))}: the definitions"
+            " (domains, metrics, stability, privacy, floating-point conventions) that every proof"
+            " cites, from ``proofs/definitions.tex``.\n"
+        )
+    else:
+        _warn(f"{_repo_path(DEFINITIONS_PDF)} is missing: run `make proofs`", docname)
+        parts.append("*The definitions PDF has not been built.*\n")
+
+    rows = []
+    for pdf, owned in sorted(owners.items()):
+        names = ", ".join(_constructor_ref(c) for c in owned)
+        namespace = ", ".join(sorted({f"``dp.{_namespace_of(c).attribute}``" for c in owned}))
+        rows.append([names, namespace, link("PDF", up + site_path(pdf))])
+    unproven = [c for c in constructors if not proof_of(c).exists]
+    rows += [
+        [_constructor_ref(c), f"``dp.{_namespace_of(c).attribute}``", "*missing*"] for c in unproven
+    ]
+    parts.append(heading("Constructor proofs", 1))
+    parts.append(table(["Constructor", "Namespace", "Proof"], rows) if rows else "None built.\n")
+
+    others = [pdf for pdf in all_pdfs() if pdf not in owners and pdf != DEFINITIONS_PDF]
+    parts.append(heading("Lemmas and other documents", 1))
+    if others:
+        items = []
+        for pdf in others:
+            relative = pdf.relative_to(PROOFS_BUILD)
+            stale = not (PACKAGE / relative.with_suffix(".tex")).is_file()
+            note = " (its source is gone: a leftover of an earlier build)" if stale else ""
+            items.append(f"* {link(relative.as_posix(), up + site_path(pdf))}{note}\n")
+        parts.append(
+            "Shared lemmas, each proven once and cited by the constructor proofs; the path is that"
+            " of its source below ``src/certdp``.\n\n" + "".join(items)
+        )
+    else:
+        parts.append("None.\n")
+    return "\n".join(parts)
+
+
+def index_page() -> str:
+    entries = ["prelude", *(n.folder for n in NAMESPACES), "contracts", "proofs"]
+    return (
+        heading("Reference")
+        + "\nGenerated at every build from the source tree: the API, one page per certified"
+        " constructor (its docstring, contract and proof), and every proof PDF.\n\n"
+        ".. toctree::\n   :maxdepth: 2\n\n" + "".join(f"   {entry}\n" for entry in entries)
+    )
+
+
+# -- writing --------------------------------------------------------------------------------------
+def pages() -> dict[str, str]:
+    """Every generated page, by path relative to ``reference/``."""
+    constructors = certified_constructors()
+    generated = {
+        "index.rst": index_page(),
+        "prelude.rst": prelude_page(),
+        "contracts.rst": contracts_page(),
+        "proofs.rst": proofs_page(constructors),
+    }
+    for namespace in NAMESPACES:
+        generated[f"{namespace.folder}.rst"] = namespace_page(namespace, constructors)
+    for constructor in constructors:
+        path = _constructor_docname(constructor)[len(REFERENCE) + 1 :] + ".rst"
+        try:
+            generated[path] = constructor_page(constructor)
+        except Exception as error:  # e.g. a contract being written: say so on the page, loudly
+            name = constructor.__name__
+            _warn(
+                f"{name}: its page could not be generated: {error!r}",
+                _constructor_docname(constructor),
+            )
+            generated[path] = (
+                heading(name) + f"\n*This page could not be generated:* ``{error!r}``\n"
+            )
+    return generated
+
+
+def generate(app) -> None:
+    """Write ``reference/`` under the docs source folder; leave unchanged files untouched."""
+    folder = Path(app.srcdir) / REFERENCE
+    generated = pages()
+    for relative, text in generated.items():
+        path = folder / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
+    for stale in folder.rglob("*.rst"):
+        if stale.relative_to(folder).as_posix() not in generated:
+            stale.unlink()
+
+
+def copy_pdfs(app, exception) -> None:
+    if exception is None and app.builder.format == "html":
+        copied = copy_into_site(Path(app.outdir))
+        logger.info("certdp: copied %d proof PDF(s) into the site", len(copied))
+
+
+def setup(app):
+    app.connect("builder-inited", generate)
+    app.connect("build-finished", copy_pdfs)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

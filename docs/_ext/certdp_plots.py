@@ -1,0 +1,171 @@
+"""Sphinx extension: ``.. certdp-plot:: NAME`` draws a figure from the real constructors.
+
+Each plot calls the constructors through ``certdp.prelude`` at build time (matplotlib, Agg) and
+writes its PNG beside the doctrees (``docs/_build/plots/``), never into the sources.  A plot that
+cannot be drawn -- a constructor missing, refusing every argument, or returning nothing to show --
+is a warning naming the cause, so a ``-W`` build fails instead of showing an empty figure.
+The directive's content is the figure's caption.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from docutils import nodes  # noqa: E402
+from docutils.parsers.rst import directives  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from sphinx.util import logging  # noqa: E402
+from sphinx.util.docutils import SphinxDirective  # noqa: E402
+
+__all__ = ["PLOTS", "PlotError", "sized_sum_stair_step", "float_sum_relaxation", "setup"]
+
+logger = logging.getLogger(__name__)
+
+
+class PlotError(Exception):
+    """The data of a plot could not be computed from the constructors."""
+
+
+def _dp():
+    import certdp.prelude as dp
+
+    return dp
+
+
+def _transformation(name: str):
+    constructor = getattr(_dp().t, name, None)
+    if constructor is None:
+        raise PlotError(f"dp.t.{name} does not exist yet")
+    return constructor
+
+
+# -- the stair-step of a sum over data of known size ----------------------------------------------
+STAIR_BOUNDS = (-10, 10)
+STAIR_SIZE = 3
+
+
+def sized_sum_stair_step(d_ins=range(10)) -> tuple[list[int], list]:
+    """``(d_in, map(d_in))`` of ``make_sum`` on integer vectors of known size."""
+    dp = _dp()
+    then_sum = _transformation("then_sum")
+    space = (
+        dp.vector_domain(dp.atom_domain(bounds=STAIR_BOUNDS), size=STAIR_SIZE),
+        dp.symmetric_distance(),
+    )
+    summed = space >> then_sum()
+    return list(d_ins), [summed.map(d_in) for d_in in d_ins]
+
+
+def draw_sized_sum_stair_step() -> Figure:
+    d_ins, d_outs = sized_sum_stair_step()
+    figure = Figure(figsize=(6.4, 3.6), layout="constrained")
+    axes = figure.subplots()
+    axes.bar(d_ins, [float(d_out) for d_out in d_outs], width=0.8, color="#3f7fbf")
+    axes.set_xticks(d_ins)
+    axes.set_xlabel(r"$d_{in}$: symmetric distance (records added or removed)")
+    axes.set_ylabel(r"$d_{out}$: sensitivity (absolute distance)")
+    lower, upper = STAIR_BOUNDS
+    axes.set_title(f"make_sum, size={STAIR_SIZE}, bounds=({lower}, {upper})")
+    return figure
+
+
+# -- the floating-point relaxation term ------------------------------------------------------------
+RELAXATION_BOUNDS = (0.0, 10.0)
+RELAXATION_SIZES = sorted({round(10 ** (exponent / 4)) for exponent in range(1, 29)})
+SUMMATIONS = ["Sequential<f64>", "Pairwise<f64>", "Sequential<f32>", "Pairwise<f32>"]
+
+
+def float_sum_relaxation(summation: str, sizes=RELAXATION_SIZES) -> tuple[list[int], list[float]]:
+    """``(size, map(0))`` of ``make_sized_bounded_float_checked_sum`` for one summation ``S``.
+
+    ``map(0)`` is the sensitivity between two orderings of the same data: the rounding term
+    alone.  Every size must give a positive, finite term (a log scale shows nothing else), so a
+    refusal or a zero is a :class:`PlotError`, never a missing point.
+    """
+    make = _transformation("make_sized_bounded_float_checked_sum")
+    relaxations = []
+    for size in sizes:
+        try:
+            relaxation = float(make(size, RELAXATION_BOUNDS, S=summation).map(0))
+        except _dp().DPError as error:
+            raise PlotError(f"S={summation!r}, size {size}: {error}") from error
+        if not 0 < relaxation < float("inf"):
+            raise PlotError(f"S={summation!r}, size {size}: map(0) = {relaxation}")
+        relaxations.append(relaxation)
+    return list(sizes), relaxations
+
+
+def draw_float_sum_relaxation() -> Figure:
+    figure = Figure(figsize=(6.4, 4.4), layout="constrained")
+    axes = figure.subplots()
+    styles = {"Sequential": "-", "Pairwise": "--"}
+    colours = {"f64": "#3f7fbf", "f32": "#d0602c"}
+    for summation in SUMMATIONS:
+        algorithm, _, carrier = summation.partition("<")
+        carrier = carrier.rstrip(">")
+        sizes, relaxations = float_sum_relaxation(summation)
+        axes.plot(sizes, relaxations, styles[algorithm], color=colours[carrier], label=summation)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("dataset size n")
+    axes.set_ylabel("map(0): rounding term of the sensitivity")
+    lower, upper = RELAXATION_BOUNDS
+    axes.set_title(f"make_sized_bounded_float_checked_sum, bounds=({lower:g}, {upper:g})")
+    axes.grid(True, which="major", alpha=0.3)
+    axes.legend()
+    return figure
+
+
+PLOTS = {
+    "sized-sum-stair-step": draw_sized_sum_stair_step,
+    "float-sum-relaxation": draw_float_sum_relaxation,
+}
+
+
+# -- the directive ---------------------------------------------------------------------------------
+class PlotDirective(SphinxDirective):
+    """Draw the named plot and show it as a figure captioned by the content."""
+
+    required_arguments = 1
+    has_content = True
+    option_spec = {"alt": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        name = self.arguments[0]
+        draw = PLOTS.get(name)
+        if draw is None:
+            return self._failed(f"unknown plot {name!r}; known plots: {', '.join(PLOTS)}")
+        folder = Path(self.env.app.doctreedir).parent / "plots"
+        folder.mkdir(parents=True, exist_ok=True)
+        png = folder / f"{name}.png"
+        try:
+            figure = draw()
+            figure.savefig(png, dpi=110)
+        except Exception as error:  # every cause is reported; none draws an empty figure
+            png.unlink(missing_ok=True)
+            return self._failed(f"plot {name!r} could not be drawn from the constructors: {error}")
+
+        document_folder = Path(self.env.doc2path(self.env.docname)).parent
+        uri = Path(os.path.relpath(png, document_folder)).as_posix()
+        image = nodes.image(uri=uri, alt=self.options.get("alt", name))
+        figure_node = nodes.figure("", image)
+        if self.content:
+            caption_text = " ".join(self.content)
+            parsed = nodes.paragraph()
+            self.state.nested_parse(self.content, self.content_offset, parsed)
+            figure_node += nodes.caption(caption_text, "", *parsed.children[0].children)
+        return [figure_node]
+
+    def _failed(self, message: str) -> list[nodes.Node]:
+        logger.warning(message, location=self.get_location(), type="certdp", subtype="plot")
+        return [nodes.warning("", nodes.paragraph(text=f"This figure is missing: {message}"))]
+
+
+def setup(app):
+    app.add_directive("certdp-plot", PlotDirective)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,187 @@
+"""The documentation site: built from the real tree, every constructor linked to its proof.
+
+The ``site`` fixture runs ``make proofs`` (incremental) and then sphinx-build with ``-W`` into a
+temporary folder, once per test session even under pytest-xdist (the first worker builds, the
+others wait on a lock and reuse the result).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from certdp.contracts import contract_of
+from certdp.registry import certified_constructors
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PROOFS_BUILD = ROOT / "build" / "proofs"
+PDF_LINK = re.compile(r'href="([^"#]+\.pdf)"')
+MATH_IMAGE = re.compile(r'<img class="math" src="([^"]+\.svg)"')
+
+
+def _build(out: Path) -> dict:
+    proofs = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-f",
+            "proofs/proofs.mk",
+            "proofs",
+            f"PROOFS_PYTHON={sys.executable}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        # a `make test` above us must not hand its jobserver or goals down
+        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")},
+    )
+    if proofs.returncode != 0:
+        return {"ok": False, "log": "make proofs failed:\n" + proofs.stdout + proofs.stderr}
+    sphinx = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-E",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-d",
+            str(out / "doctrees"),
+            str(DOCS),
+            str(out / "html"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return {"ok": sphinx.returncode == 0, "log": sphinx.stdout + sphinx.stderr}
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # this run's folder, common to every xdist worker
+    out, result_file = shared / "certdp-docs-site", shared / "certdp-docs-site.json"
+    with open(shared / "certdp-docs-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not result_file.exists():
+            result_file.write_text(json.dumps(_build(out)))
+        result = json.loads(result_file.read_text())
+    assert result["ok"], "the documentation build failed:\n" + result["log"][-6000:]
+    return out / "html"
+
+
+def _page(site: Path, constructor) -> Path:
+    folder = constructor.__module__.split(".")[1]  # transformations, measurements or numpy
+    return site / "reference" / folder / f"{constructor.__name__}.html"
+
+
+def _pdf_links(page: Path) -> list[Path]:
+    return [(page.parent / href).resolve() for href in PDF_LINK.findall(page.read_text())]
+
+
+def test_every_constructor_page_links_its_proof_pdf(site):
+    constructors = certified_constructors()
+    assert any(c.__name__ == "make_is_equal" for c in constructors)
+    for constructor in constructors:
+        page = _page(site, constructor)
+        assert page.is_file(), f"no page for {constructor.__name__}"
+        links = _pdf_links(page)
+        assert links, f"{page.name} links no PDF"
+        for pdf in links:
+            assert pdf.is_file(), f"{page.name} links {pdf}, which the site lacks"
+            assert pdf.is_relative_to(site / "proofs")
+        html = page.read_text()
+        for precondition in contract_of(constructor).preconditions:
+            assert precondition.id in html, f"{page.name} omits precondition {precondition.id}"
+        assert "Audit" in html
+        formulas = MATH_IMAGE.findall(html)  # the bound, drawn by LaTeX
+        assert formulas and all((page.parent / svg).stat().st_size > 0 for svg in formulas)
+
+
+def test_proofs_index_lists_definitions_and_every_pdf(site):
+    page = site / "reference" / "proofs.html"
+    links = set(_pdf_links(page))
+    assert (site / "proofs" / "definitions.pdf").resolve() in links
+    built = sorted(PROOFS_BUILD.rglob("*.pdf"))
+    assert built
+    for pdf in built:
+        in_site = (site / "proofs" / pdf.relative_to(PROOFS_BUILD)).resolve()
+        assert in_site in links, f"the Proofs page does not list {pdf.relative_to(PROOFS_BUILD)}"
+        assert in_site.read_bytes() == pdf.read_bytes()
+
+
+def test_no_pdf_has_an_unresolved_reference(site):
+    pdfs = sorted((site / "proofs").rglob("*.pdf"))
+    assert pdfs
+    for pdf in pdfs:
+        text = subprocess.run(
+            ["pdftotext", "-enc", "UTF-8", str(pdf), "-"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        assert text.strip(), f"{pdf.name} has no text"
+        assert "??" not in text, f"{pdf.relative_to(site)} contains '??'"
+
+
+def test_sums_page_shows_plots_drawn_at_build_time(site):
+    page = site / "guide" / "sums.html"
+    images = re.findall(r'<img[^>]+src="([^"]+\.png)"', page.read_text())
+    names = {Path(src).stem for src in images}
+    assert {"sized-sum-stair-step", "float-sum-relaxation"} <= names
+    for src in images:
+        assert (page.parent / src).stat().st_size > 10_000  # a drawn figure, not an empty canvas
+
+
+# -- the hooks, without a build --------------------------------------------------------------------
+@pytest.fixture
+def extensions(monkeypatch):
+    monkeypatch.syspath_prepend(str(DOCS / "_ext"))
+    import certdp_plots
+    import certdp_status
+
+    return types.SimpleNamespace(status=certdp_status, plots=certdp_plots)
+
+
+def test_audit_status_without_the_audit_tool(extensions, monkeypatch):
+    real_import = extensions.status.importlib.import_module
+
+    def without_audit(name, *args):
+        if name == "certdp.audit.status":
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return real_import(name, *args)
+
+    monkeypatch.setattr(extensions.status.importlib, "import_module", without_audit)
+    assert extensions.status.status_line("make_is_equal") == "not audited yet"
+
+
+def test_audit_status_from_the_audit_tool(extensions, monkeypatch):
+    reported = types.SimpleNamespace(
+        state="outdated", commit="abc1234", reviewer="R. Viewer", date="2025-01-02"
+    )
+    tool = types.ModuleType("certdp.audit.status")
+    tool.vetting_status = lambda name: reported if name == "make_x" else None
+    monkeypatch.setitem(sys.modules, "certdp.audit.status", tool)
+    line = extensions.status.status_line("make_x")
+    assert line == "**outdated** (last vetted at commit ``abc1234`` by R. Viewer on 2025-01-02)"
+    reported.state, reported.commit, reported.reviewer, reported.date = "never vetted", *[None] * 3
+    assert extensions.status.status_line("make_x") == "**never vetted**"
+
+
+def test_a_plot_of_a_missing_constructor_fails(extensions):
+    with pytest.raises(extensions.plots.PlotError, match="make_no_such_sum does not exist"):
+        extensions.plots._transformation("make_no_such_sum")
