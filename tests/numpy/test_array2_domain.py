@@ -76,6 +76,7 @@ def test_scalar_origin_broadcast_with_num_columns():
         ({"norm": float("inf"), "p": 2}, "norm", "must be finite"),
         ({"norm": "1", "p": 2}, "norm", "must be a number"),
         ({"norm": 2**60 + 1, "p": 2}, "norm", "not exactly representable"),
+        ({"norm": 10**400, "p": 2}, "norm", "not exactly representable"),
         ({"norm": 1.0, "p": 2, "nan": True}, "nan", "must be False when norm is given"),
         ({"T": "i32", "nan": True}, "nan", "only float arrays may contain NaN"),
         ({"nan": "yes", "T": "f64"}, "nan", "must be a boolean"),

@@ -99,6 +99,7 @@ def test_scalar_origin():
         (dp.numpy.array2_domain(T="f64"), dp.symmetric_distance(), {"norm": float("nan")}, MakeTransformationError, "norm", "positive and finite"),
         (dp.numpy.array2_domain(T="f64"), dp.symmetric_distance(), {"norm": float("inf")}, MakeTransformationError, "norm", "positive and finite"),
         (dp.numpy.array2_domain(T="f64"), dp.symmetric_distance(), {"norm": "1"}, MakeTransformationError, "norm", "must be a number"),
+        (dp.numpy.array2_domain(T="f64"), dp.symmetric_distance(), {"norm": 10**400}, MakeTransformationError, "norm", "not exactly representable in f64"),
         (dp.numpy.array2_domain(T="f64"), dp.symmetric_distance(), {"p": 3}, MakeTransformationError, "p", "must be 1 or 2"),
         (dp.numpy.array2_domain(T="f64"), dp.symmetric_distance(), {"origin": [1.0, 2.0]}, MakeTransformationError, "input_domain", "num_columns=2"),
         (dp.numpy.array2_domain(T="f64", num_columns=3), dp.symmetric_distance(), {"origin": [1.0, 2.0]}, MakeTransformationError, "origin", "num_columns=3"),
@@ -172,3 +173,25 @@ def test_every_output_row_is_exactly_within_the_norm(case):
     # row by row: a row's image does not depend on the other rows
     if data.shape[0] > 1:
         assert transformation(data[1:]).tolist() == result[1:].tolist()
+
+
+def test_global_numpy_error_setting_raises_nothing():
+    """An underflow while scaling a row must not become an error that depends on the data."""
+    transformation = clamp(num_columns=2, norm=1.0, p=2)
+    data = np.array([[10.0, 3e-310], [np.inf, -np.nan], [0.5, 0.5]])
+    with np.errstate(all="raise"):
+        result = transformation(data)
+    assert result[2].tolist() == [0.5, 0.5] and result[0][1] > 0
+    assert transformation.output_domain.member(result)
+
+
+def test_a_row_image_does_not_depend_on_the_batch():
+    """Rows alone and in batches of many shapes get bit-identical images (no reduction whose
+    order numpy could choose from the shape of the batch)."""
+    rng = np.random.default_rng(7)
+    for k in (3, 9, 130):
+        transformation = clamp(num_columns=k, norm=1.0, p=2)
+        data = rng.standard_normal((70, k)) * 10.0 ** rng.integers(-3, 3, (70, k))
+        together = transformation(data)
+        for i in range(0, 70, 7):
+            assert transformation(data[i : i + 1]).tobytes() == together[i].tobytes()

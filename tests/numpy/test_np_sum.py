@@ -484,3 +484,29 @@ def test_chain_with_contracts_enabled():
     assert result.dtype == np.float32
     assert abs(float(result[0])) <= 3 and abs(float(result[1])) <= 3
     assert chain.map(1) >= 2
+
+
+def test_global_numpy_error_setting_raises_nothing(monkeypatch):
+    """The proof's claim that no float operation raises a flag: subnormal sums, cancellations
+    and the final rounding to float32 pass under ``np.errstate(all="raise")``."""
+    monkeypatch.setattr(sum_module, "SIZE_LIMIT", 5)
+    tiny = np.array([[1e-45, -1e-45], [3e-39, 0.5], [-3e-39, -0.5], [2e-45, 1e-40]] * 4)
+    for T, dtype in (("f32", np.float32), ("f64", np.float64)):
+        for size in (None, 16):
+            transformation = build(norm=1.0, p=2, num_columns=2, T=T, size=size)
+            data = tiny.astype(dtype)
+            with np.errstate(all="raise"):
+                total = transformation(data)
+            assert total.dtype == dtype and np.all(np.isfinite(total))
+
+
+def test_huge_origin_p2_constructs_with_an_upper_norm():
+    """||O||_2 of an origin beyond 2**512 is bounded without squaring it in f64."""
+    for size in (10, None):
+        transformation = build(norm=1.0, p=2, origin=[1e200, -3e199], num_columns=2, size=size)
+        data = np.tile([1e200, -3e199], (10, 1))
+        assert np.allclose(transformation(data), [1e201, -3e200], rtol=1e-15, atol=0)
+        assert at_least(transformation.map(2), exact_bound(transformation, 2))
+    upper = sum_module.origin_norm_upper(np.array([1e200, -3e199]), 2)
+    assert Fraction(1e200) ** 2 + Fraction(-3e199) ** 2 <= upper**2
+    assert upper <= Fraction(1e200) * Fraction(10441, 10000)  # sqrt(1.09) = 1.0440307...

@@ -76,3 +76,21 @@ def test_float32_scalars_are_not_f64_records():
     with pytest.raises(FailedFunctionError):
         t([np.float32(0.1)])
     assert t([float(np.float32(0.1)), 0.1]) == [False, True]
+
+
+def test_float16_arrays_are_not_f32_records():
+    """numpy compares a float16 with a Python float in binary16: float16(0.1) would equal the
+    f32 value 0.1f32 while the same record, as a Python float, would not."""
+    import numpy as np
+
+    value = float(np.float32(0.1))
+    t = dp.t.make_is_equal(
+        dp.vector_domain(dp.atom_domain(T="f32")), dp.symmetric_distance(), value
+    )
+    halves = np.array([0.1], dtype=np.float16)
+    assert bool(halves[0] == value)  # the comparison that made the pair a counterexample
+    assert t([float(halves[0])]) == [False]
+    for dtype in (np.float16, np.longdouble):
+        with pytest.raises(FailedFunctionError, match="not a member"):
+            t(np.array([0.5], dtype=dtype))
+    assert t(np.array([value, 0.5], dtype=np.float64)) == [True, False]

@@ -67,6 +67,10 @@ class AtomDomain(Domain):
             if values.dtype.kind == "f" and self.T.is_float:
                 array = values
                 if self.T.name == "f32" and values.dtype != np.float32:
+                    # as in CarrierType.contains: float16 or longdouble scalars are no f32
+                    # values (numpy compares float16 with a Python float in binary16)
+                    if values.dtype != np.float64:
+                        return False
                     if not np.array_equal(
                         values.astype(np.float32).astype(values.dtype), values, equal_nan=True
                     ):

@@ -106,6 +106,13 @@ def _non_negative_int(value, name: str):
     return int(value)
 
 
+def _exact_in_f64(value: int) -> bool:
+    try:
+        return Fraction(float(value)) == value
+    except OverflowError:  # beyond the range of f64
+        return False
+
+
 def _check_norm(norm) -> int | float:
     if isinstance(norm, (bool, np.bool_)) or not isinstance(
         norm, (int, float, np.integer, np.floating)
@@ -115,7 +122,7 @@ def _check_norm(norm) -> int | float:
         raise MakeDomainError("must not be NaN", parameter="norm")
     if isinstance(norm, (float, np.floating)) and math.isinf(norm):
         raise MakeDomainError(f"must be finite, got {norm!r}", parameter="norm")
-    if isinstance(norm, (int, np.integer)) and Fraction(float(norm)) != int(norm):
+    if isinstance(norm, (int, np.integer)) and not _exact_in_f64(int(norm)):
         raise MakeDomainError(f"{norm} is not exactly representable in f64", parameter="norm")
     if norm < 0:
         raise MakeDomainError(f"must be non-negative, got {norm!r}", parameter="norm")

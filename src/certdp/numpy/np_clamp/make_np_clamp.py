@@ -31,22 +31,35 @@ __all__ = ["make_np_clamp", "then_np_clamp"]
 _DTYPE = {"f64": np.float64, "f32": np.float32}
 
 
+# proof: begin helpers
 def _first_margin(T: str, num_columns: int) -> float:
     """A relative shrink that rounding seldom undoes: a few units in the last place per column."""
-    return math.ldexp(num_columns + 4, -53 if T == "f64" else -24)
+    return math.ldexp(num_columns + 4, -53 if T == "f64" else -24)  # label: first-margin
 
 
 def _directions(rows: np.ndarray, origin: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
-    """Unit-ish offsets ``e`` (largest entry of magnitude 1) and their p-norms, per row."""
-    with np.errstate(over="ignore", invalid="ignore"):
+    """Unit-ish offsets ``e`` (largest entry of magnitude 1) and their p-norms, per row.
+
+    Only entrywise operations, exact reductions (``all``, ``max``) and a left-to-right
+    accumulation along each row are used, so the values of a row do not depend on the other
+    rows (numpy may choose the order of a summing reduction from the shape of the array).
+    """
+    with np.errstate(all="ignore"):
         offsets = rows - origin
         overflowed = ~np.isfinite(offsets).all(axis=1)
         # halving cannot overflow, and rows that overflowed have entries far from subnormal
-        offsets[overflowed] = rows[overflowed] * 0.5 - origin * 0.5
-    largest = np.abs(offsets).max(axis=1, keepdims=True)
-    units = offsets / largest
-    norms = np.abs(units).sum(axis=1) if p == 1 else np.sqrt((units * units).sum(axis=1))
+        offsets[overflowed] = rows[overflowed] * 0.5 - origin * 0.5  # label: halve
+        largest = np.abs(offsets).max(axis=1, keepdims=True)  # label: largest
+        units = offsets / largest
+        terms = np.abs(units) if p == 1 else units * units
+        # accumulate adds left to right by definition (each partial sum is an output)
+        norms = np.add.accumulate(terms, axis=1)[:, -1]  # label: norms-in-order
+        if p == 2:
+            norms = np.sqrt(norms)
     return units, norms
+
+
+# proof: end helpers
 
 
 # proof: begin constructor
@@ -67,7 +80,9 @@ def make_np_clamp(input_domain, input_metric, norm, p, origin=None) -> Transform
         norm, (int, float, np.integer, np.floating)
     ):
         raise MakeTransformationError(f"must be a number, got {norm!r}", parameter="norm")
-    if not (math.isfinite(norm) and norm > 0):  # label: norm-check
+    # an integer is finite (one beyond f64 is refused with the output domain below)
+    positive = norm > 0 and (isinstance(norm, (int, np.integer)) or math.isfinite(norm))
+    if not positive:  # label: norm-check
         raise MakeTransformationError(
             f"must be positive and finite, got {norm!r}", parameter="norm"
         )
@@ -109,9 +124,9 @@ def make_np_clamp(input_domain, input_metric, norm, p, origin=None) -> Transform
             if margin >= 1:
                 rows[outside] = center_row.astype(dtype)  # label: fallback-origin
                 break
-            scale = (output_domain.norm * (1 - margin) / norms)[:, None]
-            with np.errstate(over="ignore", invalid="ignore"):
-                candidates = (center_row + units * scale).astype(dtype)
+            with np.errstate(all="ignore"):  # an overflow or underflow is caught by the test
+                scale = (output_domain.norm * (1 - margin) / norms)[:, None]
+                candidates = (center_row + units * scale).astype(dtype)  # label: candidates
             verified = test.within(candidates)  # label: verify-candidates
             rows[outside[verified]] = candidates[verified]  # label: accept-candidates
             outside, units, norms = outside[~verified], units[~verified], norms[~verified]

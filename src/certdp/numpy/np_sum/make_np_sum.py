@@ -53,8 +53,14 @@ def origin_norm_upper(origin: np.ndarray, p: int) -> Fraction:
     values = [Fraction(v) for v in np.atleast_1d(origin).tolist()]
     if p == 1:
         return sum((abs(v) for v in values), Fraction(0))  # label: norm1
-    squares = inf_cast(sum((v * v for v in values), Fraction(0)), "f64")  # label: norm2-squares
-    return Fraction(inf_sqrt(squares, "f64"))  # label: norm2
+    largest = max((abs(v) for v in values), default=Fraction(0))
+    if largest == 0:
+        return Fraction(0)
+    # a power of two near the largest entry: the scaled squares cannot overflow
+    scale = Fraction(2) ** (largest.numerator.bit_length() - largest.denominator.bit_length())
+    scaled = sum(((v / scale) ** 2 for v in values), Fraction(0))
+    squares = inf_cast(scaled, "f64")  # label: norm2-squares
+    return Fraction(inf_sqrt(squares, "f64")) * scale  # label: norm2
 
 
 def rounding_allowance(rows: int, reach: Fraction, T: str, num_columns: int) -> Fraction:
