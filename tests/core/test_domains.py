@@ -127,3 +127,20 @@ def test_equality_and_repr():
 def test_every_error_is_a_dp_error():
     with pytest.raises(DPError):
         dp.vector_domain("not a domain")
+
+
+def test_subclasses_of_builtin_types_are_not_carrier_values():
+    import enum
+
+    class Weird(str):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = str.__hash__
+
+    class Level(enum.IntEnum):
+        LOW = 1
+
+    assert not dp.atom_domain(T="String").member(Weird("a"))
+    assert not dp.atom_domain(T="i32").member(Level.LOW)
+    assert dp.atom_domain(T="i32").member(np.int16(1))

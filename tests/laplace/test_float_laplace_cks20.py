@@ -6,6 +6,7 @@ import dataclasses
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from hypothesis import strategies as st
 
@@ -51,6 +52,13 @@ def test_release():
     assert make(*space("f64"), 0.0, k=2)(2.0) == 4.0  # ties go up
     assert make(*space("f64"), 0.0, k=2)(-2.0) == 0.0
     assert make(*space("f64"), 0.0)(-math.inf) == -1.7976931348623157e308
+
+
+def test_numpy_inputs_and_grid_exponents():
+    assert make(*space("f32"), 0.0)(np.float32(-np.inf)) == -3.4028234663852886e38
+    assert make(*space("f32"), 0.0, k=np.int64(-3))(np.float32(0.1875)) == 0.25  # tie: up
+    dp.enable_contracts()  # the contract accepts a NumPy integer k, as the code and proof do
+    assert make(*space("f64"), 0.5, k=np.int64(5)).map(2.0) == 68.0
 
 
 @pytest.mark.parametrize(

@@ -93,6 +93,25 @@ def test_k_zero_is_accepted():
     assert vector(*vector_space(), 2.0, k=0).map(2) == 1.0
 
 
+def test_numpy_zero_k_satisfies_the_contract():
+    """The code and the proof accept a NumPy integer 0 for k; so must the contract."""
+    dp.enable_contracts()
+    assert vector(*vector_space(), 2.0, k=np.int64(0)).map(2) == 1.0
+    assert scalar(*scalar_space(), 2.0, k=np.int32(0)).map(2) == 1.0
+    with pytest.raises(ContractError) as error:
+        scalar(*scalar_space(), 2.0, k=np.bool_(False))
+    assert error.value.condition == "k-none-or-zero"
+
+
+@pytest.mark.parametrize("T", ["i32", "u64", "i128"])
+@pytest.mark.parametrize("scale", [0.0, 1.0, 1e6])  # no noise, vectorised, one by one
+def test_empty_and_single_element_vectors(T, scale):
+    assert vector(*vector_space(T), scale)([]) == []
+    assert vector(*vector_space(T, 0), scale)([]) == []
+    release = vector(*vector_space(T, 1), scale)([7])
+    assert len(release) == 1 and type(release[0]) is int
+
+
 @pytest.mark.parametrize(
     "make, arguments, parameter",
     [

@@ -386,6 +386,14 @@ def test_z2k_default_grid_matches_the_laplace_law():
     assert stats.kstest(samples, stats.laplace(loc=0.3, scale=1.0).cdf).pvalue > SIGNIFICANCE
 
 
+def test_z2k_public_entry_takes_values_of_T():
+    """A NumPy f32 scalar is a value of f32 (and not of f64, as in certdp.core.types)."""
+    assert sample_discrete_laplace_Z2k(np.float32(0.1875), 0, -3, "f32") == 0.25  # tie: up
+    with pytest.raises(FailedFunctionError) as error:
+        sample_discrete_laplace_Z2k(np.float32(0.1875), 0, -3, "f64")
+    assert error.value.parameter == "shift"
+
+
 def test_z2k_zero_scale_rounds_only():
     assert sample_discrete_laplace_Z2k(0.3, 0, -10) == 0.2998046875
     assert sample_discrete_laplace_Z2k(-0.0, 0, -1074) == 0.0

@@ -70,6 +70,22 @@ def test_zero_scale_releases_the_rounded_input():
     assert make(*space("f64", None), 0.0)([-math.inf, 2.5]) == [-MAX64, 2.5]
 
 
+def test_empty_and_single_element_vectors():
+    assert make(*space("f64", 0), 1.0, k=-10)([]) == []
+    assert make(*space("f32", None), 1.0)(np.array([], dtype=np.float32)) == []
+    assert make(*space("f64", 1), 0.0, k=-1)([0.75]) == [1.0]  # a tie: up to the grid point 1
+
+
+def test_numpy_integer_k_satisfies_the_contract():
+    """The code and the proof accept a NumPy integer k; so must the contract's precondition."""
+    dp.enable_contracts()
+    assert make(*space("f64", 3), 1.0, k=np.int64(-10)).map(1.0) == 1.0029296875
+    assert make(*space("f32", 2), 1.0, k=np.int32(-149)).map(1.0) == 1.0
+    with pytest.raises(ContractError) as error:
+        make(*space("f64", 3), 1.0, k=np.bool_(True))
+    assert error.value.condition == "k-within-grid-range"
+
+
 def test_noise_has_the_requested_scale():
     """The mean absolute deviation of Laplace(b) noise is b."""
     measurement = make(*space("f64", 2000), 2.0, k=-20)

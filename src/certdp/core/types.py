@@ -104,15 +104,17 @@ class CarrierType:
         return np.dtype(_NUMPY_DTYPES.get(self.name, "O"))
 
     def contains(self, value) -> bool:
-        """Is ``value`` exactly a value of this carrier type?"""
+        """Is ``value`` exactly a value of this carrier type?
+
+        Python values must be of the exact built-in type: a subclass (an ``IntEnum``, a
+        ``str`` with its own ``__eq__``) could compare differently from the value it holds.
+        """
         if self.name == "bool":
-            return isinstance(value, (bool, np.bool_))
+            return type(value) in (bool, np.bool_)
         if self.name == "String":
-            return isinstance(value, str)
-        if isinstance(value, (bool, np.bool_)):
-            return False
+            return type(value) is str
         if self.is_integer:
-            if not isinstance(value, (int, np.integer)):
+            if not (type(value) is int or isinstance(value, np.integer)):
                 return False
             return self.min <= int(value) <= self.max
         # floats: a numpy float32 scalar is an f32 value, never an f64 one (numpy compares
@@ -123,7 +125,7 @@ class CarrierType:
             if value.dtype != np.float64:
                 return False
             value = float(value)
-        if not isinstance(value, float):
+        elif type(value) is not float:
             return False
         if self.name == "f64" or math.isnan(value) or math.isinf(value):
             return True

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from certdp.core.errors import ArithmeticOverflowError, FailedFunctionError
-from certdp.core.types import FLOAT_TYPES
+from certdp.core.types import FLOAT_TYPES, carrier
 from certdp.numeric import is_representable, round_rational
 
 from ._arguments import exact_rational
@@ -92,7 +92,7 @@ def sample_discrete_laplace_Z2k(shift, scale, k: int, T: str = "f64") -> float:
         raise FailedFunctionError(f"must be f32 or f64, got {T!r}", parameter="T")
     if isinstance(k, bool) or not isinstance(k, int):
         raise FailedFunctionError(f"must be an integer, got {k!r}", parameter="k")
-    if not isinstance(shift, float) or not is_representable(shift, T):
+    if not carrier(T).contains(shift) or not is_representable(shift, T):
         raise FailedFunctionError(
             f"must be a finite value of {T}, got {shift!r}", parameter="shift"
         )

@@ -5,6 +5,7 @@ Preconditions (ids as in the proof) and the privacy bound
 discrete Laplace pmf (see ``_laplace/contract_support``).
 """
 
+import numpy as np
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import MeasurementContract, Precondition
@@ -74,8 +75,8 @@ CONTRACT = MeasurementContract(
             lambda a: (
                 a.k is None
                 or (
-                    isinstance(a.k, int)
-                    and not isinstance(a.k, bool)
+                    isinstance(a.k, (int, np.integer))
+                    and not isinstance(a.k, (bool, np.bool_))
                     and K_MIN[a.input_domain.T.name] <= a.k <= K_MAX[a.input_domain.T.name]
                 )
             ),

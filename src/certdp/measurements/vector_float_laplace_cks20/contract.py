@@ -5,6 +5,7 @@ Preconditions (ids as in the proof) and the privacy bound
 from the discrete Laplace pmf (see ``_laplace/contract_support``).
 """
 
+import numpy as np
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import MeasurementContract, Precondition
@@ -30,7 +31,9 @@ def _scale_valid(scale) -> bool:
 
 def _k_valid(k, T) -> bool:
     return k is None or (
-        isinstance(k, int) and not isinstance(k, bool) and K_MIN[T.name] <= k <= K_MAX[T.name]
+        isinstance(k, (int, np.integer))
+        and not isinstance(k, (bool, np.bool_))
+        and K_MIN[T.name] <= k <= K_MAX[T.name]
     )
 
 

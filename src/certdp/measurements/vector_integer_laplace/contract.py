@@ -5,6 +5,7 @@ divergence is computed exactly from the discrete Laplace pmf (see
 ``_laplace/contract_support``).
 """
 
+import numpy as np
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import MeasurementContract, Precondition
@@ -71,7 +72,14 @@ CONTRACT = MeasurementContract(
         ),
         Precondition(
             "k-none-or-zero",
-            lambda a: a.k is None or (type(a.k) is int and a.k == 0),
+            lambda a: (
+                a.k is None
+                or (
+                    isinstance(a.k, (int, np.integer))
+                    and not isinstance(a.k, (bool, np.bool_))
+                    and a.k == 0
+                )
+            ),
             "k is only valid for domains over floats: it must be None or 0",
             parameter="k",
         ),
