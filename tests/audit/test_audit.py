@@ -186,3 +186,64 @@ def test_junit_output(repo, tmp_path):
     suite = ElementTree.parse(junit).getroot()
     assert suite.get("name") == "certdp-audit" and suite.get("failures") == "0"
     assert len(suite.findall("testcase")) == 5
+
+
+LEMMA_CODE = """def helper(x):
+    return x
+
+
+# proof: begin helper-range
+def lemma_helper(x):
+    return 2 * x  # label: doubled
+# proof: end helper-range
+"""
+
+LEMMA_TEX = r"""\documentclass{article}
+\usepackage{certdp}
+\begin{document}
+\provesCode{demo_lemma.py}{helper-range}
+A lemma about doubling.
+\end{document}
+"""
+
+
+def test_changes_to_a_cited_lemma_make_the_constructor_outdated(repo):
+    lemma = repo / "src/certdp/transformations/_demo"
+    lemma.mkdir()
+    (lemma / "demo_lemma.py").write_text(LEMMA_CODE)
+    (lemma / "demo_lemma.tex").write_text(LEMMA_TEX)
+    edit(
+        repo,
+        f"{FOLDER}/make_is_equal.tex",
+        r"\certdpcode{",
+        "\\usesLemma{../_demo/demo_lemma.tex}\n\\certdpcode{",
+    )
+    assert run(repo, "vet", "make_is_equal", "--by", "A. Reviewer").returncode == 0
+    assert audit(repo, "--strict")[0] == 0
+    # code outside the lemma's proven range does not count
+    edit(
+        repo,
+        "src/certdp/transformations/_demo/demo_lemma.py",
+        "    return x\n",
+        "    return x + 1\n",
+    )
+    assert audit(repo, "--strict")[0] == 0
+    # a change inside it does
+    edit(repo, "src/certdp/transformations/_demo/demo_lemma.py", "return 2 * x", "return x + x")
+    result = run(repo, "audit", "--examples", "5")
+    assert result.returncode != 0 and "OUTDATED" in result.stdout
+    assert "_demo/demo_lemma.py#helper-range" in result.stdout
+    assert run(repo, "vet", "make_is_equal", "--by", "A. Reviewer").returncode == 0
+    # and so does a change of the lemma's text
+    edit(
+        repo,
+        "src/certdp/transformations/_demo/demo_lemma.tex",
+        "A lemma about doubling.",
+        "A lemma about halving.",
+    )
+    code, report = audit(repo)
+    assert code != 0 and checks(report)["freshness"] == "outdated"
+    # a missing lemma document is a binding failure
+    (lemma / "demo_lemma.tex").unlink()
+    code, report = audit(repo)
+    assert checks(report)["binding"] == "FAIL"

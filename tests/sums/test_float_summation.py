@@ -326,3 +326,49 @@ def test_make_sums_question():
     assert not can_float_sum_overflow(2**20, (-10.0, 10.0), "Pairwise<f64>")
     with pytest.raises(MakeTransformationError, match="^S:"):
         can_float_sum_overflow(10, (0.0, 1.0), "Kahan<f64>")
+
+
+def test_exact_f32_rounds_once():
+    """1 + 2^-24 + 2^-80 lies just above the midpoint between 1 and 1 + 2^-23 in f32: rounded
+    once it is 1 + 2^-23; rounded to f64 first it becomes the tie 1 + 2^-24, which rounds to
+    the even 1.0."""
+    data = [1.0, 2.0**-24, 2.0**-80]
+    double_rounded = float(np.float32(math.fsum(data)))
+    assert double_rounded == 1.0
+    exact32 = FloatSummation("Exact", "f32")
+    assert float_sum(exact32, data) == 1.0 + 2.0**-23
+    assert saturating_float_sum(exact32, data) == 1.0 + 2.0**-23
+    negated = [-value for value in data]
+    assert float_sum(exact32, negated) == -(1.0 + 2.0**-23)
+
+
+def _pairwise_sizes(T):
+    """Sizes that are values of T at every binade boundary: 2^e - 1, 2^e, 2^e + 1."""
+    emax, k = (1023, 52) if T == "f64" else (127, 23)
+    sizes = set(range(2, 70))
+    for e in range(2, emax + 1):
+        sizes.update({2**e - 1, 2**e, 2**e + 1})
+    return sorted(n for n in sizes if n <= 2 ** (k + 1) or n & (n - 1) == 0)
+
+
+@pytest.mark.parametrize("T", ["f32", "f64"])
+def test_pairwise_error_covers_the_executed_tree_for_every_binade(T):
+    """sum_error >= gamma_D * n * M with D = ceil(log2 n), u = 2^-(k+1), the bound of the tree
+    actually executed, exactly (Fractions) for sizes in every binade up to 2^emax."""
+    summation = FloatSummation("Pairwise", T)
+    u = Fraction(1, 2 ** (summation.mantissa_bits + 1))
+    for n in _pairwise_sizes(T):
+        depth = (n - 1).bit_length()
+        assert depth < 2 * math.log2(n)
+        gamma = depth * u / (1 - depth * u)
+        assert Fraction(sum_error(summation, n, -1.0, 1.0)) >= gamma * n
+
+
+def test_pairwise_error_refuses_a_non_positive_denominator(monkeypatch):
+    """The proof uses inf_log2 only as an upper bound: were it ever >= 2^k, the error would
+    be refused, never returned negative."""
+    import certdp.transformations._summation.float_summation as module
+
+    monkeypatch.setattr(module, "inf_log2", lambda n, T: 2.0**53)
+    with pytest.raises(ArithmeticOverflowError, match="^size: log2"):
+        sum_error(FloatSummation("Pairwise", "f64"), 10, 0.0, 1.0)

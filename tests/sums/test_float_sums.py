@@ -331,6 +331,31 @@ def test_coupled_truncation_stays_within_the_map():
                 assert abs(Fraction(left) - Fraction(right)) <= stated
 
 
+@pytest.mark.parametrize("population, limit", [(3, 3), (4, 3), (6, 2), (7, 4), (5, 1)])
+def test_coupling_of_the_proof_has_the_right_marginals(population, limit):
+    """x' = x plus one record (index ``population``): S' uniform over the limit-subsets of x';
+    S = S' if it avoids the new index, else S' with it swapped for a uniform w outside S'.
+    Exactly (Fractions): S is uniform over the limit-subsets of x, and S, S' differ by at
+    most one index on each side."""
+    from math import comb
+
+    law = Counter()
+    new = population
+    for subset_prime in combinations(range(population + 1), limit):
+        weight = Fraction(1, comb(population + 1, limit))
+        if new not in subset_prime:
+            law[subset_prime] += weight
+            continue
+        kept = [i for i in subset_prime if i != new]
+        outside = [w for w in range(population) if w not in subset_prime]
+        for w in outside:
+            subset = tuple(sorted([*kept, w]))
+            assert len(set(subset) - set(subset_prime)) == 1
+            law[subset] += weight / len(outside)
+    assert set(law) == set(combinations(range(population), limit))
+    assert set(law.values()) == {Fraction(1, comb(population, limit))}
+
+
 def test_large_unsized_input_is_truncated():
     built = dp.t.make_bounded_float_checked_sum(1000, (0.0, 1.0), S="Pairwise<f64>")
     data = np.ones(5000)

@@ -84,6 +84,7 @@ _COMMENT = re.compile(r"(?<!\\)%.*$", re.MULTILINE)
 _CODE_RANGE = re.compile(r"\\(?:certdpcode|provesCode)\{([^}]*)\}\{([^}]*)\}")
 _CODE_REF = re.compile(r"\\(?:[a-zA-Z]*ref\*?\{code:|codeline\{)([^}]*)\}")
 _PRECONDITION = re.compile(r"\\precondition\{([^}]*)\}")
+_USES_LEMMA = re.compile(r"\\usesLemma\{([^}]*)\}")
 
 
 class ProofText:
@@ -105,6 +106,14 @@ class ProofText:
     @cached_property
     def precondition_ids(self) -> list[str]:
         return list(dict.fromkeys(_PRECONDITION.findall(self.text)))
+
+    @cached_property
+    def lemma_documents(self) -> list[Path]:
+        """The lemma documents this proof relies on (``\\usesLemma{path}``), resolved."""
+        return [
+            (self.path.parent / relative).resolve()
+            for relative in dict.fromkeys(_USES_LEMMA.findall(self.text))
+        ]
 
     def normalised(self) -> str:
         """The source without comments and with whitespace collapsed (for the ledger)."""

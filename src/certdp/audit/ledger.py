@@ -37,16 +37,33 @@ class Vetting:
 def current_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str], str]:
     """Fingerprints of every range the proof covers, and of the proof text itself.
 
-    Raises the marker parser's error (or KeyError) when the proof names a missing range.
+    The lemma documents the proof relies on (``\\usesLemma``), and the ones they rely on,
+    count too: each of their code ranges, and their text under the key ``lemma:PATH``.
+    Raises the marker parser's error (or KeyError) when a proof names a missing range.
     """
+    fingerprints: dict[str, str] = {}
+    seen: set[Path] = set()
+
+    def cover(proof: ProofText) -> None:
+        for file, name in proof.code_ranges:
+            path = (proof.path.parent / file).resolve()
+            key = f"{constructor.relative(path)}#{name}"
+            fingerprints[key] = fingerprint_range(read_markers(path), name)
+        for lemma in proof.lemma_documents:
+            if lemma in seen:
+                continue
+            seen.add(lemma)
+            lemma_proof = ProofText(lemma)
+            fingerprints[f"lemma:{constructor.relative(lemma)}"] = _digest(lemma_proof)
+            cover(lemma_proof)
+
     proof = ProofText(constructor.proof)
-    fingerprints = {}
-    for file, name in proof.code_ranges:
-        path = (constructor.proof.parent / file).resolve()
-        fingerprints[f"{constructor.relative(path)}#{name}"] = fingerprint_range(
-            read_markers(path), name
-        )
-    return fingerprints, hashlib.sha256(proof.normalised().encode()).hexdigest()
+    cover(proof)
+    return fingerprints, _digest(proof)
+
+
+def _digest(proof: ProofText) -> str:
+    return hashlib.sha256(proof.normalised().encode()).hexdigest()
 
 
 def head_commit(root: Path) -> str:

@@ -96,6 +96,18 @@ def check_binding(constructor: ConstructorFolder) -> Check:
             problems.append(f"range {name!r} is not in {file}")
             continue
         labels |= set(markers.labels_in(name).values())
+    for lemma in proof.lemma_documents:
+        if not lemma.exists():
+            problems.append(
+                f"lemma document {constructor.relative(lemma.parent)}/{lemma.name} does not exist"
+            )
+            continue
+        for file, name in ProofText(lemma).code_ranges:
+            try:
+                if name not in read_markers(lemma.parent / file).ranges:
+                    problems.append(f"lemma {lemma.name}: range {name!r} is not in {file}")
+            except Exception as error:
+                problems.append(f"lemma {lemma.name}: {error}")
     broken = [label for label in proof.code_references if label not in labels]
     if broken:
         problems.append("broken reference(s) to code label(s): " + ", ".join(broken))

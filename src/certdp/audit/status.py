@@ -54,7 +54,7 @@ def status_of(constructor: ConstructorFolder, ledger: Ledger) -> VettingStatus:
         changed.append(constructor.relative(constructor.proof))
     if not changed:
         return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
-    files = sorted({key.split("#")[0] for key in changed})
+    files = sorted({key.removeprefix("lemma:").split("#")[0] for key in changed})
     return VettingStatus(
         OUTDATED,
         vetting.commit,

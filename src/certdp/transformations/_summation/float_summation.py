@@ -193,7 +193,13 @@ def sum_error(summation: FloatSummation, size: int, lower: float, upper: float) 
     if summation.algorithm == "Pairwise":
         # u = log2(n) / 2^k; u / (1 - u) * n * M
         u = inf_div(inf_log2(n, T), two_to_k, T)  # label: pw-u
-        ratio = inf_div(u, neg_inf_sub(1.0, u, T), T)  # label: pw-ratio
+        denominator = neg_inf_sub(1.0, u, T)
+        if denominator <= 0.0:  # label: pw-denominator
+            raise ArithmeticOverflowError(
+                f"log2({size}) / 2^{k} is not below 1: no {summation} error bound",
+                parameter="size",
+            )
+        ratio = inf_div(u, denominator, T)  # label: pw-ratio
         return inf_mul(inf_mul(ratio, n, T), magnitude, T)  # label: pw-error
     # Exact: n * M / 2^(k+1)
     return inf_div(inf_mul(n, magnitude, T), 2.0 * two_to_k, T)  # label: exact-error

@@ -225,13 +225,22 @@ def ordered_saturating_sum(values, T: CarrierType) -> int:
         return before  # label: ordered-exact
     # ``before`` is the exact (unsaturated) state ahead of position ``first_exit``; a fold
     # from 0 whose first term is ``before`` reaches that state, then continues unchanged.
+    tail = _tail(values, first_exit)  # label: ordered-tail
     if T.bits > 64:
-        rest = [int(value) for value in values[first_exit:]]
+        rest = [int(value) for value in tail]
         return saturating_sum([before, *rest], T.name)  # label: ordered-fallback-wide
     # members of T and ``before`` convert exactly to T's dtype (numeric's vectorised path)
-    rest = np.asarray(values[first_exit:], dtype=T.numpy_dtype)
+    rest = np.asarray(tail, dtype=T.numpy_dtype)  # label: ordered-fallback-array
     terms = np.concatenate((np.array([before], dtype=T.numpy_dtype), rest))
     return saturating_sum(terms, T.name)  # label: ordered-fallback
+
+
+def _tail(values, start: int):
+    """The records of ``values`` from index ``start`` on, in order; also for sequences that
+    cannot be sliced (a ``collections.deque`` is a ``Sequence`` but refuses slices)."""
+    if isinstance(values, np.ndarray):
+        return values[start:]
+    return list(itertools.islice(values, start, None))
 
 
 # proof: end kernels
