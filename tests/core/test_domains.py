@@ -56,7 +56,11 @@ def test_nan_rules():
         ("i64", [2**63 - 1, -(2**63)], [2**63]),
         ("u64", [2**64 - 1], [2**64, -1]),
         ("f64", [0.1, -0.0, math.inf, math.nan, np.float64(2.5)], [1, "x", True, np.float32(0.5)]),
-        ("f32", [0.5, 2.0**-149, np.float32(0.1), np.float64(0.5)], [0.1, 1, 2.0**-150, np.float64(0.1)]),
+        (
+            "f32",
+            [0.5, 2.0**-149, np.float32(0.1), np.float64(0.5)],
+            [0.1, 1, 2.0**-150, np.float64(0.1)],
+        ),
         ("bool", [True, False, np.bool_(True)], [1, 0.0]),
         ("String", ["", "abc"], [b"abc", 1]),
     ],
@@ -144,3 +148,10 @@ def test_subclasses_of_builtin_types_are_not_carrier_values():
     assert not dp.atom_domain(T="String").member(Weird("a"))
     assert not dp.atom_domain(T="i32").member(Level.LOW)
     assert dp.atom_domain(T="i32").member(np.int16(1))
+
+
+@pytest.mark.parametrize("upper", [2**53 + 1, 10**400])
+def test_int_bounds_for_floats_must_be_exact(upper):
+    with pytest.raises(MakeDomainError, match="not exactly representable in f64"):
+        dp.atom_domain(bounds=(0, upper), T="f64")
+    assert dp.atom_domain(bounds=(0, 2**53), T="f64").bounds == (0.0, 9007199254740992.0)

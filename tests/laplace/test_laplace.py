@@ -76,19 +76,10 @@ def test_runtime_enforcement():
 CHAINS = json.loads(Path(__file__).with_name("opendp_reference.json").read_text())["chains"]
 
 
-@pytest.fixture
-def sum_constructors_unlocked():
-    """The chains below start with ``then_sum``, whose constructors (the float and integer sums)
-    are vetted on their own schedule: unlock them here, so that these tests exercise the Laplace
-    end of the chain whether or not the sums are vetted (and whatever tests/laplace/conftest.py
-    enables)."""
-    dp.enable_features("contrib")
-
-
 @pytest.mark.parametrize(
     "chain", CHAINS, ids=[f"{c['T']}-size{c['size']}-k{c['k']}" for c in CHAINS]
 )
-def test_sum_then_laplace_agrees_with_opendp(chain, sum_constructors_unlocked):
+def test_sum_then_laplace_agrees_with_opendp(chain):
     """``space >> then_sum() >> then_laplace(scale, k)``: map values equal OpenDP 0.16's."""
     bounds = tuple(chain["bounds"])
     space = (
@@ -104,7 +95,7 @@ def test_sum_then_laplace_agrees_with_opendp(chain, sum_constructors_unlocked):
     assert abs(release - sum(data)) < 100 * chain["scale"] + 1  # P(|noise| >= 100 b) = e^-100
 
 
-def test_sum_then_laplace_releases_on_the_grid(sum_constructors_unlocked):
+def test_sum_then_laplace_releases_on_the_grid():
     space = dp.vector_domain(dp.atom_domain(bounds=(0.0, 10.0)), size=4), dp.symmetric_distance()
     measurement = space >> dp.t.then_sum() >> dp.m.then_laplace(1.0, k=-2)
     assert (Fraction(measurement([1.0, 2.0, 3.0, 4.0])) * 4).denominator == 1

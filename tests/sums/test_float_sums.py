@@ -361,3 +361,14 @@ def test_large_unsized_input_is_truncated():
     data = np.ones(5000)
     assert built(data) == 1000.0
     assert math.isfinite(built(data.tolist()))
+
+
+def test_ordered_sum_accepts_any_sequence_of_records():
+    """A deque is a member of the vector domain: truncating it must not need slicing."""
+    from collections import deque
+
+    import certdp.prelude as dp
+
+    t = dp.t.make_bounded_float_ordered_sum(2, (0.0, 1e303))
+    assert t(deque([1.0, 2.0, 4.0])) == 3.0
+    assert t([1.0, 2.0, 4.0]) == 3.0

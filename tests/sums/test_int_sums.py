@@ -5,6 +5,8 @@ Expected saturating results come from a direct model of Rust's ``fold(0, saturat
 written here, independently of certdp's vectorised kernels.
 """
 
+from collections import deque
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -119,6 +121,22 @@ def test_numpy_input_gives_the_same_python_int(name):
         result = t(values)
         assert type(result) is int
         assert result == t(data)
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("T", ["i8", "i128"])
+def test_any_sequence_is_summed_even_one_that_cannot_be_sliced(name, T):
+    # a deque is a Sequence, so a member of the input domain, but refuses slices: the
+    # ordered sum once sliced its input after the first saturating record, an error that
+    # depended on the data
+    top = carrier(T).max
+    bounds = {"monotonic": (0, top // 2), "checked": (-(top // 8), top // 8)}.get(
+        name.split("_")[-2], (-(top // 2), top // 2)
+    )
+    lower, upper = bounds
+    for data in ([upper, upper, upper, lower], [upper, lower, 0, upper], [lower] * 4):
+        t = build(name, bounds, T, size=len(data))
+        assert t(deque(data)) == t(tuple(data)) == t(data)
 
 
 # -- saturation at each width's boundary -------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any, Callable
 
 import sympy
 
+from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core import switches
 from certdp.core.errors import ContractError, DPError
 
@@ -338,12 +339,18 @@ def contract_of(constructor) -> Contract:
 def certified(constructor):
     """Attach the contract in the sibling ``contract.py`` to ``constructor``.
 
-    With contracts disabled the wrapper costs one flag check.
+    A constructor whose proof is not vetted and up to date requires the ``contrib``
+    feature (:mod:`certdp.audit.gate`).  Once vetted, and with contracts disabled, the
+    wrapper costs one set lookup and one flag check.
     """
     package = constructor.__module__.rpartition(".")[0]
 
+    name = constructor.__name__
+
     @functools.wraps(constructor)
     def wrapper(*args, **kwargs):
+        if name not in _up_to_date:
+            require_vetted_or_contrib(name)
         if not switches.contracts.enabled:
             return constructor(*args, **kwargs)
         contract = contract_of(wrapper)

@@ -144,10 +144,14 @@ class VectorDomain(Domain):
 def _check_bound(name: str, value, T: CarrierType):
     if T.is_float:
         if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-            value = float(value)
-            if Fraction(value) != Fraction(int(value)):
+            exact = int(value)
+            try:
+                value = float(exact)
+            except OverflowError:
+                value = math.inf
+            if not math.isfinite(value) or Fraction(value) != exact:
                 raise MakeDomainError(
-                    f"{value!r} is not exactly representable in {T}", parameter="bounds"
+                    f"{name} {exact} is not exactly representable in {T}", parameter="bounds"
                 )
         if not T.contains(value):
             raise MakeDomainError(f"{name} {value!r} is not a value of {T}", parameter="bounds")

@@ -16,6 +16,7 @@ from certdp.core.metrics import absolute_distance, insert_delete_distance
 from certdp.core.transformation import Transformation
 from certdp.numeric import inf_add, inf_cast, inf_mul, inf_sub
 from certdp.transformations._summation.float_summation import (
+    as_float_array,
     bound_magnitude,
     checked_size,
     float_bounds,
@@ -43,7 +44,9 @@ def make_bounded_float_ordered_sum(size_limit, bounds, S="Pairwise<T>") -> Trans
     refuse_unsound_saturation(summation, size_limit, lower, upper)  # label: saturation-refusal
 
     def function(data):
-        return saturating_float_sum(summation, data[:size_limit])  # label: function
+        # any sequence of records (a deque cannot be sliced): as an array of T, then the prefix
+        records = as_float_array(data, summation)[:size_limit]
+        return saturating_float_sum(summation, records)  # label: function
 
     def stability_map(d_in):
         return inf_add(  # label: stability-map

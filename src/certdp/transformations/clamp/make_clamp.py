@@ -82,7 +82,8 @@ def _clamped(data, lower, upper, T):
     # Members of T convert exactly to T's numpy dtype (NumPy scalars of another width included),
     # so the comparisons below are between exact values of T.
     values = np.asarray(data, dtype=T.numpy_dtype)  # label: exact-array
-    clamped = np.where(values < lower, lower, np.where(values > upper, upper, values))
+    below, above = values < lower, values > upper  # label: compare
+    clamped = np.where(below, lower, np.where(above, upper, values))  # label: select
     clamped = clamped.astype(T.numpy_dtype, copy=False)  # label: clamp-array
     return clamped if isinstance(data, np.ndarray) else clamped.tolist()  # label: output-type
 

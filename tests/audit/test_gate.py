@@ -1,0 +1,44 @@
+"""Unvetted or outdated proofs make their constructors require ``contrib`` at run time."""
+
+import pytest
+
+import certdp.prelude as dp
+from certdp.audit import gate
+from certdp.audit.discovery import discover
+from certdp.audit.ledger import Ledger
+from certdp.audit.status import NEVER_VETTED, OUTDATED, UP_TO_DATE, VettingStatus, status_of
+from certdp.core.errors import FeatureNotEnabledError
+
+SPACE = dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance()
+
+
+def test_every_constructor_in_the_repository_is_vetted_and_up_to_date():
+    constructors = discover()
+    assert len(constructors) >= 20
+    ledger = Ledger(constructors[0].root)
+    stale = {c.name: str(status_of(c, ledger)) for c in constructors}
+    stale = {name: status for name, status in stale.items() if not status.startswith(UP_TO_DATE)}
+    assert not stale, f"run `certdp audit` and have these proofs vetted: {stale}"
+
+
+def test_vetted_constructor_runs_without_contrib():
+    assert dp.t.make_is_equal(*SPACE, 3)([3]) == [True]
+
+
+@pytest.mark.parametrize(
+    "status, reason",
+    [
+        (VettingStatus(OUTDATED, commit="abc1234"), "outdated since abc1234"),
+        (VettingStatus(NEVER_VETTED), "never vetted"),
+    ],
+)
+def test_unvetted_constructor_requires_contrib(monkeypatch, status, reason):
+    monkeypatch.setattr(gate, "vetting_status", lambda name: status)
+    monkeypatch.setattr(gate, "_up_to_date", set())
+    with pytest.raises(
+        FeatureNotEnabledError,
+        match=f"make_is_equal requires 'contrib' because its proof is {reason}",
+    ):
+        dp.t.make_is_equal(*SPACE, 3)
+    dp.enable_features("contrib")
+    assert dp.t.make_is_equal(*SPACE, 3)([3]) == [True]
