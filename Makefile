@@ -48,7 +48,7 @@ contracts: $(INSTALLED)
 # The whole audit (artifacts, binding, freshness, contracts, proof build); the summary prints its time.
 audit: $(INSTALLED) latex
 	@mkdir -p build
-	$(PYTHON) -m certdp audit --build --junit build/audit-junit.xml
+	$(PYTHON) -m certdp audit --strict --build --junit build/audit-junit.xml
 
 bench: $(INSTALLED)
 	@for script in benchmarks/bench_*.py; do $(PYTHON) $$script || exit 1; done
