@@ -32,9 +32,12 @@ def test_vetted_constructor_runs_without_contrib():
         (VettingStatus(NEVER_VETTED), "never vetted"),
     ],
 )
-def test_unvetted_constructor_requires_contrib(monkeypatch, status, reason):
+def test_unvetted_constructor_requires_contrib(monkeypatch, request, status, reason):
     monkeypatch.setattr(gate, "vetting_status", lambda name: status)
-    monkeypatch.setattr(gate, "_up_to_date", set())
+    # forget what this process already found up to date (the wrapper shares the set)
+    for name in list(gate._up_to_date):
+        gate._up_to_date.discard(name)
+        request.addfinalizer(lambda name=name: gate._up_to_date.add(name))
     with pytest.raises(
         FeatureNotEnabledError,
         match=f"make_is_equal requires 'contrib' because its proof is {reason}",
