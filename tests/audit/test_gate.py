@@ -45,3 +45,12 @@ def test_unvetted_constructor_requires_contrib(monkeypatch, request, status, rea
         dp.t.make_is_equal(*SPACE, 3)
     dp.enable_features("contrib")
     assert dp.t.make_is_equal(*SPACE, 3)([3]) == [True]
+
+
+def test_the_namespaces_and_the_source_tree_list_the_same_constructors():
+    """dp.t / dp.m / dp.numpy (imports) and the audit (files) must not drift apart."""
+    from certdp.registry import certified_constructors
+
+    assert sorted(c.__name__ for c in certified_constructors()) == sorted(
+        c.name for c in discover()
+    )

@@ -235,8 +235,8 @@ STATUS_FILE = "certdp-status.tex"
 
 
 def _latex_text(text: str) -> str:
-    escaped = "".join("\\" + char if char in "&%$#_{}" else char for char in text)
-    return escaped.replace("~", "\\textasciitilde{}").replace("^", "\\textasciicircum{}")
+    special = {"\\": "\\textbackslash{}", "~": "\\textasciitilde{}", "^": "\\textasciicircum{}"}
+    return "".join(special.get(char, "\\" + char if char in "&%$#_{}" else char) for char in text)
 
 
 def status_line(proof: Path) -> str:
@@ -254,7 +254,7 @@ def status_line(proof: Path) -> str:
         )
     status = status_of(matches[0], Ledger(root))
     if status.state == OUTDATED:
-        changed = ", ".join(sorted({key.split("#")[0] for key in status.changed}))
+        changed = ", ".join(status.changed_files)
         return (
             f"\\textbf{{\\color{{red}}Vetting status: outdated since \\texttt{{{status.commit}}}}}"
             f" --- vetted by {_latex_text(status.reviewer)} on {status.date}; changed since: "

@@ -8,6 +8,7 @@ run without ``dp.enable_features("contrib")``.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -27,6 +28,11 @@ class VettingStatus:
     date: str | None = None
     changed: tuple[str, ...] = ()
     diff_command: str | None = None
+
+    @property
+    def changed_files(self) -> list[str]:
+        """The files behind :attr:`changed` (code ranges, proofs and lemma documents)."""
+        return sorted({key.removeprefix("lemma:").split("#")[0] for key in self.changed})
 
     def __str__(self) -> str:
         if self.state == OUTDATED:
@@ -54,15 +60,11 @@ def status_of(constructor: ConstructorFolder, ledger: Ledger) -> VettingStatus:
         changed.append(constructor.relative(constructor.proof))
     if not changed:
         return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
-    files = sorted({key.removeprefix("lemma:").split("#")[0] for key in changed})
-    return VettingStatus(
-        OUTDATED,
-        vetting.commit,
-        vetting.reviewer,
-        vetting.date,
-        tuple(changed),
-        f"git diff {vetting.commit} -- {' '.join(files)}",
+    outdated = VettingStatus(
+        OUTDATED, vetting.commit, vetting.reviewer, vetting.date, tuple(changed)
     )
+    diff = f"git diff {vetting.commit} -- {' '.join(outdated.changed_files)}"
+    return dataclasses.replace(outdated, diff_command=diff)
 
 
 @lru_cache(maxsize=None)
