@@ -55,7 +55,11 @@ def test_nan_rules():
         ("u8", [0, 255], [-1, 256]),
         ("i64", [2**63 - 1, -(2**63)], [2**63]),
         ("u64", [2**64 - 1], [2**64, -1]),
-        ("f64", [0.1, -0.0, math.inf, math.nan, np.float64(2.5)], [1, "x", True, np.float32(0.5)]),
+        (
+            "f64",
+            [0.1, -0.0, math.inf, math.nan, np.float64(2.5), np.float32(0.5), np.float16(0.1)],
+            [1, "x", True, np.longdouble(1) / 3, np.int64(1)],
+        ),
         (
             "f32",
             [0.5, 2.0**-149, np.float32(0.1), np.float64(0.5)],

@@ -34,13 +34,13 @@ def test_invoke_map_check():
 
 
 def test_invoke_rejects_out_of_domain_without_echoing_data():
-    with pytest.raises(FailedFunctionError, match="not a member of the input domain") as error:
+    with pytest.raises(FailedFunctionError, match="not a member of .*: type: .*range") as error:
         doubling()([1, 2**40])
     assert "1099511627776" not in str(error.value)
 
 
 @pytest.mark.parametrize(
-    "d_in, rule", [(-1, "non-negative"), (1.5, "integer"), (True, "number"), ("1", "integer")]
+    "d_in, rule", [(-1, "non-negative"), (1.5, "integer"), (True, "number"), ("1", "number")]
 )
 def test_map_rejects_bad_d_in(d_in, rule):
     with pytest.raises(FailedMapError, match=rule) as error:

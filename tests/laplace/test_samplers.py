@@ -387,10 +387,11 @@ def test_z2k_default_grid_matches_the_laplace_law():
 
 
 def test_z2k_public_entry_takes_values_of_T():
-    """A NumPy f32 scalar is a value of f32 (and not of f64, as in certdp.core.types)."""
+    """A NumPy scalar is the value it denotes (certdp.core.types); a value of no f64 is not."""
     assert sample_discrete_laplace_Z2k(np.float32(0.1875), 0, -3, "f32") == 0.25  # tie: up
+    assert sample_discrete_laplace_Z2k(np.float32(0.1875), 0, -3, "f64") == 0.25
     with pytest.raises(FailedFunctionError) as error:
-        sample_discrete_laplace_Z2k(np.float32(0.1875), 0, -3, "f64")
+        sample_discrete_laplace_Z2k(np.longdouble(1) / 3, 0, -3, "f64")
     assert error.value.parameter == "shift"
 
 

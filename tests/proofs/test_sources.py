@@ -152,7 +152,10 @@ def test_generate_writes_listing_index_and_depfile(tmp_path):
     out = tmp_path / "gen"
     changed = generate(tex, out, definitions_url="../definitions.pdf")
     assert {p.name for p in changed} == {
-        "certdp-code-1.tex", "certdp-code.tex", "certdp-code.d", "certdp-status.tex"
+        "certdp-code-1.tex",
+        "certdp-code.tex",
+        "certdp-code.d",
+        "certdp-status.tex",
     }
     # a proof outside every constructor folder is a lemma document
     assert "lemma document" in (out / "certdp-status.tex").read_text()

@@ -22,11 +22,19 @@ from fractions import Fraction
 from types import SimpleNamespace
 from typing import Any, Callable
 
+import numpy as np
 import sympy
 
 from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core import switches
-from certdp.core.errors import ContractError, DPError
+from certdp.core.conversion import exact_arguments
+from certdp.core.errors import (
+    ContractError,
+    DPError,
+    MakeMeasurementError,
+    MakeTransformationError,
+)
+from certdp.core.types import infer_type
 
 __all__ = [
     "D_IN",
@@ -187,10 +195,15 @@ class Contract:
         return self.bound.subs(substitutions)
 
     # -- test time ------------------------------------------------------------
-    def verify(self, *, max_examples: int | None = None, map_override=None) -> VerificationReport:
+    def verify(
+        self, *, max_examples: int | None = None, map_override=None, data_form=None
+    ) -> VerificationReport:
         """Search for inputs that break the guarantee; raise the first one found.
 
         ``map_override`` replaces the map under test (to show a wrong map is refuted).
+        ``data_form(dataset, domain)`` re-expresses each drawn dataset (a list) in another form
+        holding the same values, e.g. a NumPy array of some dtype, byte order or stride; it
+        returns ``None`` when the dataset has no such form, and the draw is then skipped.
         """
         from hypothesis import HealthCheck, assume, given, settings, target
         from hypothesis import strategies as st
@@ -214,6 +227,9 @@ class Contract:
                 ),
                 label="neighbours",
             )
+            if data_form is not None:
+                x, x_prime = (data_form(data, built.input_domain) for data in (x, x_prime))
+                assume(x is not None and x_prime is not None)
             stated = map_override(d_in) if map_override else built.map(d_in)
             tightness = self.check_pair(built, kwargs, x, x_prime, d_in, stated)
             target(tightness, label="d_out / map(d_in)")
@@ -336,6 +352,51 @@ def contract_of(constructor) -> Contract:
     return module.CONTRACT
 
 
+_CONSTRUCTION_ERRORS = {
+    "Transformation": MakeTransformationError,
+    "Measurement": MakeMeasurementError,
+}
+
+
+def exact_call(signature: inspect.Signature, args, kwargs, error):
+    """The arguments of a constructor call after the boundary (:mod:`certdp.core.conversion`).
+
+    Every scalar among them becomes the exact Python value it denotes, or the call is refused
+    with ``error`` naming the parameter; so is a call that does not fit the signature.
+    """
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        raise error(str(exc), parameter="arguments") from None
+    _infer_type_arguments(signature, bound)
+    exact = exact_arguments(bound.arguments, error)
+    for parameter, value in exact.items():
+        bound.arguments[parameter] = value
+    return bound.args, bound.kwargs
+
+
+def _infer_type_arguments(signature: inspect.Signature, bound: inspect.BoundArguments) -> None:
+    """Fill ``T`` (or the ``<T>`` of ``S``) from NumPy-typed bounds, before they become exact.
+
+    OpenDP takes a constructor's carrier type from the type of its bounds when ``T`` is not
+    given: ``np.float32`` bounds mean ``f32``, ``np.int8`` bounds ``i8``.  The boundary turns
+    those bounds into Python values, so it records the type they carried first.
+    """
+    bounds = bound.arguments.get("bounds")
+    if type(bounds) not in (tuple, list) or len(bounds) != 2:
+        return
+    first = bounds[0]
+    if not isinstance(first, (np.integer, np.floating)):
+        return
+    name = infer_type(first).name
+    if "T" in signature.parameters and bound.arguments.get("T") is None:
+        bound.arguments["T"] = name
+    if "S" in signature.parameters:
+        S = bound.arguments.get("S", signature.parameters["S"].default)
+        if type(S) is str and S.endswith("<T>"):
+            bound.arguments["S"] = S[: -len("<T>")] + f"<{name}>"
+
+
 def certified(constructor):
     """Attach the contract in the sibling ``contract.py`` to ``constructor``.
 
@@ -346,11 +407,16 @@ def certified(constructor):
     package = constructor.__module__.rpartition(".")[0]
 
     name = constructor.__name__
+    signature = inspect.signature(constructor)
+    error = _CONSTRUCTION_ERRORS.get(
+        constructor.__annotations__.get("return", ""), MakeTransformationError
+    )
 
     @functools.wraps(constructor)
     def wrapper(*args, **kwargs):
         if name not in _up_to_date:
             require_vetted_or_contrib(name)
+        args, kwargs = exact_call(signature, args, kwargs, error)
         if not switches.contracts.enabled:
             return constructor(*args, **kwargs)
         contract = contract_of(wrapper)

@@ -9,22 +9,36 @@ Every domain has an exact :meth:`member` test.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 
-from .errors import MakeDomainError
+from .admission import exact_vector, snapshot
+from .conversion import exact_argument, exact_scalar
+from .errors import FailedFunctionError, MakeDomainError
 from .types import CarrierType, carrier, infer_type
 
 __all__ = ["Domain", "AtomDomain", "VectorDomain", "atom_domain", "vector_domain"]
 
 
 class Domain:
-    """A set of values with an exact membership test."""
+    """A set of values with an exact membership test.
+
+    :meth:`admit` is the boundary through which data enters a function: it returns the
+    value the function computes on (numpy scalars made exact Python values, arrays in the
+    carrier's native dtype) or raises :class:`FailedFunctionError` saying which rule failed,
+    without echoing the data.  :meth:`member` tells whether :meth:`admit` would succeed.
+    """
+
+    def admit(self, value):
+        raise NotImplementedError
 
     def member(self, value) -> bool:
-        raise NotImplementedError
+        try:
+            self.admit(value)
+        except FailedFunctionError:
+            return False
+        return True
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other) and self._key() == other._key()
@@ -34,6 +48,11 @@ class Domain:
 
     def _key(self) -> tuple:
         raise NotImplementedError
+
+
+def refuse(domain: Domain, rule: str):
+    """The error of a value outside ``domain``: names the broken rule, never the value."""
+    return FailedFunctionError(f"not a member of {domain}: {rule}", parameter="arg")
 
 
 class AtomDomain(Domain):
@@ -52,54 +71,52 @@ class AtomDomain(Domain):
     def upper(self):
         return None if self.bounds is None else self.bounds[1]
 
-    def member(self, value) -> bool:
-        if not self.T.contains(value):
-            return False
+    def admit(self, value):
+        value = self.T.exact(value)
+        if value is None:
+            raise refuse(self, f"type: not a value of {self.T}")
         if self.T.is_float and math.isnan(value):
-            return self.nan
-        if self.bounds is not None:
-            return self.bounds[0] <= value <= self.bounds[1]
-        return True
+            if not self.nan:
+                raise refuse(self, "NaN: the domain excludes NaN")
+            return value
+        if self.bounds is not None and not (self.bounds[0] <= value <= self.bounds[1]):
+            raise refuse(self, "bounds: outside the bounds")
+        return value
 
-    def all_members(self, values) -> bool:
-        """Vectorised :meth:`member` over a 1-D sequence or array."""
+    def admit_all(self, values):
+        """Vectorised :meth:`admit` over a sequence already made exact by :func:`exact_vector`."""
         if isinstance(values, np.ndarray):
-            if values.dtype.kind == "f" and self.T.is_float:
-                array = values
-                if self.T.name == "f32" and values.dtype != np.float32:
-                    # as in CarrierType.contains: float16 or longdouble scalars are no f32
-                    # values (numpy compares float16 with a Python float in binary16)
-                    if values.dtype != np.float64:
-                        return False
-                    if not np.array_equal(
-                        values.astype(np.float32).astype(values.dtype), values, equal_nan=True
-                    ):
-                        return False
-                if self.T.name == "f64" and values.dtype != np.float64:
-                    return False
-            elif values.dtype.kind in "iu" and self.T.is_integer and self.T.bits <= 64:
-                array = values
-                if values.size and (values.min() < self.T.min or values.max() > self.T.max):
-                    return False
-            else:
-                return all(self.member(value) for value in values)
-        elif self.T.name == "f64" and all(type(value) is float for value in values):
-            array = np.asarray(values, dtype=np.float64)
-        elif self.T.is_integer and all(type(value) is int for value in values):
+            if values.dtype == object or values.dtype.kind in "bU":
+                return values
+            array = values
+        elif self.T.is_float:
             if not values:
-                return True
+                return values
+            array = np.asarray(values, dtype=np.float64)
+            if self.T.name == "f32":
+                with np.errstate(over="ignore", invalid="ignore"):
+                    narrowed = array.astype(np.float32).astype(np.float64)
+                if not np.array_equal(narrowed, array, equal_nan=True):
+                    raise refuse(self, f"type: an element is not a value of {self.T}")
+        elif self.T.is_integer:
+            if not values:
+                return values
             low, high = min(values), max(values)
             if low < self.T.min or high > self.T.max:
-                return False
-            return self.bounds is None or (self.bounds[0] <= low and high <= self.bounds[1])
+                raise refuse(self, f"type: an element is outside the range of {self.T}")
+            if self.bounds is not None and (low < self.bounds[0] or high > self.bounds[1]):
+                raise refuse(self, "bounds: an element is outside the bounds")
+            return values
         else:
-            return all(self.member(value) for value in values)
+            return values
         if self.T.is_float and not self.nan and np.isnan(array).any():
-            return False
+            raise refuse(self, "NaN: an element is NaN and the domain excludes NaN")
         if self.bounds is not None:
             with np.errstate(invalid="ignore"):
-                return bool(np.all((array >= self.bounds[0]) & (array <= self.bounds[1])))
-        return True
+                inside = np.all((array >= self.bounds[0]) & (array <= self.bounds[1]))
+            if not inside:
+                raise refuse(self, "bounds: an element is outside the bounds")
+        return values
 
     def _key(self) -> tuple:
         return (self.T, self.bounds, self.nan)
@@ -121,17 +138,20 @@ class VectorDomain(Domain):
         self.element_domain = element_domain
         self.size = size
 
-    def member(self, value) -> bool:
-        if isinstance(value, np.ndarray):
-            if value.ndim != 1:
-                return False
-        elif not isinstance(value, Sequence) or isinstance(value, str):
-            return False
-        if self.size is not None and len(value) != self.size:
-            return False
+    def admit(self, value):
         if isinstance(self.element_domain, AtomDomain):
-            return self.element_domain.all_members(value)
-        return all(self.element_domain.member(element) for element in value)
+            data = exact_vector(value, self.element_domain.T)
+            if isinstance(data, str):
+                raise refuse(self, f"type: {data}")
+        else:
+            data = snapshot(value)
+            if isinstance(data, str):
+                raise refuse(self, f"type: {data}")
+        if self.size is not None and len(data) != self.size:
+            raise refuse(self, f"size: the length is not {self.size}")
+        if isinstance(self.element_domain, AtomDomain):
+            return self.element_domain.admit_all(data)
+        return [self.element_domain.admit(element) for element in data]
 
     def _key(self) -> tuple:
         return (self.element_domain, self.size)
@@ -141,32 +161,54 @@ class VectorDomain(Domain):
         return f"VectorDomain({self.element_domain!r}{size})"
 
 
-def _check_bound(name: str, value, T: CarrierType):
-    if T.is_float:
-        if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
-            exact = int(value)
-            try:
-                value = float(exact)
-            except OverflowError:
-                value = math.inf
-            if not math.isfinite(value) or Fraction(value) != exact:
-                raise MakeDomainError(
-                    f"{name} {exact} is not exactly representable in {T}", parameter="bounds"
-                )
-        if not T.contains(value):
-            raise MakeDomainError(f"{name} {value!r} is not a value of {T}", parameter="bounds")
-        if math.isnan(value):
-            raise MakeDomainError(f"{name} must not be NaN", parameter="bounds")
-        if math.isinf(value):
-            raise MakeDomainError(f"{name} must be finite, got {value!r}", parameter="bounds")
-        return float(value)
+def carrier_bound(name: str, value, T: CarrierType):
+    """A bound of ``T`` as its exact Python value, after the conversions OpenDP makes.
+
+    A Python float given for ``f32`` is rounded to the nearest binary32 value (as OpenDP
+    does); an integer or rational given for a float type must be exactly a value of it.
+    """
+    value = exact_scalar(value, "bounds", MakeDomainError)
     if not T.is_numeric:
         raise MakeDomainError(
             f"bounds are only defined for numeric types, not {T}", parameter="bounds"
         )
-    if not T.contains(value):
-        raise MakeDomainError(f"{name} {value!r} is not a value of {T}", parameter="bounds")
-    return int(value)
+    if type(value) not in (int, float, Fraction):
+        raise MakeDomainError(
+            f"{name} must be a number, not {type(value).__name__}", parameter="bounds"
+        )
+    if T.is_integer:
+        if type(value) is not int:
+            raise MakeDomainError(f"{name} {value!r} is not a value of {T}", parameter="bounds")
+        if not T.contains(value):
+            raise MakeDomainError(
+                f"{name} {value} is not a value of {T} (outside its range)", parameter="bounds"
+            )
+        return value
+    if type(value) is float:
+        if math.isnan(value):
+            raise MakeDomainError(f"{name} must not be NaN", parameter="bounds")
+        if math.isinf(value):
+            raise MakeDomainError(f"{name} must be finite, got {value!r}", parameter="bounds")
+        if T.name == "f32":
+            value = nearest_binary32(value)
+            if math.isinf(value):
+                raise MakeDomainError(f"{name} is beyond the range of {T}", parameter="bounds")
+        return value
+    try:
+        as_float = float(value)
+    except OverflowError:
+        as_float = math.inf
+    if not math.isfinite(as_float) or Fraction(as_float) != value or not T.contains(as_float):
+        raise MakeDomainError(
+            f"{name} {value} is not exactly representable in {T}", parameter="bounds"
+        )
+    return as_float
+
+
+def nearest_binary32(value: float) -> float:
+    """The binary32 value nearest to ``value`` (ties to even), as a Python float."""
+    with np.errstate(over="ignore"):
+        return float(np.float32(value))
 
 
 def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
@@ -179,18 +221,23 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
     if T is None:
         if bounds is None:
             raise MakeDomainError("must be given when bounds are not", parameter="T")
+        if type(bounds) not in (tuple, list) or len(bounds) != 2:
+            raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
         T = infer_type(bounds[0])
     T = carrier(T)
     if bounds is not None:
-        if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
+        if type(bounds) not in (tuple, list) or len(bounds) != 2:
             raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
-        lower = _check_bound("lower bound", bounds[0], T)
-        upper = _check_bound("upper bound", bounds[1], T)
+        lower = carrier_bound("lower bound", bounds[0], T)
+        upper = carrier_bound("upper bound", bounds[1], T)
         if lower > upper:
             raise MakeDomainError(
                 f"lower bound {lower!r} must not exceed upper bound {upper!r}", parameter="bounds"
             )
         bounds = (lower, upper)
+    nan = exact_argument(nan, "nan", MakeDomainError)
+    if nan is not None and type(nan) is not bool:
+        raise MakeDomainError(f"must be True, False or None, got {nan!r}", parameter="nan")
     if nan is None:
         nan = T.is_float and bounds is None
     if nan and not T.is_float:
@@ -205,9 +252,9 @@ def vector_domain(atom_domain: Domain, size: int | None = None) -> VectorDomain:
     if not isinstance(atom_domain, Domain):
         raise MakeDomainError(f"must be a domain, got {atom_domain!r}", parameter="atom_domain")
     if size is not None:
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+        size = exact_scalar(size, "size", MakeDomainError)
+        if type(size) is not int:
             raise MakeDomainError(f"must be an integer, got {size!r}", parameter="size")
         if size < 0:
             raise MakeDomainError(f"must be non-negative, got {size}", parameter="size")
-        size = int(size)
     return VectorDomain(atom_domain, size)

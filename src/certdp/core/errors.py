@@ -25,6 +25,7 @@ __all__ = [
     "MeasureMismatchError",
     "ArithmeticOverflowError",
     "FeatureNotEnabledError",
+    "FloatingPointEnvironmentError",
     "ContractError",
 ]
 
@@ -103,6 +104,12 @@ class FeatureNotEnabledError(DPError):
     """A feature flag required by a constructor has not been enabled."""
 
     variant = "FeatureNotEnabled"
+
+
+class FloatingPointEnvironmentError(DPError):
+    """The floating-point environment is not IEEE 754 default (rounding mode, FTZ or DAZ)."""
+
+    variant = "FloatingPointEnvironment"
 
 
 class ContractError(DPError):

@@ -12,35 +12,37 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import numpy as np
-
 from . import switches
+from .conversion import exact_argument, exact_scalar
 from .errors import (
     DomainMismatchError,
-    FailedFunctionError,
     FailedMapError,
     MetricMismatchError,
 )
+from .fpenv import require_ieee_environment
 from .metrics import InsertDeleteDistance, SymmetricDistance
 
 __all__ = ["Transformation", "Measurement", "validate_d_in"]
 
 
 def validate_d_in(metric, d_in):
-    """Reject a ``d_in`` that is not a distance of ``metric``: negative, NaN, wrong type."""
-    if isinstance(d_in, (bool, np.bool_)):
-        raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
+    """``d_in`` as an exact distance of ``metric``; a typed error if it is not one.
+
+    The value first passes the boundary (:func:`certdp.core.conversion.exact_scalar`): a NumPy
+    scalar, ``Decimal`` or rational becomes the exact ``int``, ``Fraction`` or ``float`` it
+    denotes.  Then it must be a non-negative integer under a dataset metric, and a
+    non-negative, non-NaN number otherwise.
+    """
+    d_in = exact_scalar(d_in, "d_in", FailedMapError)
+    if type(d_in) not in (int, float, Fraction):
+        raise FailedMapError(f"must be a number, got {type(d_in).__name__}", parameter="d_in")
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
-        if not isinstance(d_in, (int, np.integer)):
+        if type(d_in) is not int:
             raise FailedMapError(
                 f"must be a non-negative integer under {metric}, got {d_in!r}", parameter="d_in"
             )
-        d_in = int(d_in)
-    elif isinstance(d_in, (int, float, Fraction, np.integer, np.floating)):
-        if isinstance(d_in, (float, np.floating)) and math.isnan(d_in):
-            raise FailedMapError("must not be NaN", parameter="d_in")
-    else:
-        raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
+    elif type(d_in) is float and math.isnan(d_in):
+        raise FailedMapError("must not be NaN", parameter="d_in")
     if d_in < 0:
         raise FailedMapError(f"must be non-negative, got {d_in!r}", parameter="d_in")
     return d_in
@@ -52,24 +54,36 @@ class _Mapped:
     #: Set by the contract machinery when contracts are enabled at construction.
     postcondition = None
 
-    def _check_input(self, arg):
-        if not self.input_domain.member(arg):
-            # The message never echoes the data.
-            raise FailedFunctionError(
-                f"argument is not a member of the input domain {self.input_domain}", parameter="arg"
-            )
+    def _admit(self, arg):
+        """The data the function computes on: ``arg`` through the input domain's boundary."""
+        require_ieee_environment()
+        return self.input_domain.admit(arg)
 
     def map(self, d_in):
         """The smallest distance this object guarantees for inputs ``d_in``-close."""
         d_in = validate_d_in(self.input_metric, d_in)
+        require_ieee_environment()
         d_out = self._map(d_in)
         if switches.contracts.enabled and self.postcondition is not None:
             self.postcondition.check_map(self, d_in, d_out)
         return d_out
 
     def check(self, d_in, d_out) -> bool:
-        """Does ``map(d_in) <= d_out`` hold?"""
-        return self.map(d_in) <= d_out
+        """Does ``map(d_in) <= d_out`` hold (compared exactly)?"""
+        d_out = exact_argument(d_out, "d_out", FailedMapError)
+        if type(d_out) not in (int, float, Fraction, tuple):
+            raise FailedMapError(
+                f"must be a number (or a tuple for a pair of distances), got "
+                f"{type(d_out).__name__}",
+                parameter="d_out",
+            )
+        guaranteed = self.map(d_in)
+        try:
+            return bool(guaranteed <= d_out)
+        except (TypeError, ValueError):
+            raise FailedMapError(
+                f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
+            ) from None
 
     def __call__(self, arg):
         return self.invoke(arg)
@@ -100,7 +114,7 @@ class Transformation(_Mapped):
 
     def invoke(self, arg):
         """Apply the function to ``arg``, which must be a member of the input domain."""
-        self._check_input(arg)
+        arg = self._admit(arg)
         answer = self.function(arg)
         if switches.contracts.enabled and self.postcondition is not None:
             self.postcondition.check_output(self, arg, answer)
@@ -138,8 +152,7 @@ class Measurement(_Mapped):
 
     def invoke(self, arg):
         """Release ``function(arg)``; ``arg`` must be a member of the input domain."""
-        self._check_input(arg)
-        return self.function(arg)
+        return self.function(self._admit(arg))
 
     def __repr__(self) -> str:
         return (

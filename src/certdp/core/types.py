@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .conversion import exact_argument
 from .errors import MakeDomainError
 
 __all__ = [
@@ -103,48 +104,75 @@ class CarrierType:
         """The numpy dtype holding this type exactly (object for 128-bit, bool and String)."""
         return np.dtype(_NUMPY_DTYPES.get(self.name, "O"))
 
-    def contains(self, value) -> bool:
-        """Is ``value`` exactly a value of this carrier type?
+    @property
+    def python_type(self) -> type:
+        """The exact built-in type of this type's values after conversion."""
+        if self.name == "bool":
+            return bool
+        if self.name == "String":
+            return str
+        return int if self.is_integer else float
+
+    def exact(self, value):
+        """``value`` as the exact Python value of this type it denotes, or ``None``.
 
         Python values must be of the exact built-in type: a subclass (an ``IntEnum``, a
-        ``str`` with its own ``__eq__``) could compare differently from the value it holds.
+        ``str`` with its own ``__eq__``) could compare differently from the value it holds,
+        and a ``bool`` is never a number.  NumPy scalars become the Python value they denote
+        (``int``, ``float``, ``bool``, ``str``), so that no fixed-width arithmetic or
+        width-specific comparison ever applies to them.
         """
+        kind = type(value)
         if self.name == "bool":
-            return type(value) in (bool, np.bool_)
+            return value if kind is bool else bool(value) if kind is np.bool_ else None
         if self.name == "String":
-            return type(value) is str
+            return value if kind is str else str(value) if kind is np.str_ else None
         if self.is_integer:
-            if not (type(value) is int or isinstance(value, np.integer)):
-                return False
-            return self.min <= int(value) <= self.max
-        # floats: a numpy float32 scalar is an f32 value, never an f64 one (numpy compares
-        # it with Python floats in binary32, so admitting it would change comparisons)
-        if isinstance(value, np.floating):
-            if value.dtype == np.float32 and self.name == "f32":
-                return True
-            if value.dtype != np.float64:
-                return False
-            value = float(value)
-        elif type(value) is not float:
-            return False
-        if self.name == "f64" or math.isnan(value) or math.isinf(value):
-            return True
-        return float(np.float32(value)) == value
+            if kind is not int:
+                if not isinstance(value, np.integer):
+                    return None
+                value = int(value)
+            return value if self.min <= value <= self.max else None
+        if kind is not float:
+            if isinstance(value, (np.float16, np.float32, np.float64)):
+                value = float(value)
+            elif isinstance(value, np.longdouble):
+                as_float = float(value)
+                if not (as_float == value or (math.isnan(as_float) and np.isnan(value))):
+                    return None
+                value = as_float
+            else:
+                return None
+        if self.name == "f32" and math.isfinite(value) and not _is_binary32(value):
+            return None
+        return value
+
+    def contains(self, value) -> bool:
+        """Is ``value`` exactly a value of this carrier type (see :meth:`exact`)?"""
+        return self.exact(value) is not None
 
     def __str__(self) -> str:
         return self.name
+
+
+def _is_binary32(value: float) -> bool:
+    with np.errstate(over="ignore"):
+        return float(np.float32(value)) == value
 
 
 def carrier(T) -> CarrierType:
     """Normalise a type descriptor (``"f64"``, ``float``, ``CarrierType``) to a :class:`CarrierType`."""
     if isinstance(T, CarrierType):
         return T
-    if T in _PYTHON_ALIASES:
+    if isinstance(T, type) and T in _PYTHON_ALIASES:
         return CarrierType(_PYTHON_ALIASES[T])
-    if isinstance(T, str) and T in ALL_TYPES:
+    if not isinstance(T, type):
+        T = exact_argument(T, "T", MakeDomainError)
+    if type(T) is str and T in ALL_TYPES:
         return CarrierType(T)
+    shown = repr(T) if isinstance(T, (str, type)) else f"a value of type {type(T).__name__}"
     raise MakeDomainError(
-        f"unknown carrier type {T!r}; expected one of {', '.join(ALL_TYPES)}", parameter="T"
+        f"unknown carrier type {shown}; expected one of {', '.join(ALL_TYPES)}", parameter="T"
     )
 
 

@@ -14,7 +14,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from certdp.core.domains import Domain
+from certdp.core.conversion import exact_argument
+from certdp.core.domains import Domain, refuse
 from certdp.core.errors import MakeDomainError
 from certdp.core.types import FLOAT_TYPES, INTEGER_TYPES, CarrierType, carrier
 from certdp.numpy._support.row_norm_test import RowNormTest
@@ -26,6 +27,8 @@ _DTYPES = {
     "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "usize": np.uint64,
     "f32": np.float32, "f64": np.float64, "bool": np.bool_,
 }  # fmt: skip
+#: The widest row an array2_domain describes: 2^32 columns (a row of 32 GiB in f64).
+MAX_COLUMNS = 1 << 32
 _ORIGIN_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
 
 
@@ -61,19 +64,28 @@ class NPArray2Domain(Domain):
             return np.zeros(num_columns, dtype=np.float64)
         return self.origin.astype(np.float64)
 
-    def member(self, value) -> bool:
-        if type(value) is not np.ndarray or value.dtype != self.dtype or value.ndim != 2:
-            return False
+    def admit(self, value):
+        """``value`` itself when it is a member; otherwise the rule it breaks, without data."""
+        if type(value) is not np.ndarray:
+            kind = type(value).__name__
+            if isinstance(value, np.ndarray):
+                raise refuse(self, f"type: a {kind} (an ndarray subclass) is refused")
+            raise refuse(self, f"type: a {kind} is not a numpy.ndarray")
+        if value.ndim != 2:
+            raise refuse(self, f"shape: a {value.ndim}-d array is not 2-d")
+        if value.dtype != self.dtype:
+            raise refuse(self, f"type: dtype {value.dtype.str} is not {self.dtype.str}")
         if self.num_columns is not None and value.shape[1] != self.num_columns:
-            return False
+            raise refuse(self, f"width: the number of columns is not {self.num_columns}")
         if self.size is not None and value.shape[0] != self.size:
-            return False
+            raise refuse(self, f"size: the number of rows is not {self.size}")
         if self.row_test is not None:
             # a NaN row has no norm: the row test rejects it
-            return self.row_test.all_within(value)
-        if self.T.is_float and not self.nan:
-            return not np.isnan(value).any()
-        return True
+            if not self.row_test.all_within(value):
+                raise refuse(self, "norm: a row is outside the norm ball (or holds NaN)")
+        elif self.T.is_float and not self.nan and np.isnan(value).any():
+            raise refuse(self, "NaN: an entry is NaN and the domain excludes NaN")
+        return value
 
     def _key(self) -> tuple:
         origin = None
@@ -184,6 +196,12 @@ def array2_domain(
     :param T: the carrier type of the entries; inferred from a float32/float64 origin, else
         f64 when ``norm`` is given
     """
+    norm, p, size, nan = (
+        exact_argument(value, name, MakeDomainError)
+        for value, name in ((norm, "norm"), (p, "p"), (size, "size"), (nan, "nan"))
+    )
+    num_columns = exact_argument(num_columns, "num_columns", MakeDomainError)
+    origin = exact_argument(origin, "origin", MakeDomainError)
     if (norm is None) != (p is None):
         missing = "p" if p is None else "norm"
         raise MakeDomainError("norm and p must be given together", parameter=missing)
@@ -196,12 +214,23 @@ def array2_domain(
         raise MakeDomainError("may only be given together with norm and p", parameter="origin")
     size = _non_negative_int(size, "size")
     num_columns = _non_negative_int(num_columns, "num_columns")
+    if num_columns is not None and num_columns > MAX_COLUMNS:
+        raise MakeDomainError(
+            f"must be at most {MAX_COLUMNS} (the columns of one row must fit in memory), "
+            f"got {num_columns}",
+            parameter="num_columns",
+        )
 
     if norm is not None:
         origin = _origin_array(0.0 if origin is None else origin)
         if origin.ndim == 0:
             if num_columns is not None:
-                origin = np.repeat(origin, num_columns)
+                try:
+                    origin = np.repeat(origin, num_columns)
+                except MemoryError:
+                    raise MakeDomainError(
+                        f"{num_columns} columns do not fit in memory", parameter="num_columns"
+                    ) from None
             elif origin != 0:
                 raise MakeDomainError(
                     "a non-zero scalar origin needs num_columns (or pass a vector)",

@@ -1,0 +1,103 @@
+"""How a dataset enters a function: exactly the elements its membership test saw.
+
+Guarantee (conversion.tex): :func:`exact_vector` turns a dataset into the value a function
+computes on, or says which rule it broke:
+
+* a ``list`` or ``tuple`` whose elements are all values of ``T`` (numpy scalars included)
+  becomes a sequence of the exact Python values they denote, in order;
+* a plain one-dimensional ``numpy.ndarray`` of a dtype whose values are values of ``T``
+  becomes a C-contiguous array of ``T``'s native dtype holding the same values (byte order,
+  strides and width converted exactly; a value not exactly of ``T`` is refused); object
+  arrays, 128-bit carriers and strings become lists of exact Python values;
+* any other ``collections.abc.Sequence`` (``range``, ``deque``, ``array.array``) is read once
+  into a list, then treated as a list;
+* masked arrays and every other ``ndarray`` subclass, ``str``, ``bytes``, ``bytearray``,
+  ``memoryview``, arrays of more dimensions and non-sequences are refused: each of them would
+  be read differently by the function than by the test.
+
+The result is a new object whenever anything had to change, and the argument itself otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .types import CarrierType
+
+__all__ = ["exact_vector", "snapshot"]
+
+
+def _refused_kind(value) -> str | None:
+    if isinstance(value, np.ma.MaskedArray):
+        return "a masked array is refused: its masked entries would still be computed on"
+    if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
+        return f"{type(value).__name__} (an ndarray subclass) is refused: pass a numpy.ndarray"
+    if isinstance(value, (str, bytes, bytearray, memoryview)):
+        return f"a {type(value).__name__} is not a vector of values"
+    return None
+
+
+def snapshot(value):
+    """A list, a tuple or a plain ``ndarray`` holding the records of ``value``, or a reason."""
+    reason = _refused_kind(value)
+    if reason is not None:
+        return reason
+    if type(value) in (list, tuple, np.ndarray):
+        return value
+    if isinstance(value, Sequence):
+        try:
+            return list(value)
+        except Exception:  # a sequence that cannot be read is not data
+            return f"a {type(value).__name__} that could not be read as a sequence"
+    return f"a {type(value).__name__} is not a list, tuple or 1-D numpy array"
+
+
+# proof: begin exact-vector
+def exact_vector(value, T: CarrierType):
+    """The dataset ``value`` as exact values of ``T`` (see the module docstring), or a reason."""
+    data = snapshot(value)  # label: snapshot
+    if isinstance(data, str):
+        return data
+    if type(data) is np.ndarray:
+        return _exact_array(data, T)  # label: array
+    exact_kind = T.python_type
+    if all(type(element) is exact_kind for element in data):  # label: already-exact
+        return data
+    converted = [T.exact(element) for element in data]  # label: convert
+    if any(element is None for element in converted):
+        return f"an element is not a value of {T}"
+    return converted
+
+
+def _exact_array(array: np.ndarray, T: CarrierType):
+    """``array`` in ``T``'s native dtype, exactly, or a reason."""
+    if array.ndim != 1:  # label: one-dimensional
+        return f"shape: a {array.ndim}-d array is not a vector"
+    kind = array.dtype.kind
+    if kind == "O" or (T.name == "String" and kind == "U"):
+        return exact_vector(array.tolist(), T)  # label: object-array
+    if T.is_float and kind == "f":
+        wide = np.ascontiguousarray(array.astype(np.float64, copy=False))  # label: widen
+        if array.dtype.itemsize > 8 and not np.array_equal(wide, array, equal_nan=True):
+            return f"an element is not a value of {T}"
+        if T.name == "f64":
+            return wide  # label: f64-array
+        with np.errstate(over="ignore"):
+            narrow = wide.astype(np.float32)
+        if not np.array_equal(narrow.astype(np.float64), wide, equal_nan=True):
+            return f"an element is not a value of {T}"
+        return narrow  # label: f32-array
+    if T.is_integer and kind in "iu":
+        if array.size and (array.min() < T.min or array.max() > T.max):  # label: int-range
+            return f"an element is outside the range of {T}"
+        if T.bits > 64:
+            return array.tolist()  # label: wide-int
+        return np.ascontiguousarray(array.astype(T.numpy_dtype, copy=False))  # label: int-array
+    if T.name == "bool" and kind == "b":
+        return np.ascontiguousarray(array)  # label: bool-array
+    return f"elements of dtype {array.dtype} are not values of {T}"
+
+
+# proof: end exact-vector

@@ -1,0 +1,141 @@
+"""The boundary: every value a user hands certdp becomes an exact Python value, or is refused.
+
+Guarantee (conversion.tex): :func:`exact_scalar` returns a value of one of the exact built-in
+types ``bool``, ``int``, ``float``, ``Fraction`` or ``str`` that denotes *exactly* the number
+(or truth value, or text) its argument denotes, or raises a :class:`~certdp.core.errors.DPError`
+naming the parameter.  No fixed-width integer, no NumPy float and no ``Decimal`` survives it,
+so the exact arithmetic behind every map only ever sees Python's arbitrary-precision integers,
+``Fraction`` and IEEE binary64 ``float``.
+
+What each foreign type means:
+
+* NumPy integers (``int8`` ... ``uint64``) and ``bool_`` become ``int`` and ``bool``.
+* NumPy ``float16``, ``float32`` and ``float64`` become the ``float`` of the same value (every
+  such value is a binary64 value).  ``longdouble`` becomes that ``float`` when the value is a
+  binary64 value, and otherwise the exact ``Fraction``; NaN and infinities stay floats.
+* ``decimal.Decimal`` becomes the exact ``Fraction`` of its finite value; NaN and infinities
+  become the float NaN and infinities, which the parameter's own check then refuses.
+* Other rationals (``numbers.Rational``) become the exact ``Fraction``.
+* A 0-d ``numpy.ndarray`` is its one element.
+* ``bool`` is a truth value, never the number 0 or 1: numeric parameters refuse it.
+* Subclasses of ``int``, ``float`` and ``str`` (an ``IntEnum``, say), complex numbers, bytes,
+  masked arrays and other ``ndarray`` subclasses, dates, and arrays where a scalar is expected
+  are refused.
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+import numbers
+from fractions import Fraction
+
+import numpy as np
+
+from .errors import DPError, FailedCastError
+
+__all__ = ["exact_scalar", "exact_argument", "exact_arguments", "is_foreign_number"]
+
+#: The exact built-in types a converted value has.
+EXACT_TYPES = (bool, int, float, Fraction, str)
+
+_NUMPY_BINARY64_FLOATS = (np.float16, np.float32, np.float64)
+
+
+# proof: begin exact-scalar
+def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
+    """``value`` as an exact built-in value (see the module docstring); ``error`` otherwise."""
+    kind = type(value)
+    if kind in EXACT_TYPES:  # label: exact-type
+        return value
+    if kind is np.ndarray and value.ndim == 0:  # label: zero-d
+        return exact_scalar(value[()], parameter, error)
+    if isinstance(value, np.bool_):  # label: numpy-bool
+        return bool(value)
+    if isinstance(value, np.integer):  # label: numpy-int
+        return int(value)
+    if isinstance(value, _NUMPY_BINARY64_FLOATS):  # label: numpy-float
+        return float(value)
+    if isinstance(value, np.longdouble):  # label: longdouble
+        return _exact_longdouble(value)
+    if isinstance(value, np.str_):
+        return str(value)
+    if kind is decimal.Decimal:  # label: decimal
+        return _exact_decimal(value)
+    if isinstance(value, numbers.Rational) and not isinstance(value, (int, np.generic)):
+        numerator, denominator = value.numerator, value.denominator  # label: rational
+        if type(numerator) is int and type(denominator) is int:
+            return Fraction(numerator, denominator)
+    raise error(f"{_refusal(value)}", parameter=parameter)  # label: refuse
+
+
+def _exact_longdouble(value: np.longdouble):
+    if not np.isfinite(value):
+        return float(value)
+    numerator, denominator = value.as_integer_ratio()
+    exact = Fraction(numerator, denominator)
+    as_float = float(value)
+    return as_float if Fraction(as_float) == exact else exact
+
+
+def _exact_decimal(value: decimal.Decimal):
+    if value.is_nan():
+        return math.nan
+    if value.is_infinite():
+        return -math.inf if value.is_signed() else math.inf
+    return Fraction(value)
+
+
+# proof: end exact-scalar
+
+
+def _refusal(value) -> str:
+    kind = type(value).__name__
+    if isinstance(value, np.ma.MaskedArray):
+        return "a masked array is refused: its hidden entries would still be computed on"
+    if isinstance(value, np.ndarray):
+        if type(value) is not np.ndarray:
+            return f"a {kind} (an ndarray subclass) is refused; pass a plain numpy.ndarray"
+        return f"expected a scalar, got a {value.ndim}-d array"
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return f"{kind} is not a number"
+    if isinstance(value, (int, float, str)):
+        return f"must be a plain {type(value).__mro__[-2].__name__}, not the subclass {kind}"
+    if isinstance(value, (complex, np.complexfloating)):
+        return "complex numbers are not supported"
+    return f"cannot be converted exactly: got a value of type {kind}"
+
+
+def is_foreign_number(value) -> bool:
+    """Is ``value`` a number of a type the boundary converts (NumPy, ``Decimal``, rational)?"""
+    if type(value) in EXACT_TYPES:
+        return False
+    return isinstance(value, (np.generic, decimal.Decimal, numbers.Number)) or (
+        type(value) is np.ndarray and value.ndim == 0
+    )
+
+
+def exact_argument(value, parameter: str, error: type[DPError] = FailedCastError):
+    """A constructor argument with every scalar in it made exact (pairs and lists included).
+
+    Objects of certdp's own model (domains, metrics, measures, transformations), type names,
+    ``None`` and arrays of one or more dimensions pass unchanged: their constructor checks them.
+    Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
+    numbers) is refused here too.
+    """
+    if value is None or type(value) in EXACT_TYPES:
+        return value
+    if type(value) in (tuple, list):
+        return type(value)(exact_argument(item, parameter, error) for item in value)
+    if type(value) is np.ndarray and value.ndim > 0:
+        return value
+    if is_foreign_number(value):
+        return exact_scalar(value, parameter, error)
+    if isinstance(value, (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)):
+        raise error(_refusal(value), parameter=parameter)
+    return value
+
+
+def exact_arguments(arguments: dict, error: type[DPError] = FailedCastError) -> dict:
+    """:func:`exact_argument` applied to each named argument of a call."""
+    return {name: exact_argument(value, name, error) for name, value in arguments.items()}

@@ -1,0 +1,116 @@
+"""The floating-point environment is checked before any map or function runs.
+
+The tests leave IEEE default arithmetic on purpose, in this thread only, and restore it in a
+``finally``: the rounding mode through C's ``fesetround``, flush-to-zero and
+denormals-are-zero through the x86-64 MXCSR register (a three-line C helper, compiled here).
+"""
+
+import ctypes
+import ctypes.util
+import platform
+import subprocess
+from contextlib import contextmanager
+
+import pytest
+
+import certdp.prelude as dp
+from certdp.core.errors import FloatingPointEnvironmentError
+from certdp.core.fpenv import ieee_environment_problems
+
+X86 = platform.machine() in ("x86_64", "AMD64")
+FE_TONEAREST, FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO = 0x000, 0x400, 0x800, 0xC00
+FTZ, DAZ = 0x8000, 0x0040
+
+MXCSR_C = """
+#include <xmmintrin.h>
+unsigned int get_mxcsr(void) { return _mm_getcsr(); }
+void set_mxcsr(unsigned int value) { _mm_setcsr(value); }
+"""
+
+
+@pytest.fixture(scope="module")
+def mxcsr(tmp_path_factory):
+    if not X86:
+        pytest.skip("FTZ/DAZ are set through the x86-64 MXCSR register")
+    folder = tmp_path_factory.mktemp("mxcsr")
+    (folder / "mxcsr.c").write_text(MXCSR_C)
+    library = folder / "mxcsr.so"
+    subprocess.run(
+        ["cc", "-O2", "-shared", "-fPIC", "-o", str(library), str(folder / "mxcsr.c")], check=True
+    )
+    helper = ctypes.CDLL(str(library))
+    helper.get_mxcsr.restype = ctypes.c_uint
+    helper.set_mxcsr.argtypes = [ctypes.c_uint]
+    return helper
+
+
+@contextmanager
+def mxcsr_bits(helper, bits):
+    saved = helper.get_mxcsr()
+    helper.set_mxcsr(saved | bits)
+    try:
+        yield
+    finally:
+        helper.set_mxcsr(saved)
+
+
+@contextmanager
+def rounding(mode):
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    saved = libm.fegetround()
+    assert libm.fesetround(mode) == 0
+    try:
+        yield
+    finally:
+        libm.fesetround(saved)
+
+
+def built():
+    space = dp.vector_domain(dp.atom_domain(bounds=(0.0, 1.0)), size=3), dp.symmetric_distance()
+    return space >> dp.t.then_sum(), dp.m.make_laplace(
+        dp.atom_domain(T="f64", nan=False), dp.absolute_distance("f64"), 1.0
+    )
+
+
+def test_default_environment_has_no_problems():
+    assert ieee_environment_problems() == []
+    summed, laplace = built()
+    assert summed([0.5, 0.25, 0.125]) == 0.875
+    assert laplace.map(1) == 1.0
+
+
+@pytest.mark.skipif(not X86, reason="the fesetround mode constants are those of x86-64")
+@pytest.mark.parametrize("mode", [FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO])
+def test_a_directed_rounding_mode_stops_maps_and_functions(mode):
+    summed, laplace = built()
+    with rounding(mode):
+        problems = ieee_environment_problems()
+        with pytest.raises(FloatingPointEnvironmentError, match="^environment: .*rounding mode"):
+            summed.map(1)
+        with pytest.raises(FloatingPointEnvironmentError):
+            summed([0.5, 0.25, 0.125])
+        with pytest.raises(FloatingPointEnvironmentError):
+            laplace.map(1)
+    assert problems == ["the rounding mode is not round-to-nearest-even"]
+    assert summed.map(1) > 0  # restored
+
+
+@pytest.mark.parametrize(
+    "bits, expected",
+    [
+        (FTZ, "subnormals are flushed to zero"),
+        (DAZ, "subnormals are flushed to zero"),
+        (FTZ | DAZ, "subnormals are flushed to zero"),
+    ],
+)
+def test_flush_to_zero_stops_maps_and_functions(mxcsr, bits, expected):
+    summed, laplace = built()
+    with mxcsr_bits(mxcsr, bits):
+        problems = ieee_environment_problems()
+        with pytest.raises(FloatingPointEnvironmentError, match=expected):
+            summed.map(1)
+        with pytest.raises(FloatingPointEnvironmentError, match=expected):
+            laplace([0.5][0])
+    assert any("binary64" in problem for problem in problems)
+    assert any("binary32" in problem for problem in problems)
+    assert ieee_environment_problems() == []
