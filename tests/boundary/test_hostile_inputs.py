@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 
 import certdp.prelude as dp
+from certdp import samplers
 from certdp.core.errors import ContractError, DPError
 
 from .hostile import exact_twin, hostile_values
@@ -108,6 +109,19 @@ CONSTRUCTOR_CASES = {
     "laplace.input_metric": lambda v: summary(dp.m.make_laplace(SCALAR[0], v, 1.0)),
 }
 
+SAMPLER_CASES = {
+    "bernoulli_rational.p": lambda v: type(samplers.sample_bernoulli_rational(v)),
+    "bernoulli_exp.x": lambda v: type(samplers.sample_bernoulli_exp(v)),
+    "discrete_laplace.scale": lambda v: type(samplers.sample_discrete_laplace(v)),
+    "geometric_exp.x": lambda v: type(samplers.sample_geometric_exp(v)),
+    "uniform_below.n": lambda v: type(samplers.sample_uniform_below(v)),
+    "uniform_bits.n": lambda v: type(samplers.sample_uniform_bits(v)),
+    "z2k.shift": lambda v: type(samplers.sample_discrete_laplace_Z2k(v, 1.0, -10)),
+    "z2k.scale": lambda v: type(samplers.sample_discrete_laplace_Z2k(0.5, v, -10)),
+    "z2k.k": lambda v: type(samplers.sample_discrete_laplace_Z2k(0.5, 1.0, v)),
+    "z2k.T": lambda v: type(samplers.sample_discrete_laplace_Z2k(0.5, 1.0, -10, v)),
+}
+
 MAP_CASES = {
     "is_equal": lambda: dp.t.make_is_equal(f64_vector(), SYM, 1.0),
     "sum.f64": lambda: (f64_vector(size=10), SYM) >> dp.t.then_sum(),
@@ -167,6 +181,14 @@ def set_contracts(enabled: bool) -> None:
 @given(value=hostile_values())
 def test_constructor_parameters(case, value):
     call = CONSTRUCTOR_CASES[case]
+    exact_twins_agree(call, value, outcome(call, value))
+
+
+@pytest.mark.parametrize("case", sorted(SAMPLER_CASES))
+@settings(max_examples=40)
+@given(value=hostile_values())
+def test_sampler_arguments(case, value):
+    call = SAMPLER_CASES[case]
     exact_twins_agree(call, value, outcome(call, value))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from certdp.core.errors import FailedFunctionError
 
-from ._arguments import exact_rational
+from ._arguments import exact_inputs, exact_rational
 from .uniform import EntropySource, entropy_source
 
 __all__ = ["bernoulli_ratio", "sample_bernoulli_rational"]
@@ -41,6 +41,7 @@ def bernoulli_ratio(source: EntropySource, n: int, d: int) -> bool:
 # proof: end bernoulli-ratio
 
 
+@exact_inputs
 def sample_bernoulli_rational(p) -> bool:
     """``True`` with probability exactly ``p``, a rational number in ``[0, 1]``."""
     p = exact_rational(p, "p")

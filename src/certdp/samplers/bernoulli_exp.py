@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from certdp.core.errors import FailedFunctionError
 
-from ._arguments import exact_rational
+from ._arguments import exact_inputs, exact_rational
 from .bernoulli import bernoulli_ratio
 from .uniform import EntropySource, entropy_source
 
@@ -37,6 +37,7 @@ def bernoulli_exp_ratio(source: EntropySource, n: int, d: int) -> bool:
 # proof: end bernoulli-exp
 
 
+@exact_inputs
 def sample_bernoulli_exp(x) -> bool:
     """``True`` with probability exactly ``exp(-x)``, for a rational ``x >= 0``."""
     x = exact_rational(x, "x")

@@ -15,7 +15,7 @@ import numpy as np
 
 from certdp.core.errors import FailedFunctionError
 
-from ._arguments import exact_rational
+from ._arguments import exact_inputs, exact_rational
 from .bernoulli_exp import bernoulli_exp_at_most_one
 from .geometric import geometric_batch_by_inversion as geometric_batch
 from .geometric import geometric_exp_sampler, threshold_table
@@ -106,6 +106,7 @@ def discrete_laplace_batch_sampler(scale: Fraction) -> Callable[[EntropySource, 
 # proof: end discrete-laplace-batch
 
 
+@exact_inputs
 def sample_discrete_laplace(scale) -> int:
     """One draw of the discrete Laplace distribution DLap(0, scale), rational ``scale >= 0``."""
     scale = exact_rational(scale, "scale")

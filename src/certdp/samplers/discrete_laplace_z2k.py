@@ -19,7 +19,7 @@ from certdp.core.errors import ArithmeticOverflowError, FailedFunctionError
 from certdp.core.types import FLOAT_TYPES, carrier
 from certdp.numeric import is_representable, round_rational
 
-from ._arguments import exact_rational
+from ._arguments import exact_inputs, exact_rational
 from .discrete_laplace import discrete_laplace_sampler
 from .uniform import EntropySource, entropy_source
 
@@ -85,6 +85,7 @@ def discrete_laplace_Z2k_sampler(
 # proof: end z2k-sampler
 
 
+@exact_inputs
 def sample_discrete_laplace_Z2k(shift, scale, k: int, T: str = "f64") -> float:
     """One draw of ``shift`` rounded to ``2^k Z``, plus exact discrete Laplace noise of
     ``scale`` (in the units of ``shift``), rounded to the nearest value of ``T``."""
@@ -92,6 +93,10 @@ def sample_discrete_laplace_Z2k(shift, scale, k: int, T: str = "f64") -> float:
         raise FailedFunctionError(f"must be f32 or f64, got {T!r}", parameter="T")
     if isinstance(k, bool) or not isinstance(k, int):
         raise FailedFunctionError(f"must be an integer, got {k!r}", parameter="k")
+    if not -1074 <= k <= 1023:
+        raise FailedFunctionError(
+            f"must lie in [-1074, 1023] (the exponents of f64), got {k}", parameter="k"
+        )
     if not carrier(T).contains(shift) or not is_representable(shift, T):
         raise FailedFunctionError(
             f"must be a finite value of {T}, got {shift!r}", parameter="shift"

@@ -18,12 +18,13 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
 from certdp.core.errors import FailedFunctionError
 
-from ._arguments import exact_rational
+from ._arguments import exact_inputs, exact_rational
 from .bernoulli_exp import bernoulli_exp_ratio
 from .exp_digits import exp_neg_digits, exp_neg_enclosure
 from .uniform import EntropySource, entropy_source
@@ -162,9 +163,20 @@ def geometric_exp_sampler(n: int, d: int) -> Callable[[EntropySource], int]:
 # proof: end geometric-sampler
 
 
+#: The smallest rate the public entry point accepts: below 44 / TABLE_LIMIT a draw counts
+#: Bernoulli trials, about 1 / x of them, so 2^-16 bounds its time to a fraction of a second.
+SMALLEST_PUBLIC_RATE = Fraction(1, 1 << 16)
+
+
+@exact_inputs
 def sample_geometric_exp(x) -> int:
     """``v >= 0`` with probability exactly ``(1 - exp(-x)) exp(-x v)``, for a rational ``x > 0``."""
     x = exact_rational(x, "x")
     if x <= 0:
         raise FailedFunctionError(f"must be positive, got {x}", parameter="x")
+    if x < SMALLEST_PUBLIC_RATE:
+        raise FailedFunctionError(
+            "must be at least 2^-16: below it a draw takes time proportional to 1/x",
+            parameter="x",
+        )
     return geometric_exp_sampler(x.numerator, x.denominator)(entropy_source())

@@ -20,6 +20,8 @@ import numpy as np
 
 from certdp.core.errors import FailedFunctionError
 
+from ._arguments import exact_inputs
+
 __all__ = ["EntropySource", "entropy_source", "sample_uniform_bits", "sample_uniform_below"]
 
 # proof: begin entropy-source
@@ -108,6 +110,7 @@ os.register_at_fork(after_in_child=_forget_after_fork)
 # proof: end entropy-source
 
 
+@exact_inputs
 def sample_uniform_bits(n: int) -> int:
     """A uniform integer in ``[0, 2**n)`` from the OS CSPRNG."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
@@ -115,6 +118,7 @@ def sample_uniform_bits(n: int) -> int:
     return entropy_source().bits(n)
 
 
+@exact_inputs
 def sample_uniform_below(n: int) -> int:
     """A uniform integer in ``[0, n)`` from the OS CSPRNG."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
