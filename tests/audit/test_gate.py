@@ -15,7 +15,7 @@ SPACE = dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance()
 def test_every_constructor_in_the_repository_is_vetted_and_up_to_date():
     constructors = discover()
     assert len(constructors) >= 20
-    ledger = Ledger(constructors[0].root)
+    ledger = Ledger(constructors[0].package)
     stale = {c.name: str(status_of(c, ledger)) for c in constructors}
     stale = {name: status for name, status in stale.items() if not status.startswith(UP_TO_DATE)}
     assert not stale, f"run `certdp audit` and have these proofs vetted: {stale}"

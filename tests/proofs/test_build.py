@@ -90,7 +90,14 @@ def demo_repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(REPO / "proofs", root / "proofs")
     shutil.copytree(
-        REPO / "src/certdp/audit", root / "src/certdp/audit", ignore=shutil.ignore_patterns("__pycache__")
+        REPO / "src/certdp/proofs",
+        root / "src/certdp/proofs",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    shutil.copytree(
+        REPO / "src/certdp/audit",
+        root / "src/certdp/audit",
+        ignore=shutil.ignore_patterns("__pycache__"),
     )
     (root / "src/certdp/core").mkdir()
     shutil.copy(REPO / "src/certdp/core/errors.py", root / "src/certdp/core/errors.py")
