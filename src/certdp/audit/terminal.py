@@ -56,8 +56,11 @@ class _Reporter:
         self.out, self.bar, self.task = out, bar, task
 
     def describe(self, text: str) -> None:
+        """Say what runs now: in the bar on a terminal, as a plain line when piped."""
         if self.bar is not None:
             self.bar.update(self.task, description=text)
+        else:
+            self.out.print(f"{text} ...")
 
     def done(self, status: str, name: str, detail: str = "") -> None:
         line = Text.assemble(styled(status, 9), " ", name)

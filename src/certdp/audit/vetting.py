@@ -86,6 +86,12 @@ def vet(
     if not matches:
         raise VetError(f"no constructor named {name!r} in {package}", parameter="name")
     constructor: ConstructorFolder = matches[0]
+    if constructor.checkout is None:
+        raise VetError(
+            f"refusing to vet {name}: {package} is an installed package, not a source checkout; "
+            "vet in the repository, where the ledger is committed with the code",
+            parameter="name",
+        )
     if not reviewer.strip():
         raise VetError("a reviewer name is required", parameter="--by")
     for check in (
