@@ -74,7 +74,9 @@ def test_progress_lines_piped_and_bar_on_a_terminal(monkeypatch):
     assert ANSI.search(tty.getvalue()) and "make_a" in tty.getvalue()
 
 
-@pytest.mark.parametrize("command", [[]] + [[add.__name__.strip("_").removesuffix("_command")] for add in SUBCOMMANDS])
+@pytest.mark.parametrize(
+    "command", [[]] + [[add.__name__.strip("_").removesuffix("_command")] for add in SUBCOMMANDS]
+)
 def test_help_is_plain_prose(command, capsys):
     with pytest.raises(SystemExit) as exit:
         parser().parse_args([*command, "--help"])

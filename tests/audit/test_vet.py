@@ -36,9 +36,18 @@ def test_vet_refuses_an_untracked_lemma(repo):
     lemma = repo / "src/certdp/transformations/_demo"
     lemma.mkdir()
     (lemma / "demo.tex").write_text("\\documentclass{article}\\begin{document}A.\\end{document}\n")
-    edit(repo, f"{FOLDER}/make_is_equal.tex", r"\certdpcode{", "\\usesLemma{../_demo/demo.tex}\n\\certdpcode{")
+    edit(
+        repo,
+        f"{FOLDER}/make_is_equal.tex",
+        r"\certdpcode{",
+        "\\usesLemma{../_demo/demo.tex}\n\\certdpcode{",
+    )
     subprocess.run(["git", "add", f"{FOLDER}/make_is_equal.tex"], cwd=repo, check=True)
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "p"], cwd=repo, check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "p"],
+        cwd=repo,
+        check=True,
+    )
     refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
     assert refused.returncode != 0 and "transformations/_demo/demo.tex" in refused.stderr
 

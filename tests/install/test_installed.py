@@ -105,7 +105,7 @@ def test_the_wheel_carries_the_evidence(installed):
 
 def test_readme_quick_start_runs_without_contrib(installed):
     readme = (REPO / "README.md").read_text()
-    (quick_start,) = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+    quick_start = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)[0]
     assert "enable_features" not in quick_start
     script = installed["cwd"] / "quick_start.py"
     script.write_text(
@@ -164,7 +164,12 @@ def test_audit_one_name_and_an_unknown_name(installed):
 
 def test_audit_build_says_so_without_latex(installed):
     result = run(
-        installed, "certdp", "audit", "make_is_equal", "--build", path=str(installed["venv"] / "bin")
+        installed,
+        "certdp",
+        "audit",
+        "make_is_equal",
+        "--build",
+        path=str(installed["venv"] / "bin"),
     )
     assert result.returncode == 0, result.stderr
     assert "proofs not built: make and latexmk not found" in result.stdout
