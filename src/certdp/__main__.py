@@ -50,7 +50,8 @@ def _verify(arguments) -> int:
                 failures.append(f"{constructor.__name__}: {type(error).__name__}: {error}")
                 reporter.done("FAIL", constructor.__name__)
             else:
-                reporter.done("ok", constructor.__name__, str(report))
+                name = constructor.__name__
+                reporter.done("ok", name, str(report).removeprefix(f"{name}: "))
     out = console(sys.stdout)
     for failure in failures:
         out.print(f"FAIL {failure}")
