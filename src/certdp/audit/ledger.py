@@ -81,6 +81,18 @@ def fingerprinted_files(keys) -> list[str]:
     return sorted({key.removeprefix("lemma:").split("#")[0] for key in keys})
 
 
+def _package_relative(key: str) -> str:
+    """A fingerprint key recorded before keys were package-relative (``src/certdp/...``)."""
+    prefix = "lemma:" if key.startswith("lemma:") else ""
+    return prefix + key.removeprefix(prefix).removeprefix("src/certdp/")
+
+
+def _from_json(value: dict) -> Vetting:
+    vetting = Vetting(**value)
+    vetting.fingerprints = {_package_relative(k): v for k, v in vetting.fingerprints.items()}
+    return vetting
+
+
 def _digest(proof: ProofText) -> str:
     return hashlib.sha256(proof.normalised().encode()).hexdigest()
 
@@ -92,7 +104,7 @@ class Ledger:
         self.path = (package or package_root()) / LEDGER_PATH
         self.exists = self.path.is_file()
         raw = json.loads(self.path.read_text(encoding="utf-8")) if self.exists else {}
-        self.entries = {key: Vetting(**value) for key, value in raw.items()}
+        self.entries = {key: _from_json(value) for key, value in raw.items()}
 
     def get(self, key: str) -> Vetting | None:
         return self.entries.get(key)
