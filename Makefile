@@ -56,5 +56,5 @@ bench: $(INSTALLED)
 clean: proofs-clean docs-clean
 	rm -rf build
 
-include proofs/proofs.mk
+include src/certdp/proofs/proofs.mk
 include docs/docs.mk

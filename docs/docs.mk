@@ -1,5 +1,5 @@
 # docs/docs.mk -- build the documentation site (Sphinx + furo), included by the top-level
-# Makefile (`include docs/docs.mk`), after proofs/proofs.mk and the definition of PYTHON.
+# Makefile (`include docs/docs.mk`), after src/certdp/proofs/proofs.mk and the definition of PYTHON.
 #
 # Targets
 #   docs        build every proof PDF (`proofs`), then the site into docs/_build/html: the user

@@ -348,7 +348,7 @@ def proofs_page(constructors: list) -> str:
         parts.append(
             f"{link('definitions.pdf', up + site_path(DEFINITIONS_PDF))}: the definitions"
             " (domains, metrics, stability, privacy, floating-point conventions) that every proof"
-            " cites, from ``proofs/definitions.tex``.\n"
+            " cites, from ``src/certdp/proofs/definitions.tex``.\n"
         )
     else:
         _warn(f"{_repo_path(DEFINITIONS_PDF)} is missing: run `make proofs`", docname)

@@ -2,7 +2,7 @@
 
 ``make proofs`` compiles every ``.tex`` under ``src/certdp`` to the same relative path under
 ``build/proofs`` (``src/certdp/transformations/is_equal/make_is_equal.tex`` becomes
-``build/proofs/transformations/is_equal/make_is_equal.pdf``) and ``proofs/definitions.tex`` to
+``build/proofs/transformations/is_equal/make_is_equal.pdf``) and ``src/certdp/proofs/definitions.tex`` to
 ``build/proofs/definitions.pdf``.  The site keeps that layout under ``proofs/``.
 """
 

@@ -1,32 +1,81 @@
-"""The ``certdp`` command line: ``certdp audit``, ``certdp vet NAME --by WHO``, ``certdp verify``."""
+"""The ``certdp`` command line.
+
+Each subcommand is one ``_<name>_command(commands)`` function that adds its parser and sets
+``run``; :data:`SUBCOMMANDS` lists them in the order ``--help`` shows them.  To add one, write
+such a function and append it to :data:`SUBCOMMANDS`.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-__all__ = ["main"]
+__all__ = ["main", "SUBCOMMANDS"]
+
+DESCRIPTION = """\
+certdp: differential-privacy constructors, each with a LaTeX proof and an executable contract.
+
+Audit that code, proofs and contracts agree, run the contracts, and record proof reviews."""
+
+EPILOG = """\
+examples:
+  certdp audit                      audit every constructor of the installed package
+  certdp audit make_sum --json      one constructor, as JSON
+  certdp audit --strict --build     also fail on never-vetted proofs; build the proof PDFs
+  certdp verify make_sum            run make_sum's contract under hypothesis
+  certdp vet make_sum --by "Name"   record a review (in a source checkout, after committing)
+
+Run 'certdp COMMAND --help' for the options of a command."""
 
 
 def _verify(arguments) -> int:
+    from certdp.audit.terminal import console, plural, progress
+    from certdp.contracts import contract_of
     from certdp.registry import certified_constructors
 
-    failures = 0
-    for constructor in certified_constructors(arguments.names):
-        from certdp.contracts import contract_of
-
-        try:
-            report = contract_of(constructor).verify(max_examples=arguments.examples)
-        except Exception as error:  # report every failing contract, not only the first
-            failures += 1
-            print(f"FAIL {constructor.__name__}: {type(error).__name__}: {error}")
-        else:
-            print(f"ok   {report}")
+    try:
+        constructors = certified_constructors(arguments.names)
+    except SystemExit as error:
+        print(f"certdp verify: error: {error}", file=sys.stderr)
+        return 2
+    if not constructors:
+        print("certdp verify: error: no certified constructor found", file=sys.stderr)
+        return 2
+    failures = []
+    with progress(len(constructors), "verifying contracts", sys.stderr) as reporter:
+        for constructor in constructors:
+            try:
+                report = contract_of(constructor).verify(max_examples=arguments.examples)
+            except Exception as error:  # report every failing contract, not only the first
+                failures.append(f"{constructor.__name__}: {type(error).__name__}: {error}")
+                reporter.done("FAIL", constructor.__name__)
+            else:
+                name = constructor.__name__
+                reporter.done("ok", name, str(report).removeprefix(f"{name}: "))
+    out = console(sys.stdout)
+    for failure in failures:
+        out.print(f"FAIL {failure}")
+    passed = len(constructors) - len(failures)
+    out.print(f"{plural(len(constructors), 'contract')}: {passed} passed, {len(failures)} failed")
     return 1 if failures else 0
 
 
+def _verify_command(commands) -> None:
+    verify = commands.add_parser(
+        "verify",
+        help="search every constructor's contract for a counterexample",
+        description="Run each constructor's contract: its preconditions, its output domain and "
+        "its map against the proof's bound, on inputs that hypothesis searches for.",
+    )
+    verify.add_argument("names", nargs="*", help="constructor names (default: all)")
+    verify.add_argument(
+        "--examples", type=int, default=None, help="hypothesis examples per contract"
+    )
+    verify.set_defaults(run=_verify)
+
+
 def _audit(arguments) -> int:
-    from certdp.audit.report import QUICK_EXAMPLES, run
+    from certdp.audit.report import run
 
     return run(
         arguments.names,
@@ -34,49 +83,109 @@ def _audit(arguments) -> int:
         as_json=arguments.json,
         junit=arguments.junit,
         build=arguments.build,
-        examples=arguments.examples or QUICK_EXAMPLES,
+        build_dir=arguments.build_dir,
+        examples=arguments.examples,
     )
 
 
-def _vet(arguments) -> int:
-    from certdp.audit.report import vet
-    from certdp.core.errors import DPError
+def _audit_command(commands) -> None:
+    from certdp.audit.checks import QUICK_EXAMPLES
 
-    try:
-        vetting = vet(arguments.name, arguments.by)
-    except DPError as error:
-        print(f"certdp vet: {error}", file=sys.stderr)
-        return 1
-    print(f"vetted {arguments.name} by {vetting.reviewer} at {vetting.commit} ({vetting.date})")
-    return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="certdp", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    verify = commands.add_parser("verify", help="run every constructor's contract checks")
-    verify.add_argument("names", nargs="*", help="constructor names (default: all)")
-    verify.add_argument(
-        "--examples", type=int, default=None, help="hypothesis examples per contract"
+    audit = commands.add_parser(
+        "audit",
+        help="check that code, proof and contract still agree",
+        description="For each constructor: are its artifacts there, does the proof bind to the "
+        "code and the contract, is the proof vetted for the code as it is now, does the contract "
+        "hold, and (with --build) does the proof compile? Works on the installed package, with "
+        "the proofs and the vetting ledger it ships. Exit status: 0 all passed, 1 a check "
+        "failed, 2 nothing to audit (no constructor, an unknown name, no ledger).",
     )
-    verify.set_defaults(run=_verify)
-    audit = commands.add_parser("audit", help="do code, proof and contract still agree?")
     audit.add_argument("names", nargs="*", help="constructor names (default: all)")
-    audit.add_argument("--json", action="store_true", help="machine-readable output")
-    audit.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    audit.add_argument("--json", action="store_true", help="print the report as JSON")
+    audit.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report to FILE")
     audit.add_argument(
         "--strict", action="store_true", help="fail on never-vetted constructors too"
     )
-    audit.add_argument("--build", action="store_true", help="also compile each proof")
     audit.add_argument(
-        "--examples", type=int, default=None, help="hypothesis examples per contract"
+        "--build",
+        action="store_true",
+        help="also compile each proof to PDF (needs make and LaTeX; skipped, saying so, without)",
+    )
+    audit.add_argument(
+        "--build-dir",
+        metavar="DIR",
+        help="where --build writes the PDFs (default: build/proofs in a source checkout, "
+        "./certdp-proofs otherwise)",
+    )
+    audit.add_argument(
+        "--examples",
+        type=int,
+        default=QUICK_EXAMPLES,
+        help=f"hypothesis examples per contract (default: {QUICK_EXAMPLES})",
     )
     audit.set_defaults(run=_audit)
-    vet = commands.add_parser("vet", help="record that a reviewer vetted a constructor's proof")
+
+
+def _vet(arguments) -> int:
+    from certdp.audit.vetting import vet
+    from certdp.core.errors import DPError
+
+    try:
+        recorded = vet(arguments.name, arguments.by, uncommitted=arguments.uncommitted)
+    except DPError as error:
+        print(f"certdp vet: {error}", file=sys.stderr)
+        return 1
+    vetting = recorded.vetting
+    if recorded.uncommitted:
+        print(
+            f"vetted {arguments.name} by {vetting.reviewer} ({vetting.date}): recorded the "
+            "content fingerprint only, with no commit, because these files are not committed: "
+            + ", ".join(recorded.uncommitted)
+        )
+    else:
+        print(f"vetted {arguments.name} by {vetting.reviewer} at {vetting.commit} ({vetting.date})")
+    return 0
+
+
+def _vet_command(commands) -> None:
+    vet = commands.add_parser(
+        "vet",
+        help="record that a reviewer vetted a constructor's proof",
+        description="Record in the vetting ledger that REVIEWER checked the proof against the "
+        "code as committed at HEAD. Refused while binding or contracts fail, and while a "
+        "reviewed file (proven code, proof, cited lemmas) is not committed as it is now.",
+    )
     vet.add_argument("name", help="constructor name, e.g. make_is_equal")
-    vet.add_argument("--by", required=True, help="the reviewer's name")
+    vet.add_argument("--by", required=True, metavar="REVIEWER", help="the reviewer's name")
+    vet.add_argument(
+        "--uncommitted",
+        action="store_true",
+        help="record the content fingerprint without a commit when reviewed files are not "
+        "committed (the ledger then names no commit)",
+    )
     vet.set_defaults(run=_vet)
-    arguments = parser.parse_args(argv)
+
+
+#: Every subcommand, in the order ``certdp --help`` lists them.
+SUBCOMMANDS = [_audit_command, _verify_command, _vet_command]
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of ``certdp`` with every subcommand of :data:`SUBCOMMANDS`."""
+    top = argparse.ArgumentParser(
+        prog="certdp",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(commands)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    arguments = parser().parse_args(argv)
     return arguments.run(arguments)
 
 

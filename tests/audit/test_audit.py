@@ -1,80 +1,8 @@
 """The audit on a temporary copy of the repository: it notices every kind of drift."""
 
 import json
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
-import pytest
-
-REPO = Path(__file__).resolve().parents[2]
-FOLDER = Path("src/certdp/transformations/is_equal")
-
-
-def run(root: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "certdp", *args],
-        cwd=root,
-        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
-@pytest.fixture(scope="module")
-def vetted_template(tmp_path_factory) -> Path:
-    """A copy of the package with only make_is_equal, vetted, under git (built once)."""
-    root = tmp_path_factory.mktemp("template") / "repo"
-    shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__"))
-    for namespace in ("transformations", "measurements", "numpy"):
-        for folder in (root / "src/certdp" / namespace).iterdir():
-            if (
-                folder.is_dir()
-                and folder.name not in ("is_equal", "__pycache__")
-                and not folder.name.startswith("_")
-            ):
-                shutil.rmtree(folder)
-    (root / "tests").mkdir()
-    shutil.copy(REPO / "tests/transformations/test_is_equal.py", root / "tests/test_is_equal.py")
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "add", "-A"], cwd=root, check=True
-    )
-    subprocess.run(
-        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"],
-        cwd=root,
-        check=True,
-    )
-    vetted = run(root, "vet", "make_is_equal", "--by", "A. Reviewer")
-    assert vetted.returncode == 0, vetted.stderr
-    return root
-
-
-@pytest.fixture
-def repo(vetted_template: Path, tmp_path: Path) -> Path:
-    """A private copy of the vetted template for one test to change."""
-    root = tmp_path / "repo"
-    shutil.copytree(vetted_template, root, symlinks=True)
-    return root
-
-
-def edit(root: Path, relative: str, old: str, new: str) -> None:
-    path = root / relative
-    text = path.read_text()
-    assert old in text, old
-    path.write_text(text.replace(old, new, 1))
-
-
-def audit(root: Path, *args: str) -> tuple[int, dict]:
-    result = run(root, "audit", "--json", "--examples", "5", *args)
-    return result.returncode, json.loads(result.stdout)
-
-
-def checks(report: dict) -> dict:
-    (row,) = report["constructors"]
-    return {name: check["status"] for name, check in row["checks"].items()}
+from .conftest import FOLDER, LEDGER, audit, checks, commit, edit, run
 
 
 def test_vetted_copy_is_ok_and_strict_passes(repo):
@@ -164,15 +92,24 @@ def test_vet_restores_ok(repo):
         "return d_in + 0  # label: stability-map",
     )
     assert audit(repo)[0] != 0
+    head = commit(repo)
     assert run(repo, "vet", "make_is_equal", "--by", "B. Reviewer").returncode == 0
     code, report = audit(repo, "--strict")
     assert code == 0 and checks(report)["freshness"] == "ok"
-    ledger = json.loads((repo / "proofs/vetting-ledger.json").read_text())
-    assert ledger["transformations/is_equal/make_is_equal"]["reviewer"] == "B. Reviewer"
+    entry = json.loads((repo / LEDGER).read_text())["transformations/is_equal/make_is_equal"]
+    assert entry["reviewer"] == "B. Reviewer" and entry["commit"] == head
+
+
+def test_ledger_keys_are_relative_to_the_package(repo):
+    ledger = json.loads((repo / LEDGER).read_text())
+    (entry,) = ledger.values()
+    assert list(ledger) == ["transformations/is_equal/make_is_equal"]
+    assert "transformations/is_equal/make_is_equal.py#constructor" in entry["fingerprints"]
+    assert not any(key.startswith(("src/", "lemma:src/")) for key in entry["fingerprints"])
 
 
 def test_never_vetted_fails_only_with_strict(repo):
-    (repo / "proofs/vetting-ledger.json").unlink()
+    (repo / LEDGER).write_text("{}\n")
     assert audit(repo)[0] == 0
     assert audit(repo, "--strict")[0] != 0
 
@@ -218,6 +155,7 @@ def test_changes_to_a_cited_lemma_make_the_constructor_outdated(repo):
         r"\certdpcode{",
         "\\usesLemma{../_demo/demo_lemma.tex}\n\\certdpcode{",
     )
+    commit(repo)
     assert run(repo, "vet", "make_is_equal", "--by", "A. Reviewer").returncode == 0
     assert audit(repo, "--strict")[0] == 0
     # code outside the lemma's proven range does not count
@@ -233,6 +171,7 @@ def test_changes_to_a_cited_lemma_make_the_constructor_outdated(repo):
     result = run(repo, "audit", "--examples", "5")
     assert result.returncode != 0 and "OUTDATED" in result.stdout
     assert "_demo/demo_lemma.py#helper-range" in result.stdout
+    commit(repo)
     assert run(repo, "vet", "make_is_equal", "--by", "A. Reviewer").returncode == 0
     # and so does a change of the lemma's text
     edit(

@@ -15,7 +15,7 @@ SPACE = dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance()
 def test_every_constructor_in_the_repository_is_vetted_and_up_to_date():
     constructors = discover()
     assert len(constructors) >= 20
-    ledger = Ledger(constructors[0].root)
+    ledger = Ledger(constructors[0].package)
     stale = {c.name: str(status_of(c, ledger)) for c in constructors}
     stale = {name: status for name, status in stale.items() if not status.startswith(UP_TO_DATE)}
     assert not stale, f"run `certdp audit` and have these proofs vetted: {stale}"
@@ -54,3 +54,28 @@ def test_the_namespaces_and_the_source_tree_list_the_same_constructors():
     assert sorted(c.__name__ for c in certified_constructors()) == sorted(
         c.name for c in discover()
     )
+
+
+def test_ledger_keys_recorded_from_a_checkout_path_are_read_package_relative(tmp_path):
+    """Entries vetted before keys became package-relative still match (branches in flight)."""
+    import json
+
+    from certdp.audit.discovery import package_root
+
+    current = Ledger(package_root())
+    key = "measurements/float_laplace_cks20/make_float_laplace_cks20"  # cites lemmas
+    entry = current.get(key)
+    assert any(k.startswith("lemma:") for k in entry.fingerprints)
+    legacy = {
+        ("lemma:src/certdp/" + k[len("lemma:") :])
+        if k.startswith("lemma:")
+        else "src/certdp/" + k: value
+        for k, value in entry.fingerprints.items()
+    }
+    folder = tmp_path / "certdp" / "proofs"
+    folder.mkdir(parents=True)
+    raw = {key: {**entry.__dict__, "fingerprints": legacy}}
+    (folder / "vetting-ledger.json").write_text(json.dumps(raw))
+    assert Ledger(tmp_path / "certdp").get(key).fingerprints == entry.fingerprints
+    (constructor,) = [c for c in discover() if c.key == key]
+    assert status_of(constructor, Ledger(tmp_path / "certdp")).state == UP_TO_DATE

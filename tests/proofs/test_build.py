@@ -90,6 +90,11 @@ def demo_repo(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     shutil.copytree(REPO / "proofs", root / "proofs")
     shutil.copytree(
+        REPO / "src/certdp/proofs",
+        root / "src/certdp/proofs",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    shutil.copytree(
         REPO / "src/certdp/audit",
         root / "src/certdp/audit",
         ignore=shutil.ignore_patterns("__pycache__"),

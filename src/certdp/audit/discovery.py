@@ -1,4 +1,8 @@
-"""Find every constructor folder, and what its proof says, from the source tree alone."""
+"""Find every constructor folder of the package, and what its proof says, from its files alone.
+
+The package may be a checkout's ``src/certdp`` or an installed ``site-packages/certdp``: every
+path the audit records is relative to the package, never to a checkout.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,30 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
-__all__ = ["ConstructorFolder", "discover", "package_root", "repository_root", "ProofText"]
+__all__ = [
+    "ConstructorFolder",
+    "discover",
+    "package_root",
+    "checkout_root",
+    "ProofText",
+    "NAMESPACES",
+]
 
 NAMESPACES = ("transformations", "measurements", "numpy")
 
 
 def package_root() -> Path:
+    """The folder of the ``certdp`` package in use: ``src/certdp`` or ``site-packages/certdp``."""
     return Path(__file__).resolve().parents[1]
 
 
-def repository_root() -> Path:
-    """The checkout holding ``src/certdp`` (the audit works on a source tree)."""
-    return package_root().parents[1]
+def checkout_root(package: Path | None = None) -> Path | None:
+    """The source checkout holding ``package`` as ``src/certdp``; ``None`` when installed."""
+    package = (package or package_root()).resolve()
+    root = package.parents[1]
+    if package.parent.name == "src" and (root / "pyproject.toml").is_file():
+        return root
+    return None
 
 
 @dataclass(frozen=True)
@@ -27,7 +43,7 @@ class ConstructorFolder:
 
     name: str
     folder: Path
-    root: Path
+    package: Path
 
     @property
     def code(self) -> Path:
@@ -43,40 +59,56 @@ class ConstructorFolder:
 
     @property
     def key(self) -> str:
-        """The ledger key: the folder path below ``src/certdp``, then the constructor."""
-        return f"{self.folder.relative_to(self.root / 'src' / 'certdp').as_posix()}/{self.name}"
+        """The ledger key: the folder below the package, then the constructor (no checkout path)."""
+        return f"{self.folder.relative_to(self.package).as_posix()}/{self.name}"
 
     @property
     def module(self) -> str:
-        relative = self.code.relative_to(self.root / "src").with_suffix("")
+        relative = self.code.relative_to(self.package.parent).with_suffix("")
         return ".".join(relative.parts)
 
-    def relative(self, path: Path) -> str:
-        return path.resolve().relative_to(self.root.resolve()).as_posix()
+    @property
+    def checkout(self) -> Path | None:
+        """The source checkout holding the package, or ``None`` for an installed package."""
+        return checkout_root(self.package)
 
-    def tests(self) -> list[Path]:
-        """Test files that name this constructor."""
+    def relative(self, path: Path) -> str:
+        """``path`` relative to the package (the form the ledger records)."""
+        return path.resolve().relative_to(self.package.resolve()).as_posix()
+
+    def in_checkout(self, relative: str) -> str:
+        """A package-relative path as seen from the checkout root (``src/certdp/...``)."""
+        return f"src/certdp/{relative}"
+
+    def tests(self) -> list[Path] | None:
+        """Test files that name this constructor; ``None`` when no test folder is at hand.
+
+        Tests live in the source repository (``tests/``); an installed package has none.
+        """
+        checkout = self.checkout
+        if checkout is None or not (checkout / "tests").is_dir():
+            return None
         pattern = re.compile(rf"\b{re.escape(self.name)}\b")
         return sorted(
             path
-            for path in (self.root / "tests").rglob("test_*.py")
+            for path in (checkout / "tests").rglob("test_*.py")
             if pattern.search(path.read_text(encoding="utf-8"))
         )
 
 
-def discover(root: Path | None = None) -> list[ConstructorFolder]:
+def discover(package: Path | None = None) -> list[ConstructorFolder]:
     """Every ``make_*.py`` in a constructor folder under the namespaces, sorted by key."""
-    root = root or repository_root()
+    package = (package or package_root()).resolve()
     found = []
     for namespace in NAMESPACES:
-        base = root / "src" / "certdp" / namespace
+        base = package / namespace
         if not base.is_dir():
             continue
         for code in base.rglob("make_*.py"):
             relative = code.relative_to(base).parts
             if any(part.startswith("_") for part in relative[:-1]):
                 continue  # shared support, not a constructor
-            found.append(ConstructorFolder(code.stem, code.parent, root))
+            found.append(ConstructorFolder(code.stem, code.parent, package))
     return sorted(found, key=lambda constructor: constructor.key)
 
 

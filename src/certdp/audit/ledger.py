@@ -1,26 +1,38 @@
 """The vetting ledger: which fingerprints a reviewer vetted, when, at which commit.
 
-It is a committed JSON file, ``proofs/vetting-ledger.json``; ``certdp vet`` is
-the only writer.  The freshness of a constructor compares the fingerprints
-recorded here with the current ones.
+It is package data, ``certdp/proofs/vetting-ledger.json`` (``src/certdp/proofs/`` in a
+checkout), so an installed certdp carries it; ``certdp vet`` is the only writer.  Keys are
+relative to the package, so they mean the same in a checkout and in ``site-packages``.  The
+freshness of a constructor compares the fingerprints recorded here with the current ones.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import subprocess
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 
-from .discovery import ConstructorFolder, ProofText
+from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
 from .sources import read_markers
 
-__all__ = ["Vetting", "Ledger", "current_fingerprints", "LEDGER_PATH"]
+__all__ = [
+    "Vetting",
+    "Ledger",
+    "current_fingerprints",
+    "fingerprinted_files",
+    "LEDGER_PATH",
+    "UNCOMMITTED",
+]
 
+#: Where the ledger sits, relative to the package folder.
 LEDGER_PATH = Path("proofs") / "vetting-ledger.json"
+
+#: The ``commit`` of a vetting recorded from files that were not committed: the ledger then
+#: holds only their content fingerprints, never a commit that lacks what was reviewed.
+UNCOMMITTED = "uncommitted"
 
 
 @dataclass
@@ -37,9 +49,11 @@ class Vetting:
 def current_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str], str]:
     """Fingerprints of every range the proof covers, and of the proof text itself.
 
-    The lemma documents the proof relies on (``\\usesLemma``), and the ones they rely on,
-    count too: each of their code ranges, and their text under the key ``lemma:PATH``.
-    Raises the marker parser's error (or KeyError) when a proof names a missing range.
+    This is the one place that decides what a vetting covers.  Keys are package-relative:
+    ``FILE#RANGE`` for a code range, ``lemma:FILE`` for a lemma document's text.  The lemma
+    documents the proof relies on (``\\usesLemma``), and the ones they rely on, count too:
+    each of their code ranges, and their text.  Raises the marker parser's error (or
+    KeyError) when a proof names a missing range.
     """
     fingerprints: dict[str, str] = {}
     seen: set[Path] = set()
@@ -62,30 +76,35 @@ def current_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str]
     return fingerprints, _digest(proof)
 
 
+def fingerprinted_files(keys) -> list[str]:
+    """The package-relative files behind fingerprint keys (code files and lemma documents)."""
+    return sorted({key.removeprefix("lemma:").split("#")[0] for key in keys})
+
+
+def _package_relative(key: str) -> str:
+    """A fingerprint key recorded before keys were package-relative (``src/certdp/...``)."""
+    prefix = "lemma:" if key.startswith("lemma:") else ""
+    return prefix + key.removeprefix(prefix).removeprefix("src/certdp/")
+
+
+def _from_json(value: dict) -> Vetting:
+    vetting = Vetting(**value)
+    vetting.fingerprints = {_package_relative(k): v for k, v in vetting.fingerprints.items()}
+    return vetting
+
+
 def _digest(proof: ProofText) -> str:
     return hashlib.sha256(proof.normalised().encode()).hexdigest()
 
 
-def head_commit(root: Path) -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short=12", "HEAD"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "uncommitted"
-
-
 class Ledger:
-    """The ledger file, read and written as a whole."""
+    """The ledger file of a package (default: the package in use), read and written whole."""
 
-    def __init__(self, root: Path):
-        self.path = root / LEDGER_PATH
-        raw = json.loads(self.path.read_text(encoding="utf-8")) if self.path.exists() else {}
-        self.entries = {key: Vetting(**value) for key, value in raw.items()}
+    def __init__(self, package: Path | None = None):
+        self.path = (package or package_root()) / LEDGER_PATH
+        self.exists = self.path.is_file()
+        raw = json.loads(self.path.read_text(encoding="utf-8")) if self.exists else {}
+        self.entries = {key: _from_json(value) for key, value in raw.items()}
 
     def get(self, key: str) -> Vetting | None:
         return self.entries.get(key)
@@ -97,3 +116,4 @@ class Ledger:
         self.path.write_text(
             json.dumps(serialised, indent=2, sort_keys=True) + "\n", encoding="utf-8"
         )
+        self.exists = True

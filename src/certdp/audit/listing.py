@@ -202,7 +202,8 @@ def _repo_root(folder: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         if (candidate / ".git").exists() or (candidate / "pyproject.toml").exists():
             return candidate
-    return None
+    # an installed package: paths are shown from the folder holding certdp/
+    return Path(__file__).resolve().parents[2]
 
 
 def _commit_of(path: Path) -> tuple[str, str]:
@@ -241,22 +242,23 @@ def _latex_text(text: str) -> str:
 
 def status_line(proof: Path) -> str:
     """The vetting status this proof's first page prints (see certdp.audit.status)."""
-    from .discovery import discover, repository_root
-    from .ledger import Ledger
+    from .discovery import discover, package_root
+    from .ledger import UNCOMMITTED, Ledger
     from .status import NEVER_VETTED, OUTDATED, status_of
 
-    root = repository_root()
-    matches = [c for c in discover(root) if c.proof.resolve() == proof.resolve()]
+    package = package_root()
+    matches = [c for c in discover(package) if c.proof.resolve() == proof.resolve()]
     if not matches:
         return (
             "\\textbf{Vetting status:} a lemma document, vetted together with the "
             "constructor proofs that cite it.\n"
         )
-    status = status_of(matches[0], Ledger(root))
+    status = status_of(matches[0], Ledger(package))
     if status.state == OUTDATED:
         changed = ", ".join(status.changed_files)
         return (
-            f"\\textbf{{\\color{{red}}Vetting status: outdated since \\texttt{{{status.commit}}}}}"
+            f"\\textbf{{\\color{{red}}Vetting status: outdated since "
+            f"\\texttt{{{_latex_text(status.vetted_at)}}}}}"
             f" --- vetted by {_latex_text(status.reviewer)} on {status.date}; changed since: "
             f"\\texttt{{{_latex_text(changed)}}}. Until it is vetted again the constructor "
             "requires \\texttt{contrib}.\n"
@@ -268,7 +270,8 @@ def status_line(proof: Path) -> str:
         )
     return (
         f"\\textbf{{Vetting status: up to date}} --- vetted by {_latex_text(status.reviewer)} "
-        f"at commit \\texttt{{{status.commit}}} on {status.date}.\n"
+        f"at {'commit ' if status.commit != UNCOMMITTED else ''}"
+        f"\\texttt{{{_latex_text(status.vetted_at)}}} on {status.date}.\n"
     )
 
 

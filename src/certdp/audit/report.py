@@ -1,259 +1,79 @@
-"""``certdp audit``: does each constructor's code, proof and contract still agree?
+"""``certdp audit``: run the checks (:mod:`certdp.audit.checks`) and report them.
 
-For every constructor folder it runs five checks and reports one row:
-
-artifacts  code, proof, contract and at least one test file exist;
-binding    every range the proof lists exists, every ``\\ref{code:...}`` names a
-           label in those ranges, and the proof's precondition ids equal the contract's;
-freshness  the proven ranges and the proof match the ledger's last vetting
-           (OUTDATED otherwise, with the commit and the ``git diff`` to read);
-contracts  the contract's hypothesis search finds no violation (quick budget);
-build      with ``--build``: the proof compiles with no undefined reference.
+A table for people (coloured on a terminal, plain when piped), JSON for programs, JUnit XML for
+CI.  Progress, one line per constructor as it finishes, goes to standard error, so that standard
+output holds only the report.  An audit that cannot run (nothing found, an unknown name, no
+ledger) prints what was not found and exits 2; failed checks exit 1.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
-import os
-import subprocess
+import sys
 import time
 import xml.etree.ElementTree as ElementTree
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
-from .discovery import ConstructorFolder, ProofText, discover, repository_root
-from .ledger import Ledger, Vetting, current_fingerprints, head_commit
-from .sources import read_markers
-from .status import NEVER_VETTED, OUTDATED, status_of
+from rich.text import Text
 
-__all__ = ["Check", "ConstructorAudit", "audit", "vet", "CHECKS"]
+from .checks import (
+    CHECKS,
+    OK,
+    QUICK_EXAMPLES,
+    SKIPPED,
+    UNVETTED,
+    AuditError,
+    BuildSetup,
+    ConstructorAudit,
+    audit,
+    is_failure,
+    select,
+)
+from .discovery import package_root
+from .ledger import LEDGER_PATH
+from .status import OUTDATED
+from .terminal import console, plural, progress, styled
 
-CHECKS = ("artifacts", "binding", "freshness", "contracts", "build")
-OK, FAIL, SKIPPED, UNVETTED = "ok", "FAIL", "skipped", "unvetted"
-QUICK_EXAMPLES = 20
+__all__ = ["run", "render_table", "summary", "to_json", "to_junit", "EXIT_FAILED", "EXIT_ERROR"]
 
-
-@dataclass
-class Check:
-    status: str
-    detail: str = ""
-
-
-@dataclass
-class ConstructorAudit:
-    key: str
-    name: str
-    checks: dict[str, Check] = field(default_factory=dict)
-
-    def failed(self, strict: bool) -> bool:
-        bad = {FAIL, OUTDATED} | ({UNVETTED} if strict else set())
-        return any(check.status in bad for check in self.checks.values())
+EXIT_FAILED, EXIT_ERROR = 1, 2
 
 
-def _contract(constructor: ConstructorFolder):
-    package = constructor.module.rpartition(".")[0]
-    module = importlib.import_module(package + ".contract")
-    contracts = getattr(module, "CONTRACTS", None)
-    return contracts[constructor.name] if contracts is not None else module.CONTRACT
-
-
-def check_artifacts(constructor: ConstructorFolder) -> Check:
-    missing = [
-        kind
-        for kind, path in (
-            ("code", constructor.code),
-            ("proof", constructor.proof),
-            ("contract", constructor.contract),
-        )
-        if not path.exists()
-    ]
-    if not constructor.tests():
-        missing.append("tests")
-    return Check(FAIL, "missing " + ", ".join(missing)) if missing else Check(OK)
-
-
-def check_binding(constructor: ConstructorFolder) -> Check:
-    if not constructor.proof.exists():
-        return Check(FAIL, "no proof")
-    proof = ProofText(constructor.proof)
-    problems = []
-    if not proof.code_ranges:
-        problems.append("the proof covers no code range")
-    labels: set[str] = set()
-    for file, name in proof.code_ranges:
-        path = constructor.proof.parent / file
-        if not path.exists():
-            problems.append(f"proven file {file} does not exist")
-            continue
-        try:
-            markers = read_markers(path)
-        except Exception as error:
-            problems.append(str(error))
-            continue
-        if name not in markers.ranges:
-            problems.append(f"range {name!r} is not in {file}")
-            continue
-        labels |= set(markers.labels_in(name).values())
-    for lemma in proof.lemma_documents:
-        if not lemma.exists():
-            problems.append(
-                f"lemma document {constructor.relative(lemma.parent)}/{lemma.name} does not exist"
-            )
-            continue
-        for file, name in ProofText(lemma).code_ranges:
-            try:
-                if name not in read_markers(lemma.parent / file).ranges:
-                    problems.append(f"lemma {lemma.name}: range {name!r} is not in {file}")
-            except Exception as error:
-                problems.append(f"lemma {lemma.name}: {error}")
-    broken = [label for label in proof.code_references if label not in labels]
-    if broken:
-        problems.append("broken reference(s) to code label(s): " + ", ".join(broken))
-    try:
-        contract_ids = _contract(constructor).precondition_ids
-    except Exception as error:
-        problems.append(f"contract does not load: {type(error).__name__}: {error}")
-    else:
-        only_contract = [i for i in contract_ids if i not in proof.precondition_ids]
-        only_proof = [i for i in proof.precondition_ids if i not in contract_ids]
-        if only_contract:
-            problems.append(
-                "precondition mismatch: the proof does not state " + ", ".join(only_contract)
-            )
-        if only_proof:
-            problems.append("precondition mismatch: the contract lacks " + ", ".join(only_proof))
-    return Check(FAIL, "; ".join(problems)) if problems else Check(OK)
-
-
-def check_freshness(constructor: ConstructorFolder, ledger: Ledger) -> Check:
-    status = status_of(constructor, ledger)
-    if status.state == NEVER_VETTED:
-        return Check(UNVETTED, "never vetted: run certdp vet " + constructor.name + ' --by "Name"')
-    if status.state == OUTDATED:
-        return Check(
-            OUTDATED,
-            f"OUTDATED since vetting at {status.commit} by {status.reviewer}: changed "
-            f"{', '.join(status.changed)}; see: {status.diff_command}",
-        )
-    return Check(OK, f"vetted by {status.reviewer} at {status.commit} on {status.date}")
-
-
-def check_contracts(constructor: ConstructorFolder, examples: int) -> Check:
-    from certdp.core.features import enable_features
-
-    # the audit checks contracts whether or not the proof is vetted yet
-    enable_features("contrib")
-    try:
-        report = _contract(constructor).verify(max_examples=examples)
-    except Exception as error:
-        return Check(FAIL, f"{type(error).__name__}: {error}"[:2000])
-    return Check(OK, f"{report.examples} examples, tightest {report.max_tightness:.3g}")
-
-
-def check_build(constructor: ConstructorFolder) -> Check:
-    """Build the proof with the proofs Makefile (incremental); it fails on undefined references."""
-    relative = constructor.proof.relative_to(constructor.root / "src" / "certdp").with_suffix(
-        ".pdf"
+def summary(rows: list[ConstructorAudit], strict: bool, elapsed: float) -> str:
+    failed = sum(row.failed(strict) for row in rows)
+    unvetted = sum(row.checks["freshness"].status == UNVETTED for row in rows)
+    outdated = sum(row.checks["freshness"].status == OUTDATED for row in rows)
+    allowed = "" if strict or not unvetted else ", allowed without --strict"
+    return (
+        f"{plural(len(rows), 'constructor')}: {len(rows) - failed} passed, {failed} failed "
+        f"({outdated} outdated, {unvetted} never vetted{allowed}) in {elapsed:.1f} s"
     )
-    target = (constructor.root / "build" / "proofs" / relative).resolve()
-    result = subprocess.run(
-        ["make", "--no-print-directory", "-s", str(target)],
-        cwd=constructor.root,
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode != 0 or not target.exists():
-        return Check(FAIL, (result.stdout + result.stderr).strip()[-1500:] or "no PDF produced")
-    return Check(OK, constructor.relative(target))
 
 
-def _contracts_job(args) -> tuple[str, Check]:
-    root, key, name, examples = args
-    constructor = next(c for c in discover(Path(root)) if c.key == key)
-    return key, check_contracts(constructor, examples)
-
-
-def audit(
-    root: Path | None = None, *, names=None, examples: int = QUICK_EXAMPLES, build=False, jobs=None
-) -> list[ConstructorAudit]:
-    """Audit every constructor (or those ``names``) and return one row each."""
-    root = root or repository_root()
-    ledger = Ledger(root)
-    constructors = [c for c in discover(root) if not names or c.name in names]
-    rows = {c.key: ConstructorAudit(c.key, c.name) for c in constructors}
-    for constructor in constructors:
-        row = rows[constructor.key].checks
-        row["artifacts"] = check_artifacts(constructor)
-        row["binding"] = check_binding(constructor)
-        row["freshness"] = check_freshness(constructor, ledger)
-        row["build"] = check_build(constructor) if build else Check(SKIPPED)
-    jobs = jobs or min(len(constructors), os.cpu_count() or 1) or 1
-    work = [(str(root), c.key, c.name, examples) for c in constructors if c.contract.exists()]
-    if jobs > 1 and len(work) > 1:
-        with ProcessPoolExecutor(jobs) as pool:
-            results = list(pool.map(_contracts_job, work))
-    else:
-        results = [_contracts_job(item) for item in work]
-    for key, check in results:
-        rows[key].checks["contracts"] = check
-    for row in rows.values():
-        row.checks.setdefault("contracts", Check(FAIL, "no contract"))
-    return [rows[c.key] for c in constructors]
-
-
-def vet(
-    name: str, reviewer: str, root: Path | None = None, examples: int = QUICK_EXAMPLES
-) -> Vetting:
-    """Record that ``reviewer`` vetted constructor ``name``; refused if binding or contracts fail."""
-    from certdp.core.errors import DPError
-
-    root = root or repository_root()
-    matches = [c for c in discover(root) if c.name == name]
-    if not matches:
-        raise DPError(f"no constructor named {name!r}", parameter="name")
-    constructor = matches[0]
-    if not reviewer.strip():
-        raise DPError("a reviewer name is required", parameter="--by")
-    for check in (
-        check_artifacts(constructor),
-        check_binding(constructor),
-        check_contracts(constructor, examples),
-    ):
-        if check.status != OK:
-            raise DPError(f"refusing to vet {name}: {check.detail}", parameter="name")
-    fingerprints, proof = current_fingerprints(constructor)
-    vetting = Vetting(fingerprints, proof, head_commit(root), reviewer.strip())
-    Ledger(root).record(constructor.key, vetting)
-    return vetting
-
-
-def render_table(rows: list[ConstructorAudit], strict: bool, elapsed: float) -> str:
+def render_table(rows: list[ConstructorAudit], strict: bool, elapsed: float) -> list[Text]:
+    """The table, the details of every check not ok, and the summary, as styled lines."""
     width = max([len(row.name) for row in rows] + [11])
-    lines = [f"{'constructor':<{width}}  " + "  ".join(f"{c:<10}" for c in CHECKS)]
+    header = f"{'constructor':<{width}}  " + "  ".join(f"{c:<10}" for c in CHECKS)
+    lines = [Text(header.rstrip())]
     for row in rows:
-        lines.append(
-            f"{row.name:<{width}}  " + "  ".join(f"{row.checks[c].status:<10}" for c in CHECKS)
-        )
+        line = Text(f"{row.name:<{width}}")
+        for name in CHECKS:
+            line.append("  ")
+            line.append_text(styled(row.checks[name].status, 10))
+        line.rstrip()
+        lines.append(line)
     details = [
-        f"  {row.name} {name}: {check.detail}"
+        Text(f"  {row.name} {name}: {check.detail}")
         for row in rows
         for name, check in row.checks.items()
         if check.status not in (OK, SKIPPED)
     ]
-    failed = sum(row.failed(strict) for row in rows)
-    unvetted = sum(row.checks["freshness"].status == UNVETTED for row in rows)
-    outdated = sum(row.checks["freshness"].status == OUTDATED for row in rows)
-    summary = (
-        f"{len(rows)} constructors: {len(rows) - failed} passed, {failed} failed "
-        f"({outdated} outdated, {unvetted} never vetted{'' if strict else ', allowed without --strict'}) "
-        f"in {elapsed:.1f} s"
-    )
-    return "\n".join(lines + ([""] + details if details else []) + ["", summary])
+    details = [Text("")] + details if details else []
+    return lines + details + [Text(""), Text(summary(rows, strict, elapsed))]
 
 
-def to_json(rows: list[ConstructorAudit], strict: bool) -> str:
+def to_json(rows: list[ConstructorAudit], strict: bool, **context) -> str:
     return json.dumps(
         {
             "constructors": [
@@ -267,6 +87,7 @@ def to_json(rows: list[ConstructorAudit], strict: bool) -> str:
             ],
             "failed": sum(row.failed(strict) for row in rows),
             "strict": strict,
+            **context,
         },
         indent=2,
     )
@@ -274,9 +95,7 @@ def to_json(rows: list[ConstructorAudit], strict: bool) -> str:
 
 def to_junit(rows: list[ConstructorAudit], strict: bool, elapsed: float) -> str:
     failures = sum(
-        check.status in ({FAIL, OUTDATED} | ({UNVETTED} if strict else set()))
-        for row in rows
-        for check in row.checks.values()
+        is_failure(check.status, strict) for row in rows for check in row.checks.values()
     )
     suite = ElementTree.Element(
         "testsuite",
@@ -289,11 +108,26 @@ def to_junit(rows: list[ConstructorAudit], strict: bool, elapsed: float) -> str:
         for name in CHECKS:
             check = row.checks[name]
             case = ElementTree.SubElement(suite, "testcase", classname=row.key, name=name)
-            if check.status in ({FAIL, OUTDATED} | ({UNVETTED} if strict else set())):
+            if is_failure(check.status, strict):
                 ElementTree.SubElement(case, "failure", message=check.status).text = check.detail
             elif check.status == SKIPPED:
-                ElementTree.SubElement(case, "skipped")
+                ElementTree.SubElement(case, "skipped", message=check.detail)
     return ElementTree.tostring(suite, encoding="unicode")
+
+
+def _junit_error(message: str) -> str:
+    suite = ElementTree.Element("testsuite", name="certdp-audit", tests="1", errors="1")
+    case = ElementTree.SubElement(suite, "testcase", classname="certdp-audit", name="audit")
+    ElementTree.SubElement(case, "error", message="audit could not run").text = message
+    return ElementTree.tostring(suite, encoding="unicode")
+
+
+def _build_note(build: BuildSetup) -> str:
+    if build.runs:
+        return f"proof PDFs: {build.output}"
+    if build.requested:
+        return f"proofs not built: {build.skipped().detail}"
+    return "proofs not built (add --build to compile them)"
 
 
 def run(
@@ -303,13 +137,51 @@ def run(
     as_json=False,
     junit=None,
     build=False,
+    build_dir: str | Path | None = None,
     examples=QUICK_EXAMPLES,
-    root=None,
+    package: Path | None = None,
 ) -> int:
+    """Audit, print the report, write JUnit if asked; the exit status (0, 1 or 2)."""
     start = time.perf_counter()
-    rows = audit(root, names=names, examples=examples, build=build)
+    package = (package or package_root()).resolve()
+    out, err = console(sys.stdout), console(sys.stderr)
+    setup = BuildSetup.detect(build, Path(build_dir) if build_dir else None, package)
+    context = {
+        "package": str(package),
+        "ledger": str(package / LEDGER_PATH),
+        "build": {
+            "requested": setup.requested,
+            "ran": setup.runs,
+            "missing_tools": list(setup.missing),
+            "output": str(setup.output) if setup.runs else None,
+        },
+    }
+    try:
+        total = len(select(package, names))
+        err.print(f"certdp audit: {plural(total, 'constructor')} in {package}")
+        with progress(total, "auditing", sys.stderr) as reporter:
+            rows = audit(
+                package,
+                names=names,
+                examples=examples,
+                build=setup,
+                on_row=lambda row: reporter.done(row.verdict(), row.name),
+                on_phase=reporter.describe,
+            )
+    except AuditError as error:
+        err.print(Text(f"certdp audit: error: {error}", style="bold red"))
+        if as_json:
+            print(json.dumps({"error": str(error), "constructors": [], **context}, indent=2))
+        if junit:
+            Path(junit).write_text(_junit_error(str(error)), encoding="utf-8")
+        return EXIT_ERROR
     elapsed = time.perf_counter() - start
-    print(to_json(rows, strict) if as_json else render_table(rows, strict, elapsed))
+    if as_json:
+        print(to_json(rows, strict, **context))
+    else:
+        for line in render_table(rows, strict, elapsed):
+            out.print(line)
+        out.print(_build_note(setup))
     if junit:
         Path(junit).write_text(to_junit(rows, strict, elapsed), encoding="utf-8")
-    return 1 if any(row.failed(strict) for row in rows) else 0
+    return EXIT_FAILED if any(row.failed(strict) for row in rows) else 0

@@ -12,8 +12,8 @@ import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .discovery import ConstructorFolder, discover, repository_root
-from .ledger import Ledger, current_fingerprints
+from .discovery import ConstructorFolder, discover, package_root
+from .ledger import UNCOMMITTED, Ledger, current_fingerprints, fingerprinted_files
 
 __all__ = ["VettingStatus", "vetting_status", "status_of", "UP_TO_DATE", "OUTDATED", "NEVER_VETTED"]
 
@@ -31,14 +31,21 @@ class VettingStatus:
 
     @property
     def changed_files(self) -> list[str]:
-        """The files behind :attr:`changed` (code ranges, proofs and lemma documents)."""
-        return sorted({key.removeprefix("lemma:").split("#")[0] for key in self.changed})
+        """The package-relative files behind :attr:`changed` (code, proofs, lemma documents)."""
+        return fingerprinted_files(self.changed)
+
+    @property
+    def vetted_at(self) -> str:
+        """Where the vetting was recorded: a commit, or only the files' content."""
+        if self.commit == UNCOMMITTED:
+            return "uncommitted files (content fingerprint)"
+        return str(self.commit)
 
     def __str__(self) -> str:
         if self.state == OUTDATED:
-            return f"outdated since {self.commit}"
+            return f"outdated since {self.vetted_at}"
         if self.state == UP_TO_DATE:
-            return f"up to date (vetted by {self.reviewer} at {self.commit}, {self.date})"
+            return f"up to date (vetted by {self.reviewer} at {self.vetted_at}, {self.date})"
         return self.state
 
 
@@ -63,15 +70,17 @@ def status_of(constructor: ConstructorFolder, ledger: Ledger) -> VettingStatus:
     outdated = VettingStatus(
         OUTDATED, vetting.commit, vetting.reviewer, vetting.date, tuple(changed)
     )
-    diff = f"git diff {vetting.commit} -- {' '.join(outdated.changed_files)}"
-    return dataclasses.replace(outdated, diff_command=diff)
+    if constructor.checkout is None or vetting.commit == UNCOMMITTED:
+        return outdated  # no repository to diff against
+    files = " ".join(constructor.in_checkout(file) for file in outdated.changed_files)
+    return dataclasses.replace(outdated, diff_command=f"git diff {vetting.commit} -- {files}")
 
 
 @lru_cache(maxsize=None)
 def _statuses() -> dict[str, VettingStatus]:
-    root = repository_root()
-    ledger = Ledger(root)
-    return {constructor.name: status_of(constructor, ledger) for constructor in discover(root)}
+    package = package_root()
+    ledger = Ledger(package)
+    return {constructor.name: status_of(constructor, ledger) for constructor in discover(package)}
 
 
 def vetting_status(name: str) -> VettingStatus:

@@ -1,0 +1,367 @@
+"""The audit's checks: does each constructor's code, proof and contract still agree?
+
+For every constructor folder of the package (a checkout's ``src/certdp`` or an installed one)
+five checks give one row:
+
+artifacts  code, proof and contract exist, and (in a checkout) at least one test file names
+           the constructor; an installed package ships no tests, and the row says so;
+binding    every range the proof lists exists, every ``\\ref{code:...}`` names a label in those
+           ranges, and the proof's precondition ids equal the contract's;
+freshness  the proven ranges and the proof match the packaged ledger's last vetting
+           (outdated otherwise, with the commit and, in a checkout, the ``git diff`` to read);
+contracts  the contract's hypothesis search finds no violation (quick budget);
+build      when asked: the proof compiles with no undefined reference, by the packaged
+           ``proofs.mk``; skipped, saying why, where LaTeX or make is missing.
+
+An audit that would check nothing is an error (:class:`AuditError`): no constructor found, a
+name that matches none, or no ledger.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from certdp.core.errors import DPError
+
+from .discovery import ConstructorFolder, ProofText, checkout_root, discover, package_root
+from .ledger import Ledger
+from .sources import read_markers
+from .status import NEVER_VETTED, OUTDATED, status_of
+
+__all__ = [
+    "AuditError",
+    "Check",
+    "ConstructorAudit",
+    "BuildSetup",
+    "CHECKS",
+    "QUICK_EXAMPLES",
+    "select",
+    "audit",
+    "check_artifacts",
+    "check_binding",
+    "check_freshness",
+    "check_contracts",
+]
+
+CHECKS = ("artifacts", "binding", "freshness", "contracts", "build")
+OK, FAIL, SKIPPED, UNVETTED = "ok", "FAIL", "skipped", "unvetted"
+QUICK_EXAMPLES = 20
+
+
+class AuditError(DPError):
+    """The audit cannot run: there would be nothing, or nothing trustworthy, to check."""
+
+    variant = "Audit"
+
+
+@dataclass
+class Check:
+    status: str
+    detail: str = ""
+
+
+@dataclass
+class ConstructorAudit:
+    key: str
+    name: str
+    checks: dict[str, Check] = field(default_factory=dict)
+
+    def failed(self, strict: bool) -> bool:
+        return any(is_failure(check.status, strict) for check in self.checks.values())
+
+    def verdict(self) -> str:
+        """One word for the row: ``FAIL``, ``outdated``, ``unvetted`` or ``ok``."""
+        statuses = {check.status for check in self.checks.values()}
+        for verdict in (FAIL, OUTDATED, UNVETTED):
+            if verdict in statuses:
+                return verdict
+        return OK
+
+
+def is_failure(status: str, strict: bool) -> bool:
+    return status in ({FAIL, OUTDATED} | ({UNVETTED} if strict else set()))
+
+
+def _contract(constructor: ConstructorFolder):
+    package = constructor.module.rpartition(".")[0]
+    module = importlib.import_module(package + ".contract")
+    contracts = getattr(module, "CONTRACTS", None)
+    return contracts[constructor.name] if contracts is not None else module.CONTRACT
+
+
+def check_artifacts(constructor: ConstructorFolder) -> Check:
+    missing = [
+        kind
+        for kind, path in (
+            ("code", constructor.code),
+            ("proof", constructor.proof),
+            ("contract", constructor.contract),
+        )
+        if not path.exists()
+    ]
+    tests = constructor.tests()
+    if tests == []:
+        missing.append("tests")
+    if missing:
+        return Check(FAIL, "missing " + ", ".join(missing))
+    if tests is None:
+        return Check(OK, "code, proof, contract (tests live in the source repository)")
+    return Check(OK)
+
+
+def check_binding(constructor: ConstructorFolder) -> Check:
+    if not constructor.proof.exists():
+        return Check(FAIL, "no proof")
+    proof = ProofText(constructor.proof)
+    problems = []
+    if not proof.code_ranges:
+        problems.append("the proof covers no code range")
+    labels: set[str] = set()
+    for file, name in proof.code_ranges:
+        path = constructor.proof.parent / file
+        if not path.exists():
+            problems.append(f"proven file {file} does not exist")
+            continue
+        try:
+            markers = read_markers(path)
+        except Exception as error:
+            problems.append(str(error))
+            continue
+        if name not in markers.ranges:
+            problems.append(f"range {name!r} is not in {file}")
+            continue
+        labels |= set(markers.labels_in(name).values())
+    for lemma in proof.lemma_documents:
+        if not lemma.exists():
+            problems.append(
+                f"lemma document {constructor.relative(lemma.parent)}/{lemma.name} does not exist"
+            )
+            continue
+        for file, name in ProofText(lemma).code_ranges:
+            try:
+                if name not in read_markers(lemma.parent / file).ranges:
+                    problems.append(f"lemma {lemma.name}: range {name!r} is not in {file}")
+            except Exception as error:
+                problems.append(f"lemma {lemma.name}: {error}")
+    broken = [label for label in proof.code_references if label not in labels]
+    if broken:
+        problems.append("broken reference(s) to code label(s): " + ", ".join(broken))
+    try:
+        contract_ids = _contract(constructor).precondition_ids
+    except Exception as error:
+        problems.append(f"contract does not load: {type(error).__name__}: {error}")
+    else:
+        only_contract = [i for i in contract_ids if i not in proof.precondition_ids]
+        only_proof = [i for i in proof.precondition_ids if i not in contract_ids]
+        if only_contract:
+            problems.append(
+                "precondition mismatch: the proof does not state " + ", ".join(only_contract)
+            )
+        if only_proof:
+            problems.append("precondition mismatch: the contract lacks " + ", ".join(only_proof))
+    return Check(FAIL, "; ".join(problems)) if problems else Check(OK)
+
+
+def check_freshness(constructor: ConstructorFolder, ledger: Ledger) -> Check:
+    status = status_of(constructor, ledger)
+    if status.state == NEVER_VETTED:
+        return Check(UNVETTED, "never vetted: run certdp vet " + constructor.name + ' --by "Name"')
+    if status.state == OUTDATED:
+        where = (
+            f"see: {status.diff_command}"
+            if status.diff_command
+            else "compare with the source repository at that vetting"
+        )
+        return Check(
+            OUTDATED,
+            f"OUTDATED since vetting at {status.vetted_at} by {status.reviewer}: changed "
+            f"{', '.join(status.changed)}; {where}",
+        )
+    return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}")
+
+
+def check_contracts(constructor: ConstructorFolder, examples: int) -> Check:
+    from certdp.core.features import enable_features
+
+    # the audit checks contracts whether or not the proof is vetted yet
+    enable_features("contrib")
+    try:
+        report = _contract(constructor).verify(max_examples=examples)
+    except Exception as error:
+        return Check(FAIL, f"{type(error).__name__}: {error}"[:2000])
+    return Check(OK, f"{report.examples} examples, tightest {report.max_tightness:.3g}")
+
+
+@dataclass(frozen=True)
+class BuildSetup:
+    """Whether and where proofs are built: ``missing`` names the tools this machine lacks."""
+
+    requested: bool
+    output: Path
+    missing: tuple[str, ...]
+
+    @classmethod
+    def detect(cls, requested: bool, output: Path | None, package: Path) -> BuildSetup:
+        checkout = checkout_root(package)
+        default = checkout / "build" / "proofs" if checkout else Path.cwd() / "certdp-proofs"
+        missing = tuple(tool for tool in ("make", "latexmk") if shutil.which(tool) is None)
+        return cls(requested, (output or default).resolve(), missing)
+
+    @property
+    def runs(self) -> bool:
+        return self.requested and not self.missing
+
+    def skipped(self) -> Check:
+        if not self.requested:
+            return Check(SKIPPED, "not requested (--build)")
+        return Check(
+            SKIPPED, f"{' and '.join(self.missing)} not found: install LaTeX to build the proofs"
+        )
+
+
+def _pdf(constructor: ConstructorFolder, setup: BuildSetup) -> Path:
+    return setup.output / constructor.proof.relative_to(constructor.package).with_suffix(".pdf")
+
+
+def _make(package: Path, setup: BuildSetup, targets: list[Path], *options: str):
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("MAKE")}
+    return subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-s",
+            *options,
+            "-f",
+            str(package / "proofs" / "proofs.mk"),
+            f"PROOFS_BUILD={setup.output}",
+            f"PROOFS_PYTHON={sys.executable}",
+            *map(str, targets),
+        ],
+        env=environment,
+        capture_output=True,
+        text=True,
+    )
+
+
+def build_proofs(constructors: list[ConstructorFolder], setup: BuildSetup) -> dict[str, Check]:
+    """Build the proofs of ``constructors`` (in parallel, incrementally): one check each.
+
+    One ``make -k -j`` builds them all; each one that fails is built once more alone, so that
+    its check carries its own error.
+    """
+    if not constructors:
+        return {}
+    package = constructors[0].package
+    pdfs = {c.key: _pdf(c, setup) for c in constructors}
+    jobs = f"-j{os.cpu_count() or 1}"
+    _make(package, setup, list(pdfs.values()), "-k", jobs)
+    checks = {}
+    for constructor in constructors:
+        target = pdfs[constructor.key]
+        if target.exists():
+            checks[constructor.key] = Check(OK, str(target))
+            continue
+        result = _make(package, setup, [target])
+        output = (result.stdout + result.stderr).strip()[-1500:]
+        checks[constructor.key] = Check(FAIL, output or "no PDF produced")
+    return checks
+
+
+def select(package: Path | None = None, names=None) -> list[ConstructorFolder]:
+    """The constructors to audit; :class:`AuditError` if there is none or a name is unknown."""
+    package = (package or package_root()).resolve()
+    found = discover(package)
+    if not found:
+        raise AuditError(
+            f"no constructor found in {package} (expected make_*.py files under "
+            "transformations/, measurements/ or numpy/)"
+        )
+    if names:
+        unknown = sorted(set(names) - {c.name for c in found})
+        if unknown:
+            raise AuditError(
+                f"no constructor named {', '.join(unknown)} in {package} "
+                f"(known: {', '.join(sorted({c.name for c in found}))})",
+                parameter="names",
+            )
+        found = [c for c in found if c.name in names]
+    return found
+
+
+def _row(job: tuple[str, str, int]) -> ConstructorAudit:
+    package, key, examples = job
+    constructor = next(c for c in discover(Path(package)) if c.key == key)
+    row = ConstructorAudit(constructor.key, constructor.name)
+    row.checks["artifacts"] = check_artifacts(constructor)
+    row.checks["binding"] = check_binding(constructor)
+    row.checks["freshness"] = check_freshness(constructor, Ledger(constructor.package))
+    row.checks["contracts"] = (
+        check_contracts(constructor, examples)
+        if constructor.contract.exists()
+        else Check(FAIL, "no contract")
+    )
+    return row
+
+
+def audit(
+    package: Path | None = None,
+    *,
+    names=None,
+    examples: int = QUICK_EXAMPLES,
+    build: BuildSetup | None = None,
+    jobs: int | None = None,
+    on_row: Callable[[ConstructorAudit], None] | None = None,
+    on_phase: Callable[[str], None] | None = None,
+) -> list[ConstructorAudit]:
+    """Audit every constructor of ``package`` (or those ``names``); one row each, sorted by key.
+
+    ``on_row`` is called with each row as it completes, ``on_phase`` with what runs now.
+    Raises :class:`AuditError` when nothing would be checked or the ledger is missing.
+    """
+    package = (package or package_root()).resolve()
+    constructors = select(package, names)
+    ledger = Ledger(package)
+    if not ledger.exists:
+        raise AuditError(
+            f"no vetting ledger at {ledger.path}: without it no proof can be found vetted "
+            "(certdp vet creates it in a source checkout)"
+        )
+    build = build or BuildSetup.detect(False, None, package)
+    if build.runs:
+        if on_phase:
+            on_phase("building proofs")
+        built = build_proofs(constructors, build)
+    else:
+        built = {c.key: build.skipped() for c in constructors}
+    if on_phase:
+        on_phase("checking contracts")
+    work = [(str(package), c.key, examples) for c in constructors]
+    jobs = jobs or min(len(work), os.cpu_count() or 1)
+    rows: dict[str, ConstructorAudit] = {}
+
+    def finished(row: ConstructorAudit) -> None:
+        row.checks["build"] = built[row.key]
+        row.checks = {name: row.checks[name] for name in CHECKS}
+        rows[row.key] = row
+        if on_row:
+            on_row(row)
+
+    if jobs > 1:
+        # forkserver: workers do not inherit the progress display's thread
+        context = multiprocessing.get_context("forkserver")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            for future in as_completed([pool.submit(_row, job) for job in work]):
+                finished(future.result())
+    else:
+        for job in work:
+            finished(_row(job))
+    return [rows[c.key] for c in constructors]

@@ -1,0 +1,89 @@
+"""A vetted copy of the package under git, for the audit and vet tests to change.
+
+``vetted_template`` (built once per test process) holds only make_is_equal, vetted and
+committed, with a ``pyproject.toml`` so that it counts as a source checkout (its ``tests/``
+folder counts); ``repo`` is a private copy for one test.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FOLDER = Path("src/certdp/transformations/is_equal")
+LEDGER = Path("src/certdp/proofs/vetting-ledger.json")
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+
+
+def run(root: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "certdp", *args],
+        cwd=root,
+        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="session")
+def vetted_template(tmp_path_factory) -> Path:
+    """A copy of the package with only make_is_equal, vetted, under git (built once)."""
+    root = tmp_path_factory.mktemp("template") / "repo"
+    shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__"))
+    for namespace in ("transformations", "measurements", "numpy"):
+        for folder in (root / "src/certdp" / namespace).iterdir():
+            if (
+                folder.is_dir()
+                and folder.name not in ("is_equal", "__pycache__")
+                and not folder.name.startswith("_")
+            ):
+                shutil.rmtree(folder)
+    (root / LEDGER).write_text("{}\n")
+    (root / "pyproject.toml").write_text("# a checkout: its tests/ folder counts\n")
+    (root / "tests").mkdir()
+    shutil.copy(REPO / "tests/transformations/test_is_equal.py", root / "tests/test_is_equal.py")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    commit(root, "copy")
+    vetted = run(root, "vet", "make_is_equal", "--by", "A. Reviewer")
+    assert vetted.returncode == 0, vetted.stderr
+    commit(root, "vetted")
+    return root
+
+
+def commit(root: Path, message: str = "change") -> str:
+    """Commit everything; the short commit, as ``certdp vet`` records it."""
+    subprocess.run([*GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*GIT, "commit", "-qm", message], cwd=root, check=True)
+    return subprocess.run(
+        ["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True, text=True
+    ).stdout.strip()
+
+
+@pytest.fixture
+def repo(vetted_template: Path, tmp_path: Path) -> Path:
+    """A private copy of the vetted template for one test to change."""
+    root = tmp_path / "repo"
+    shutil.copytree(vetted_template, root, symlinks=True)
+    return root
+
+
+def edit(root: Path, relative: str, old: str, new: str) -> None:
+    path = root / relative
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def audit(root: Path, *args: str) -> tuple[int, dict]:
+    result = run(root, "audit", "--json", "--examples", "5", *args)
+    return result.returncode, json.loads(result.stdout)
+
+
+def checks(report: dict) -> dict:
+    (row,) = report["constructors"]
+    return {name: check["status"] for name, check in row["checks"].items()}

@@ -1,0 +1,99 @@
+"""``certdp vet`` never records a commit that does not contain what was reviewed."""
+
+import json
+import shutil
+import subprocess
+
+from .conftest import FOLDER, LEDGER, audit, checks, commit, edit, run
+
+KEY = "transformations/is_equal/make_is_equal"
+CHANGE = ("return d_in  # label: stability-map", "return d_in + 0  # label: stability-map")
+
+
+def ledger_entry(root):
+    return json.loads((root / LEDGER).read_text())[KEY]
+
+
+def test_vet_refuses_uncommitted_changes_to_the_proven_code(repo):
+    before = (repo / LEDGER).read_text()
+    edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
+    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    assert refused.returncode != 0
+    assert "not committed" in refused.stderr
+    assert "transformations/is_equal/make_is_equal.py" in refused.stderr
+    assert (repo / LEDGER).read_text() == before
+
+
+def test_vet_refuses_a_staged_but_uncommitted_proof(repo):
+    edit(repo, f"{FOLDER}/make_is_equal.tex", "\\begin{document}", "\\begin{document}\nNew.")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    assert refused.returncode != 0
+    assert "transformations/is_equal/make_is_equal.tex" in refused.stderr
+
+
+def test_vet_refuses_an_untracked_lemma(repo):
+    lemma = repo / "src/certdp/transformations/_demo"
+    lemma.mkdir()
+    (lemma / "demo.tex").write_text("\\documentclass{article}\\begin{document}A.\\end{document}\n")
+    edit(
+        repo,
+        f"{FOLDER}/make_is_equal.tex",
+        r"\certdpcode{",
+        "\\usesLemma{../_demo/demo.tex}\n\\certdpcode{",
+    )
+    subprocess.run(["git", "add", f"{FOLDER}/make_is_equal.tex"], cwd=repo, check=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "p"],
+        cwd=repo,
+        check=True,
+    )
+    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    assert refused.returncode != 0 and "transformations/_demo/demo.tex" in refused.stderr
+
+
+def test_vet_after_commit_names_a_commit_holding_the_reviewed_files(repo):
+    edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
+    head = commit(repo)
+    vetted = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    assert vetted.returncode == 0, vetted.stderr
+    assert f"at {head}" in vetted.stdout
+    assert ledger_entry(repo)["commit"] == head
+    at_commit = subprocess.run(
+        ["git", "show", f"{head}:{FOLDER}/make_is_equal.py"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert at_commit == (repo / FOLDER / "make_is_equal.py").read_text()
+
+
+def test_vet_uncommitted_records_the_content_fingerprint_and_says_so(repo):
+    edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
+    vetted = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer", "--uncommitted")
+    assert vetted.returncode == 0, vetted.stderr
+    assert "content fingerprint only" in vetted.stdout and "no commit" in vetted.stdout
+    assert "transformations/is_equal/make_is_equal.py" in vetted.stdout
+    entry = ledger_entry(repo)
+    assert entry["commit"] == "uncommitted" and entry["reviewer"] == "B. Reviewer"
+    code, report = audit(repo, "--strict")
+    assert code == 0 and checks(report)["freshness"] == "ok"
+    (row,) = report["constructors"]
+    assert "uncommitted files (content fingerprint)" in row["checks"]["freshness"]["detail"]
+    # a later change is outdated against the content, with no commit to diff against
+    edit(repo, f"{FOLDER}/make_is_equal.py", "return d_in + 0", "return d_in + 1")
+    result = run(repo, "audit", "--examples", "5")
+    assert result.returncode == 1 and "OUTDATED since vetting at uncommitted files" in result.stdout
+    assert "git diff uncommitted" not in result.stdout
+
+
+def test_vet_outside_git_is_refused(repo):
+    shutil.rmtree(repo / ".git")
+    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    assert refused.returncode != 0 and "not in a git repository" in refused.stderr
+
+
+def test_vet_of_an_unknown_constructor_is_refused(repo):
+    refused = run(repo, "vet", "make_nonexistent", "--by", "B. Reviewer")
+    assert refused.returncode != 0 and "no constructor named 'make_nonexistent'" in refused.stderr
