@@ -11,7 +11,8 @@ printed, never what it says:
 * a case split inside the bound (the rounding error of a float sum) is given a name and shown
   on its own line below the bound.
 
-Every symbol of the bound must be explained in :data:`SYMBOLS`; an unexplained one is a
+Every symbol of the bound must be explained, in :data:`SYMBOLS` or in a ``SYMBOL_MEANINGS``
+dict (``{symbol name: reST}``) of the constructor's contract module; an unexplained one is a
 warning (so a ``-W`` build fails rather than show a formula nobody can read).
 """
 
@@ -77,10 +78,12 @@ SYMBOLS = {
     ),
     "scale": Meaning("the ``scale`` argument: the noise's scale parameter"),
     "relaxation": Meaning(
-        "the rounding allowance of the noise grid: :math:`2^{k} - 2^{k_{\\min}}` for floats"
-        " (the noise is added on the grid :math:`2^{k}\\mathbb{Z}`, each input is first rounded"
-        " to it, which can widen a distance by this much; :math:`k_{\\min}` is the exponent of"
-        " the smallest subnormal of the type, where rounding is exact); 0 for integers"
+        "the rounding allowance of the noise grid: :math:`2^{k} - 2^{k_{\\min}}` for floats,"
+        " with :math:`k` the ``k`` argument (:math:`k_{\\min}` when it is ``None``).  The noise"
+        " is added on the grid :math:`2^{k}\\mathbb{Z}`; each input is first rounded to it,"
+        " which can widen a distance by this much.  :math:`k_{\\min}` is the exponent of the"
+        " smallest subnormal of the type, on whose grid every float already lies.  0 for"
+        " integers"
     ),
     "size": Meaning(
         "the number of coordinates noise is added to: 1 for a single value, the vector's known"
@@ -262,8 +265,12 @@ def _word_symbols(symbols) -> dict:
     }
 
 
-def render_bound(bound: sympy.Expr, named: tuple = ()) -> RenderedBound:
-    """Render ``bound``; ``named`` are parts it already uses as symbols: ``Part`` values."""
+def render_bound(
+    bound: sympy.Expr, named: tuple = (), meanings: dict | None = None
+) -> RenderedBound:
+    """Render ``bound``.  ``named``: parts it already uses as symbols (``Part`` values);
+    ``meanings``: ``{symbol name: reST}`` for symbols :data:`SYMBOLS` does not explain (a
+    contract module may define them as ``SYMBOL_MEANINGS``)."""
     expr = _indicators_as_cases(bound)
     names = _word_symbols(expr.free_symbols)
 
@@ -307,13 +314,13 @@ def render_bound(bound: sympy.Expr, named: tuple = ()) -> RenderedBound:
             continue
         seen.add(symbol.name)
         meaning = SYMBOLS.get(symbol.name)
+        if meanings and symbol.name in meanings:
+            meaning = Meaning(meanings[symbol.name])
         if meaning is None:
             unexplained.append(symbol.name)
             continue
-        else:
-            text = meaning.text
-            if meaning.shown_as == "":
-                continue
-        shown = meaning.shown_as if meaning and meaning.shown_as else printer.doprint(symbol)
-        symbols.append((shown, text))
+        if meaning.shown_as == "":
+            continue
+        shown = meaning.shown_as or printer.doprint(symbol)
+        symbols.append((shown, meaning.text))
     return RenderedBound(latex, rendered_parts, symbols, unexplained)

@@ -191,7 +191,7 @@ def constructor_page(constructor) -> str:
         " checks them and refuses a violation with a ``ContractError`` naming the id.\n",
         _preconditions_table(contract) if contract.preconditions else "None.\n",
         heading(map_kind.capitalize(), 1),
-        _bound_section(contract, map_kind, name, docname),
+        _bound_section(contract, constructor.__certdp_contract_module__, map_kind, name, docname),
     ]
     return "\n".join(parts)
 
@@ -215,14 +215,16 @@ def _render(
     after: str = "",
     docname: str = REFERENCE,
     explained: set | None = None,
+    meanings: dict | None = None,
 ) -> str:
     """A bound as reST: the formula, each named part on its own line, and a table explaining
     every symbol not already in ``explained`` (which is updated)."""
-    rendered = render_bound(bound, named=named)
+    rendered = render_bound(bound, named=named, meanings=meanings)
     if rendered.unexplained:
         _warn(
-            "the bound uses symbols that docs/_ext/certdp_bounds.py does not explain: "
-            + ", ".join(rendered.unexplained),
+            f"the bound uses symbols nobody explains: {', '.join(rendered.unexplained)}; add"
+            " them to SYMBOLS in docs/_ext/certdp_bounds.py, or to a SYMBOL_MEANINGS dict"
+            " ({name: text}) in the contract module",
             docname,
         )
     parts = [intro + "\n"] if intro else []
@@ -256,7 +258,7 @@ def _pdf_links(text: str, docname: str) -> str:
     return _PDF_MENTION.sub(replace, text)
 
 
-def _bound_section(contract, map_kind: str, name: str, docname: str) -> str:
+def _bound_section(contract, contract_module: str, map_kind: str, name: str, docname: str) -> str:
     if contract.kind == "measurement":
         claim = "inputs at most :math:`d_{in}` apart give output distributions whose divergence is"
     else:
@@ -268,12 +270,13 @@ def _bound_section(contract, map_kind: str, name: str, docname: str) -> str:
         " the arguments."
     )
     explained: set = set()
-    section = _render(contract.bound, intro=intro, docname=docname, explained=explained)
+    meanings = getattr(importlib.import_module(contract_module), "SYMBOL_MEANINGS", None)
+    render = functools.partial(_render, docname=docname, explained=explained, meanings=meanings)
+    section = render(contract.bound, intro=intro)
     note = ROUNDING_NOTES.get(name)
     if note is not None and note.needed(contract):
         for problem in note.check():
             _warn(problem, docname)
-        render = functools.partial(_render, docname=docname, explained=explained)
         section += "\n" + note.write(render)
     return section
 

@@ -306,6 +306,12 @@ def test_a_bound_with_an_unexplained_symbol_is_reported(ext):
     assert rendered.unexplained == ["zeta"]
 
 
+def test_a_contract_module_may_explain_its_own_symbols(ext):
+    zeta = sympy.Symbol("zeta")
+    rendered = ext.bounds.render_bound(zeta, meanings={"zeta": "the zeta argument"})
+    assert rendered.unexplained == [] and ("\\zeta", "the zeta argument") in rendered.symbols
+
+
 def test_rendering_names_cases_and_orders_differences(ext):
     L, U, d = sympy.symbols("L U d_in")
     algorithm = sympy.Symbol("algorithm")
