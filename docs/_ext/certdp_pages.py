@@ -2,12 +2,14 @@
 
 Before Sphinx reads the sources it writes ``docs/reference/`` (never committed): the prelude's
 API, the contracts API, one page per namespace (``dp.t``, ``dp.m``, ``dp.numpy``) and one page
-per certified constructor, and the index of every proof PDF.  Nothing here lists a constructor
-by hand: they are the ones :func:`certdp.registry.certified_constructors` finds, and what a page
-says about one is read from its docstring, its contract and its proof's build product.
+per certified constructor, and the index of every proof PDF with each constructor's vetting
+status (from ``certdp.audit.status``).  Nothing here lists a constructor by hand: they are the
+ones :func:`certdp.registry.certified_constructors` finds, and what a page says about one is read
+from its docstring, its contract (the bound is rendered by ``certdp_bounds``, every symbol
+explained) and its proof's build product.
 
-A constructor whose proof PDF is missing, or a missing definitions PDF, is a warning (so a
-``-W`` build fails).  After an HTML build every PDF is copied into the site under ``proofs/``.
+A constructor whose proof PDF is missing, a missing definitions PDF, or a bound with a symbol
+nobody explains is a warning (so a ``-W`` build fails).  After an HTML build every PDF is copied into the site under ``proofs/``.
 """
 
 from __future__ import annotations
