@@ -22,9 +22,11 @@ release = version = certdp.__version__
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.imgmath",
+    "certdp_api",
     "certdp_pages",
     "certdp_run",
     "certdp_plots",
+    "certdp_features",
 ]
 
 exclude_patterns = ["_build", "_ext"]

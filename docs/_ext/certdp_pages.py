@@ -2,23 +2,28 @@
 
 Before Sphinx reads the sources it writes ``docs/reference/`` (never committed): the prelude's
 API, the contracts API, one page per namespace (``dp.t``, ``dp.m``, ``dp.numpy``) and one page
-per certified constructor, and the index of every proof PDF.  Nothing here lists a constructor
-by hand: they are the ones :func:`certdp.registry.certified_constructors` finds, and what a page
-says about one is read from its docstring, its contract and its proof's build product.
+per certified constructor, and the index of every proof PDF with each constructor's vetting
+status (from ``certdp.audit.status``).  Nothing here lists a constructor by hand: they are the
+ones :func:`certdp.registry.certified_constructors` finds, and what a page says about one is read
+from its docstring, its contract (the bound is rendered by ``certdp_bounds``, every symbol
+explained) and its proof's build product.
 
-A constructor whose proof PDF is missing, or a missing definitions PDF, is a warning (so a
-``-W`` build fails).  After an HTML build every PDF is copied into the site under ``proofs/``.
+A constructor whose proof PDF is missing, a missing definitions PDF, or a bound with a symbol
+nobody explains is a warning (so a ``-W`` build fails).  After an HTML build every PDF is copied into the site under ``proofs/``.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-import sympy
+from certdp_api import autodoc_options
+from certdp_bounds import render_bound
 from certdp_proofs import (
     DEFINITIONS_PDF,
     PACKAGE,
@@ -31,13 +36,13 @@ from certdp_proofs import (
     site_path,
     source_file,
 )
+from certdp_rounding import ROUNDING_NOTES
 from certdp_rst import escape, first_paragraph, heading, link, table
 from certdp_status import status_line
 from sphinx.util import logging
 
 import certdp.prelude
 from certdp.contracts import contract_of
-from certdp.contracts.contract import D_IN
 from certdp.registry import certified_constructors
 
 __all__ = ["REFERENCE", "Namespace", "NAMESPACES", "generate", "setup"]
@@ -127,7 +132,8 @@ def _partial_of(constructor):
 
 def _autodoc(qualified_name: str, obj) -> str:
     if inspect.isclass(obj):
-        return f".. autoclass:: {qualified_name}\n   :members:\n   :show-inheritance:\n"
+        options = [":members:", *autodoc_options(obj), ":show-inheritance:"]
+        return f".. autoclass:: {qualified_name}\n" + "".join(f"   {o}\n" for o in options)
     return f".. autofunction:: {qualified_name}\n"
 
 
@@ -187,7 +193,7 @@ def constructor_page(constructor) -> str:
         " checks them and refuses a violation with a ``ContractError`` naming the id.\n",
         _preconditions_table(contract) if contract.preconditions else "None.\n",
         heading(map_kind.capitalize(), 1),
-        _bound_section(contract, map_kind),
+        _bound_section(contract, constructor.__certdp_contract_module__, map_kind, name, docname),
     ]
     return "\n".join(parts)
 
@@ -204,39 +210,77 @@ def _preconditions_table(contract) -> str:
     return table(["Id", "Parameter", "Condition"], rows)
 
 
-def _latex(expression, names: dict) -> str:
-    """LaTeX of a sympy expression: products with a dot, word-long symbols as one word."""
-    return sympy.latex(expression, mul_symbol="dot", symbol_names=names)
+def _render(
+    bound,
+    named=(),
+    intro: str = "",
+    after: str = "",
+    docname: str = REFERENCE,
+    explained: set | None = None,
+    meanings: dict | None = None,
+) -> str:
+    """A bound as reST: the formula, each named part on its own line, and a table explaining
+    every symbol not already in ``explained`` (which is updated)."""
+    rendered = render_bound(bound, named=named, meanings=meanings)
+    if rendered.unexplained:
+        _warn(
+            f"the bound uses symbols nobody explains: {', '.join(rendered.unexplained)}; add"
+            " them to SYMBOLS in docs/_ext/certdp_bounds.py, or to a SYMBOL_MEANINGS dict"
+            " ({name: text}) in the contract module",
+            docname,
+        )
+    parts = [intro + "\n"] if intro else []
+    parts.append(f".. math::\n\n   \\operatorname{{map}}(d_{{in}}) \\ge {rendered.latex}\n")
+    for name, definition, text in rendered.parts:
+        parts.append(f"where :math:`{name}` is {_pdf_links(text, docname)}:\n")
+        parts.append(f".. math::\n\n   {name} = {definition}\n")
+    if after:
+        parts.append(after + "\n")
+    explained = set() if explained is None else explained
+    rows = [[f":math:`{s}`", text] for s, text in rendered.symbols if s not in explained]
+    explained.update(symbol for symbol, _ in rendered.symbols)
+    if rows:
+        parts.append(table(["Symbol", "Meaning"], rows))
+    return "\n".join(parts)
 
 
-def _word_symbols(symbols) -> dict:
-    """``\\mathit{name}`` for every symbol sympy would print as a run of italic letters."""
-    return {
-        symbol: rf"\mathit{{{symbol.name}}}"
-        for symbol in symbols
-        if len(symbol.name) > 1 and sympy.latex(symbol) == symbol.name
-    }
+_PDF_MENTION = re.compile(r"<pdf:([^>]+)>")
 
 
-def _bound_section(contract, map_kind: str) -> str:
-    names = _word_symbols(contract.bound.free_symbols)
-    d_in = _latex(D_IN, names)
+def _pdf_links(text: str, docname: str) -> str:
+    """``<pdf:path>`` (a PDF under ``build/proofs``) as a link to it from ``docname``."""
+
+    def replace(match: re.Match) -> str:
+        pdf = PROOFS_BUILD / match.group(1)
+        if not pdf.is_file():
+            _warn(f"{_repo_path(pdf)} is missing: run `make proofs`", docname)
+            return f"``{pdf.name}``"
+        return link(pdf.name, _up(docname) + site_path(pdf))
+
+    return _PDF_MENTION.sub(replace, text)
+
+
+def _bound_section(contract, contract_module: str, map_kind: str, name: str, docname: str) -> str:
     if contract.kind == "measurement":
-        claim = f"inputs at most :math:`{d_in}` apart give output distributions whose divergence is"
+        claim = "inputs at most :math:`d_{in}` apart give output distributions whose divergence is"
     else:
-        claim = f"inputs at most :math:`{d_in}` apart give outputs whose distance is"
-    others = sorted((s for s in contract.bound.free_symbols if s != D_IN), key=lambda s: s.name)
-    where = ""
-    if others:
-        symbols = ", ".join(f":math:`{_latex(symbol, names)}`" for symbol in others)
-        where = f" In the bound, {symbols} are values the contract takes from the arguments."
-    return (
+        claim = "inputs at most :math:`d_{in}` apart give outputs whose distance is"
+    intro = (
         f"The proof shows that {claim} at most the bound below, so the {map_kind} may return it"
         " or anything larger.  With contracts enabled, every value the map returns is checked,"
-        f" exactly, to be at least this bound.{where}\n\n"
-        ".. math::\n\n"
-        f"   \\operatorname{{map}}({d_in}) \\ge {_latex(contract.bound, names)}\n"
+        " exactly, to be at least this bound; the contract takes the value of each symbol from"
+        " the arguments."
     )
+    explained: set = set()
+    meanings = getattr(importlib.import_module(contract_module), "SYMBOL_MEANINGS", None)
+    render = functools.partial(_render, docname=docname, explained=explained, meanings=meanings)
+    section = render(contract.bound, intro=intro)
+    note = ROUNDING_NOTES.get(name)
+    if note is not None and note.needed(contract):
+        for problem in note.check():
+            _warn(problem, docname)
+        section += "\n" + note.write(render)
+    return section
 
 
 # -- namespaces -----------------------------------------------------------------------------------
@@ -356,15 +400,19 @@ def proofs_page(constructors: list) -> str:
 
     rows = []
     for pdf, owned in sorted(owners.items()):
-        names = ", ".join(_constructor_ref(c) for c in owned)
-        namespace = ", ".join(sorted({f"``dp.{_namespace_of(c).attribute}``" for c in owned}))
-        rows.append([names, namespace, link("PDF", up + site_path(pdf))])
+        for constructor in owned:
+            rows.append(_proof_row(constructor, link("PDF", up + site_path(pdf)), docname))
     unproven = [c for c in constructors if not proof_of(c).exists]
-    rows += [
-        [_constructor_ref(c), f"``dp.{_namespace_of(c).attribute}``", "*missing*"] for c in unproven
-    ]
+    rows += [_proof_row(c, "*missing*", docname) for c in unproven]
     parts.append(heading("Constructor proofs", 1))
-    parts.append(table(["Constructor", "Namespace", "Proof"], rows) if rows else "None built.\n")
+    parts.append(
+        "The vetting status is the audit's (``certdp audit``): **up to date** when a reviewer"
+        " checked the proof against exactly the code and proof of today, **outdated** when"
+        " either changed since, **never vetted** otherwise.  Only an up-to-date constructor"
+        ' runs without ``dp.enable_features("contrib")`` (see :doc:`/guide/features`).\n'
+    )
+    header = ["Constructor", "Namespace", "Vetting status", "Proof"]
+    parts.append(table(header, rows) if rows else "None built.\n")
 
     others = [pdf for pdf in all_pdfs() if pdf not in owners and pdf != DEFINITIONS_PDF]
     parts.append(heading("Lemmas and other documents", 1))
@@ -382,6 +430,20 @@ def proofs_page(constructors: list) -> str:
     else:
         parts.append("None.\n")
     return "\n".join(parts)
+
+
+def _proof_row(constructor, proof: str, docname: str) -> list[str]:
+    try:
+        audit = status_line(constructor.__name__, brief=True)
+    except Exception as error:  # the audit tool exists but failed: say so, loudly
+        _warn(f"{constructor.__name__}: the audit status could not be read: {error!r}", docname)
+        audit = "*unavailable*"
+    return [
+        _constructor_ref(constructor),
+        f"``dp.{_namespace_of(constructor).attribute}``",
+        audit,
+        proof,
+    ]
 
 
 def index_page() -> str:

@@ -1,17 +1,19 @@
 """Sphinx extension: ``.. certdp-run::`` runs an example at build time and shows what it prints.
 
 The numbers the guide shows are therefore the numbers the code computes today.  Blocks of one
-page share a namespace (the first one imports what it needs); each page starts with contracts
+page share a namespace (the first one imports what it needs) and run in the page's folder, so
+an example opens a data file beside its page by a relative path; each page starts with contracts
 off and no feature enabled.  Searches made with ``hypothesis`` are derandomized and keep no
-example database, so a rebuild prints the same thing.  An example that raises is a warning (so a ``-W`` build fails),
-unless it declares the error it demonstrates with ``:raises: ErrorName``, and then it must raise
-exactly that.
+example database, so a rebuild prints the same thing.  An example that raises is a warning (so a
+``-W`` build fails), unless it declares the error it demonstrates with ``:raises: ErrorName``,
+and then it must raise exactly that.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+from pathlib import Path
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -45,8 +47,9 @@ class RunDirective(SphinxDirective):
         code = "\n".join(self.content)
         printed = io.StringIO()
         raised = None
+        folder = Path(self.env.doc2path(self.env.docname)).parent
         try:
-            with contextlib.redirect_stdout(printed):
+            with contextlib.redirect_stdout(printed), contextlib.chdir(folder):
                 exec(compile(code, f"<{self.env.docname} line {self.lineno}>", "exec"), namespace)
         except Exception as error:  # shown on the page, and a warning unless declared
             raised = error

@@ -26,22 +26,20 @@ def audit_tool():
     return module.vetting_status
 
 
-def status_line(name: str) -> str:
-    """The audit status of constructor ``name``: state, then commit, reviewer and date if known."""
+def status_line(name: str, brief: bool = False) -> str:
+    """The audit status of constructor ``name``: state, then commit, reviewer and date if known
+    (``brief``: commit and date only, for a table)."""
     vetting_status = audit_tool()
     if vetting_status is None:
         return NOT_AUDITED
     status = vetting_status(name)
     state = str(status.state)
-    details = [
-        f"{label} {value}"
-        for label, value in (
-            ("at commit", _literal(getattr(status, "commit", None))),
-            ("by", _text(getattr(status, "reviewer", None))),
-            ("on", _text(getattr(status, "date", None))),
-        )
-        if value
+    fields = [
+        ("at commit", _literal(getattr(status, "commit", None))),
+        ("by", None if brief else _text(getattr(status, "reviewer", None))),
+        ("on", _text(getattr(status, "date", None))),
     ]
+    details = [f"{label} {value}" for label, value in fields if value]
     if not details:
         return f"**{escape(state)}**"
     vetted = "last vetted" if state == "outdated" else "vetted"

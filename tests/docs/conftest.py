@@ -1,0 +1,76 @@
+"""The ``site`` fixture: the documentation site, built once per test session.
+
+It runs ``make proofs`` (incremental) and then sphinx-build with ``-W`` into a temporary folder,
+once per test session even under pytest-xdist (the first worker builds, the others wait on a
+lock and reuse the result).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+
+def _build(out: Path) -> dict:
+    proofs = subprocess.run(
+        [
+            "make",
+            "--no-print-directory",
+            "-f",
+            "proofs/proofs.mk",
+            "proofs",
+            f"PROOFS_PYTHON={sys.executable}",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        # a `make test` above us must not hand its jobserver or goals down
+        env={k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")},
+    )
+    if proofs.returncode != 0:
+        return {"ok": False, "log": "make proofs failed:\n" + proofs.stdout + proofs.stderr}
+    sphinx = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-b",
+            "html",
+            "-E",
+            "-W",
+            "--keep-going",
+            "-q",
+            "-d",
+            str(out / "doctrees"),
+            str(DOCS),
+            str(out / "html"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    return {"ok": sphinx.returncode == 0, "log": sphinx.stdout + sphinx.stderr}
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # this run's folder, common to every xdist worker
+    out, result_file = shared / "certdp-docs-site", shared / "certdp-docs-site.json"
+    with open(shared / "certdp-docs-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not result_file.exists():
+            result_file.write_text(json.dumps(_build(out)))
+        result = json.loads(result_file.read_text())
+    assert result["ok"], "the documentation build failed:\n" + result["log"][-6000:]
+    return out / "html"
