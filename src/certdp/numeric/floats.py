@@ -287,8 +287,10 @@ def neg_inf_sqrt(a, T="f64") -> float:
 
 
 def _mpf_to_fraction(v: mpmath.mpf) -> Fraction:
+    """The exact value of a finite mpf (``man_exp`` gives the magnitude only)."""
     man, exp = v.man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    magnitude = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -magnitude if v < 0 else magnitude
 
 
 def _log2(a, T, op: str, direction: str) -> float:
