@@ -184,4 +184,3 @@ def test_the_full_sized_contract_draws_distances_beyond_2_53():
     )
     contract.verify()
     assert max(seen) >= 2**53
-
