@@ -57,6 +57,15 @@ def test_a_constant_just_above_the_marker_is_in_the_closure_and_trusted(construc
     )
     own = found["certdp.transformations.sum.make_sum.make_sum"]
     assert own.proven_by == ("src/certdp/transformations/sum/make_sum.tex",)
+    # a constructor re-exported by its package, whose module has the same name
+    checked = "certdp.transformations.sized_bounded_int_checked_sum"
+    called = found[
+        f"{checked}.make_sized_bounded_int_checked_sum.make_sized_bounded_int_checked_sum"
+    ]
+    assert called.proven_by == (
+        "src/certdp/transformations/sized_bounded_int_checked_sum/"
+        "make_sized_bounded_int_checked_sum.tex",
+    )
     # across modules: a shared lemma of the summation folder
     lemma = found["certdp.transformations._summation.integer_summation.can_int_sum_overflow"]
     assert lemma.proven_by == ("src/certdp/transformations/_summation/integer_summation.tex",)

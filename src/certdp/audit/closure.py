@@ -25,7 +25,6 @@ under ``src/certdp`` (constructor proofs and lemma documents alike).
 from __future__ import annotations
 
 import ast
-import builtins
 import hashlib
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -37,7 +36,6 @@ from .sources import read_markers
 __all__ = ["Definition", "ProofIndex", "closure", "trusted_base", "uncited_documents"]
 
 PACKAGE = "certdp"
-_BUILTINS = frozenset(dir(builtins))
 
 
 @dataclass(frozen=True)
@@ -67,7 +65,9 @@ class _Module:
     is_package: bool
     tree: ast.Module
     definitions: dict[str, ast.stmt] = field(default_factory=dict)
-    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
+    #: local name -> (module, attribute): ``(path, None)`` for ``import path``, ``(source,
+    #: name)`` for ``from source import name``
+    imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
 
     @property
     def package(self) -> str:
@@ -91,21 +91,21 @@ def _absolute(module: _Module, node: ast.ImportFrom) -> str:
     return ".".join(base + ([node.module] if node.module else []))
 
 
-def _import_bindings(module: _Module, node: ast.stmt) -> dict[str, str]:
-    """Local name -> dotted target bound by one import statement."""
-    bound = {}
+def _import_bindings(module: _Module, node: ast.stmt) -> dict[str, tuple[str, str | None]]:
+    """Local name -> ``(module, attribute)`` bound by one import statement."""
+    bound: dict[str, tuple[str, str | None]] = {}
     if isinstance(node, ast.Import):
         for alias in node.names:
             if alias.asname:
-                bound[alias.asname] = alias.name
+                bound[alias.asname] = (alias.name, None)
             else:  # `import a.b` binds `a`
                 head = alias.name.split(".")[0]
-                bound[head] = head
+                bound[head] = (head, None)
     elif isinstance(node, ast.ImportFrom):
         source = _absolute(module, node)
         for alias in node.names:
             if alias.name != "*":
-                bound[alias.asname or alias.name] = f"{source}.{alias.name}"
+                bound[alias.asname or alias.name] = (source, alias.name)
     return bound
 
 
@@ -167,28 +167,30 @@ class _Modules:
                 return module
         return None
 
-    def resolve(self, dotted: str, seen: frozenset = frozenset()) -> tuple[str, object] | None:
-        """``("definition", (module, name))`` or ``("module", module)`` for a certdp dotted
-        name; ``None`` outside certdp or when it names nothing certdp defines."""
-        if dotted in seen:
+    def attribute(self, module: _Module, name: str, seen: frozenset = frozenset()):
+        """What ``module.name`` is, as Python's import system finds it: a definition of the
+        module, what its import binds (re-exports are followed), or a submodule.
+        ``("definition", (module, name))``, ``("module", module)`` or ``None``."""
+        if name in module.definitions:
+            return "definition", (module, name)
+        key = (module.name, name)
+        if name in module.imports and key not in seen:
+            found = self.target(module.imports[name], seen | {key})
+            if found is not None:
+                return found
+        submodule = self.get(f"{module.name}.{name}")
+        return ("module", submodule) if submodule is not None else None
+
+    def target(self, target: tuple[str, str | None], seen: frozenset = frozenset()):
+        """Resolve an import target ``(module path, attribute or None)``; ``None`` outside
+        certdp."""
+        path, name = target
+        module = self.get(path)
+        if module is None:
             return None
-        module = self.get(dotted)
-        if module is not None:
+        if name is None:
             return "module", module
-        owner, _, attribute = dotted.rpartition(".")
-        if not owner:
-            return None
-        parent = self.resolve(owner, seen | {dotted})
-        if parent is None:
-            return None
-        kind, value = parent
-        if kind != "module":
-            return None  # an attribute of a class or constant: the owner covers it
-        if attribute in value.definitions:
-            return "definition", (value, attribute)
-        if attribute in value.imports:
-            return self.resolve(value.imports[attribute], seen | {dotted})
-        return None
+        return self.attribute(module, name, seen)
 
 
 def _dotted(node: ast.expr) -> list[str] | None:
@@ -233,9 +235,9 @@ class _References(ast.NodeVisitor):
 
     def __init__(self, module: _Module):
         self.module = module
-        self.found: list[tuple[list[str], dict[str, str]]] = []
+        self.found: list[list[str]] = []
         self.scopes: list[set[str]] = []
-        self.imports: dict[str, str] = {}
+        self.imports: dict[str, tuple[str, str | None]] = {}
 
     def _shadowed(self, name: str) -> bool:
         return any(name in scope for scope in self.scopes)
@@ -288,11 +290,13 @@ class _References(ast.NodeVisitor):
 
     def _found(self, parts: list[str]):
         if not self._shadowed(parts[0]):
-            self.found.append((parts, dict(self.imports)))
+            self.found.append(parts)
 
 
-def _references(module: _Module, nodes: list[ast.AST]) -> list[list[str]]:
-    """The dotted names (resolved through imports) that ``nodes`` load."""
+def _references(
+    modules: _Modules, module: _Module, nodes: list[ast.AST]
+) -> list[tuple[_Module, str]]:
+    """The certdp definitions that ``nodes`` (code of ``module``) refer to by name."""
     visitor = _References(module)
     # imports anywhere in the code bind before use in practice: collect them first
     for node in nodes:
@@ -301,18 +305,24 @@ def _references(module: _Module, nodes: list[ast.AST]) -> list[list[str]]:
                 visitor.imports.update(_import_bindings(module, child))
     for node in nodes:
         visitor.visit(node)
-    dotted = []
-    for parts, _ in visitor.found:
+    definitions = []
+    for parts in visitor.found:
         head, rest = parts[0], parts[1:]
         if head in visitor.imports:
-            dotted.append([*visitor.imports[head].split("."), *rest])
+            found = modules.target(visitor.imports[head])
         elif head in module.definitions:
-            dotted.append([*module.name.split("."), head, *rest])
+            found = "definition", (module, head)
         elif head in module.imports:
-            dotted.append([*module.imports[head].split("."), *rest])
-        elif head not in _BUILTINS:
-            continue  # a name bound elsewhere (comprehension variable, class attribute)
-    return dotted
+            found = modules.target(module.imports[head])
+        else:
+            continue  # a builtin, or a name bound elsewhere (comprehension, class body)
+        # follow attributes through modules: `errors.DPError`, `certdp.numeric.inf_add`
+        while found is not None and found[0] == "module" and rest:
+            found = modules.attribute(found[1], rest[0])
+            rest = rest[1:]
+        if found is not None and found[0] == "definition":
+            definitions.append(found[1])
+    return definitions
 
 
 class ProofIndex:
@@ -421,8 +431,7 @@ def closure(constructor: ConstructorFolder, index: ProofIndex | None = None) -> 
             name = _definition_of(module, node)
             if name is not None:
                 pending.append((module, name))
-        for dotted in _references(module, nodes):
-            pending.extend(_resolved(modules, dotted))
+        pending.extend(_references(modules, module, nodes))
 
     found: dict[str, Definition] = {}
     while pending:
@@ -440,22 +449,8 @@ def closure(constructor: ConstructorFolder, index: ProofIndex | None = None) -> 
             fingerprint=_fingerprint(node),
             proven_by=index.proving(module.path, first, last),
         )
-        for dotted in _references(module, [node]):
-            pending.extend(_resolved(modules, dotted))
+        pending.extend(_references(modules, module, [node]))
     return [found[name] for name in sorted(found)]
-
-
-def _resolved(modules: _Modules, parts: list[str]) -> list[tuple[_Module, str]]:
-    """The definition a dotted reference names: the longest prefix that resolves."""
-    if parts[0] != PACKAGE:
-        return []
-    for end in range(len(parts), 0, -1):
-        resolved = modules.resolve(".".join(parts[:end]))
-        if resolved is None:
-            continue
-        kind, value = resolved
-        return [value] if kind == "definition" else []
-    return []
 
 
 def trusted_base(constructor: ConstructorFolder, index: ProofIndex | None = None) -> list[str]:
