@@ -126,3 +126,32 @@ def test_exact_cast_per_width(T, value):
     else:
         with pytest.raises(FailedCastError):
             exact_cast(value, T)
+
+
+@pytest.mark.parametrize("T", ["f32", "f64"])
+@given(
+    value=st.one_of(
+        st.integers(-(1 << 1100), 1 << 1100),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(allow_nan=False, allow_infinity=False, width=32),
+        st.fractions(),
+        st.sampled_from([2**24 + 1, 2**53 - 1, 2**53 + 1, 2**64, 0.1, -0.0, 5e-324, 1e-45]),
+    )
+)
+def test_exact_cast_into_float_types(T, value):
+    exact = Fraction(value)
+    dtype = np.float32 if T == "f32" else np.float64
+    # independent oracle: the nearest f64 (Python's correctly rounded conversion), then numpy
+    try:
+        nearest = float(exact)
+    except OverflowError:
+        nearest = math.inf
+    with np.errstate(over="ignore"):
+        is_value = math.isfinite(nearest) and Fraction(nearest) == exact
+        is_value = is_value and math.isfinite(dtype(nearest)) and float(dtype(nearest)) == nearest
+    if is_value:
+        result = exact_cast(value, T)
+        assert type(result) is float and Fraction(result) == exact
+    else:
+        with pytest.raises(FailedCastError):
+            exact_cast(value, T)
