@@ -213,3 +213,73 @@ def test_fingerprints_ignore_formatting_but_not_code(tree):
     after = _by_name(closure(_thing(tree)))
     changed = [n for n in after if after[n].fingerprint != before[n].fingerprint]
     assert changed == ["certdp.t._support.helpers.SCALE"]
+
+
+# ------------------------------------------------------------------ the probes of issue 12
+
+
+@pytest.fixture(scope="module")
+def copied_tree(tmp_path_factory, constructors):
+    """A copy of the source tree (``src/certdp``) that a test may edit."""
+    import shutil
+
+    root = next(iter(constructors.values())).root
+    copy = tmp_path_factory.mktemp("tree")
+    shutil.copytree(
+        root / "src" / "certdp", copy / "src" / "certdp", ignore=shutil.ignore_patterns("*.pyc")
+    )
+    return copy
+
+
+def _closure_in(root: Path, constructor: ConstructorFolder) -> dict:
+    moved = ConstructorFolder(
+        constructor.name, root / constructor.folder.relative_to(constructor.root), root
+    )
+    return {d.name: d.fingerprint for d in closure(moved, ProofIndex(root))}
+
+
+@pytest.mark.parametrize(
+    "constructor_name, file, old, new, changed",
+    [
+        (  # probe 1: one outward-rounded operation rounds to nearest
+            "make_sized_bounded_float_checked_sum",
+            "src/certdp/numeric/floats.py",
+            'inf_add = _binary("inf_add", "+", "up")',
+            'inf_add = _binary("inf_add", "+", "nearest")',
+            "certdp.numeric.floats.inf_add",
+        ),
+        (  # probe 2: a constant just above a `# proof: begin` marker moves by one
+            "make_sum",
+            "src/certdp/transformations/sum/make_sum.py",
+            "DEFAULT_SIZE_LIMIT = 1 << 20",
+            "DEFAULT_SIZE_LIMIT = (1 << 20) + 1",
+            "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT",
+        ),
+    ],
+    ids=["inf_add-to-nearest", "constant-above-marker"],
+)
+def test_the_probes_change_exactly_one_fingerprint_of_the_closure(
+    copied_tree, constructors, constructor_name, file, old, new, changed
+):
+    constructor = constructors[constructor_name]
+    before = _closure_in(copied_tree, constructor)
+    path = copied_tree / file
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new))
+    try:
+        after = _closure_in(copied_tree, constructor)
+    finally:
+        path.write_text(text)
+    assert set(after) == set(before)
+    assert [name for name in before if before[name] != after[name]] == [changed]
+
+
+def test_command_line_lists_the_trusted_base(capsys):
+    from certdp.audit.closure import _main
+
+    assert _main(["make_sum"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("make_sum: ")
+    assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" in out
+    assert "proven but not cited: src/certdp/numeric/floats.tex" in out

@@ -484,3 +484,36 @@ def uncited_documents(
             for document in definition.proven_by:
                 uncited.setdefault(document, []).append(definition.name)
     return uncited
+
+
+def _main(argv: list[str] | None = None) -> int:
+    """``python -m certdp.audit.closure [NAME...]``: each constructor's closure, trusted base
+    and the proof documents it relies on without citing them."""
+    import argparse
+
+    from .discovery import discover
+
+    parser = argparse.ArgumentParser(prog="python -m certdp.audit.closure")
+    parser.add_argument("names", nargs="*", help="constructors (default: all)")
+    parser.add_argument("--all", action="store_true", help="list every definition")
+    arguments = parser.parse_args(argv)
+    constructors = discover()
+    if arguments.names:
+        constructors = [c for c in constructors if c.name in arguments.names]
+    if not constructors:
+        parser.error("no such constructor")
+    index = ProofIndex(constructors[0].root)
+    for constructor in constructors:
+        definitions = closure(constructor, index)
+        trusted = [d for d in definitions if d.trusted]
+        print(f"{constructor.name}: {len(definitions)} definitions, {len(trusted)} trusted")
+        for definition in definitions if arguments.all else trusted:
+            where = ", ".join(definition.proven_by) or "trusted"
+            print(f"  {definition.name}  {definition.file}:{definition.first}  [{where}]")
+        for document, names in uncited_documents(constructor, index).items():
+            print(f"  proven but not cited: {document} ({len(names)} definitions)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
