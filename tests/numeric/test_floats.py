@@ -178,8 +178,9 @@ def test_sqrt_of_perfect_square_is_exact(root):
 
 def _log2_400(x: float) -> Fraction:
     with mpmath.workprec(400):
-        man, exp = mpmath.log(mpmath.mpf(x), 2).man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+        y = mpmath.log(mpmath.mpf(x), 2)
+        man, exp = y.man_exp  # the magnitude only: man_exp drops the sign
+    return int(mpmath.sign(y)) * Fraction(int(man)) * Fraction(2) ** int(exp)
 
 
 @given(args=typed_values)

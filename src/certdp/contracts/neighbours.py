@@ -11,9 +11,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 from hypothesis import strategies as st
 
 from certdp.core.domains import AtomDomain, VectorDomain
+from certdp.core.errors import DPError
 from certdp.core.metrics import (
     AbsoluteDistance,
     InsertDeleteDistance,
@@ -22,7 +24,20 @@ from certdp.core.metrics import (
     SymmetricDistance,
 )
 
-__all__ = ["members", "datasets", "neighbours", "distances", "register_neighbours"]
+__all__ = [
+    "DATASET_DISTANCE_LIMIT",
+    "LARGE_INTEGER_DISTANCES",
+    "datasets",
+    "distance_limit",
+    "distances",
+    "distances_for",
+    "distances_up_to",
+    "large_distances_for",
+    "members",
+    "neighbours",
+    "register_neighbours",
+    "usable_by_pairs",
+]
 
 
 def members(domain: AtomDomain) -> st.SearchStrategy:
@@ -58,11 +73,147 @@ def datasets(domain: VectorDomain, max_size: int = 12) -> st.SearchStrategy:
     return st.lists(elements, max_size=max_size)
 
 
-def distances(metric) -> st.SearchStrategy:
-    """Plausible ``d_in`` values for a metric."""
+#: Distances at which float arithmetic stops being exact: 2**53 +- 1 (the end of the exactly
+#: representable integers of f64), 2**54 + 2 and 2**63 + 2 (where ``int(d_in / 2)`` rounds
+#: below ``d_in // 2``), and the ends of the 64-bit integer types.
+LARGE_INTEGER_DISTANCES = (
+    2**53 - 1,
+    2**53,
+    2**53 + 1,
+    2**54 + 2,
+    2**63 - 1,
+    2**63,
+    2**63 + 2,
+    2**64 - 1,
+    2**64,
+)
+#: Searched limit of the integer distances of dataset metrics: certdp accepts any
+#: non-negative Python int there, so the search goes past every 64-bit type.
+DATASET_DISTANCE_LIMIT = 2**64
+
+
+def distance_limit(metric):
+    """The largest ``d_in`` the search draws for ``metric``: the largest value of its
+    distance type (the largest finite one for floats), or :data:`DATASET_DISTANCE_LIMIT`
+    for the symmetric and insert-delete distances."""
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
-        return st.integers(0, 6)
-    return st.one_of(st.sampled_from([0, 1]), st.fractions(0, 10, max_denominator=64).map(float))
+        return DATASET_DISTANCE_LIMIT
+    T = metric.T
+    if T.is_integer:
+        return T.max
+    return float(np.finfo(T.numpy_dtype).max)
+
+
+def _is_integer_metric(metric) -> bool:
+    return isinstance(metric, (SymmetricDistance, InsertDeleteDistance)) or metric.T.is_integer
+
+
+def _large_values(limit, integer: bool, width: int) -> list:
+    """The large distances worth checking exactly, up to ``limit`` and ``limit`` itself."""
+    if integer:
+        large = [value for value in LARGE_INTEGER_DISTANCES if value <= limit]
+        return sorted({*large, int(limit)})
+    large = [2.0**24, 2.0**53, 2.0**53 + 2, 2.0**64, 1e38, 1e300]
+    large = [value for value in large if value <= limit and (width == 64 or value < 2.0**127)]
+    return sorted({*large, float(limit)})
+
+
+def distances_up_to(limit, *, integer: bool = True, width: int = 64) -> st.SearchStrategy:
+    """``d_in`` values in ``[0, limit]``: mostly small ones (only they let a pair of small
+    datasets use the whole budget, which the search for tight pairs needs), then the large
+    values of :data:`LARGE_INTEGER_DISTANCES` (or large floats) and ``limit`` itself, and
+    values spread over the whole range."""
+    examples = st.sampled_from(_large_values(limit, integer, width))
+    if integer:
+        small = st.integers(0, min(6, int(limit)))
+        spread = st.integers(0, int(limit))
+    else:
+        small = st.one_of(
+            st.sampled_from([0, 1]),
+            st.fractions(0, min(10, limit), max_denominator=64).map(float),
+        )
+        spread = st.floats(0, float(limit), width=width)
+    kinds = {"small": small, "example": examples, "spread": spread}
+    weighted = ["small"] * 7 + ["example", "spread", "spread"]
+    return st.sampled_from(weighted).flatmap(kinds.__getitem__)
+
+
+def distances(metric) -> st.SearchStrategy:
+    """``d_in`` values for ``metric`` up to the limit of its distance type
+    (:func:`distance_limit`)."""
+    if _is_integer_metric(metric):
+        return distances_up_to(distance_limit(metric))
+    width = 32 if metric.T.name == "f32" else 64
+    return distances_up_to(distance_limit(metric), integer=False, width=width)
+
+
+def usable_by_pairs(metric, d_in, max_size: int) -> bool:
+    """Can a pair of datasets of at most ``max_size`` records be ``d_in`` apart without
+    being closer?  Under the symmetric and insert-delete distances two such datasets are at
+    most ``2 * max_size`` apart, so a larger ``d_in`` can be tight only for the map's value,
+    not for a pair; under numeric metrics any budget can be spent on the values."""
+    if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
+        return d_in <= 2 * max_size
+    return True
+
+
+def _accepts(built, d_in) -> bool:
+    try:
+        built.map(d_in)
+    except DPError:
+        return False
+    return True
+
+
+def _largest_accepted(built, limit, integer: bool):
+    """The largest ``d_in <= limit`` the map of ``built`` accepts (returns for rather than
+    refuses with a typed error), by bisection; maps refuse only above a threshold (an
+    overflowing result), so refusal is monotone.  ``None`` when it refuses 0."""
+    if _accepts(built, limit):
+        return limit
+    if not _accepts(built, 0):
+        return None
+    if integer:
+        low, high = 0, int(limit)  # accepted, refused
+        while high - low > 1:
+            middle = (low + high) // 2
+            low, high = (middle, high) if _accepts(built, middle) else (low, middle)
+        return low
+    # non-negative floats are ordered like their bit patterns
+    low, high = 0, int(np.float64(limit).view(np.int64))
+    while high - low > 1:
+        middle = (low + high) // 2
+        value = float(np.int64(middle).view(np.float64))
+        low, high = (middle, high) if _accepts(built, value) else (low, middle)
+    return float(np.int64(low).view(np.float64))
+
+
+def large_distances_for(built) -> list:
+    """The large distances of :data:`LARGE_INTEGER_DISTANCES` (or large floats) that the map
+    of ``built`` accepts, and the largest distance it accepts up to the metric type's limit:
+    :meth:`Contract.verify` checks the map against the exact bound at each of them."""
+    metric = built.input_metric
+    integer = _is_integer_metric(metric)
+    largest = _largest_accepted(built, distance_limit(metric), integer)
+    if largest is None:
+        return []
+    width = 32 if not integer and metric.T.name == "f32" else 64
+    return _large_values(largest, integer, width)
+
+
+def distances_for(built) -> st.SearchStrategy:
+    """``d_in`` values for the input metric of ``built``, up to the limit of the metric's
+    distance type, restricted to those its map accepts (a map may refuse a ``d_in`` whose
+    result overflows; the theorem constrains only the values it returns)."""
+    metric = built.input_metric
+    integer = _is_integer_metric(metric)
+    largest = _largest_accepted(built, distance_limit(metric), integer)
+    if largest is None:
+        return st.just(0)  # the map refuses every distance: let the search report it
+    width = 32 if not integer and metric.T.name == "f32" else 64
+    return distances_up_to(largest, integer=integer, width=width).filter(
+        lambda d_in: _accepts(built, d_in)
+    )
 
 
 def _up_to(limit: int) -> st.SearchStrategy:
@@ -86,7 +237,8 @@ def _edited(draw, domain: VectorDomain, d_in: int, ordered: bool, max_size: int)
         removals = draw(st.integers(0, min(d_in, len(x))))
         for _ in range(removals):
             del x_prime[draw(st.integers(0, len(x_prime) - 1))]
-        for _ in range(draw(_up_to(d_in - removals))):
+        # a pair needs no more insertions than the datasets' size: d_in may be 2**64
+        for _ in range(draw(_up_to(min(d_in - removals, max_size)))):
             x_prime.insert(draw(st.integers(0, len(x_prime))), draw(elements))
     if not ordered:
         x_prime = draw(st.permutations(x_prime))
@@ -115,20 +267,27 @@ def _perturbed(draw, domain, metric, d_in):
 def _scalar_near(domain: AtomDomain, x, budget: Fraction) -> st.SearchStrategy:
     if not (isinstance(x, (int, float)) and math.isfinite(x)) or budget == 0:
         return st.just(x)
-    if domain.T.is_integer:
+    # the interval [x - budget, x + budget] cut to the domain: budgets may be huge
+    T = domain.T
+    lower = T.min if domain.bounds is None else domain.bounds[0]
+    upper = T.max if domain.bounds is None else domain.bounds[1]
+    if T.is_integer:
         radius = int(budget)
-        return st.integers(x - radius, x + radius).filter(domain.member)
-    if domain.T.name == "f32":
-        # hypothesis needs f32 bounds: round the interval inwards
-        from certdp.numeric import round_rational
+        low, high = max(x - radius, lower), min(x + radius, upper)
+        return st.one_of(st.sampled_from([low, high, x]), st.integers(low, high)).filter(
+            domain.member
+        )
+    from certdp.numeric import round_rational
 
-        low = round_rational(Fraction(x) - budget, "f32", "up")
-        high = round_rational(Fraction(x) + budget, "f32", "down")
-    else:
-        low, high = float(Fraction(x) - budget), float(Fraction(x) + budget)
+    top = Fraction(float(np.finfo(T.numpy_dtype).max))
+    floor = -top if domain.bounds is None else Fraction(lower)
+    ceiling = top if domain.bounds is None else Fraction(upper)
+    # hypothesis needs bounds of the float type: round the interval inwards
+    low = round_rational(max(Fraction(x) - budget, floor), T.name, "up")
+    high = round_rational(min(Fraction(x) + budget, ceiling), T.name, "down")
     return st.one_of(
         st.sampled_from([low, high, x]),
-        st.floats(low, high, width=32 if domain.T.name == "f32" else 64),
+        st.floats(low, high, width=32 if T.name == "f32" else 64),
     ).filter(domain.member)
 
 

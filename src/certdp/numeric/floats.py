@@ -60,6 +60,7 @@ __all__ = [
 ]
 
 
+# proof: begin formats
 @dataclass(frozen=True)
 class _Format:
     name: str
@@ -92,17 +93,21 @@ def _format(T) -> _Format:
     return _FORMATS[ty.name]
 
 
+# proof: end formats
+
+
+# proof: begin rounding
 def _floor_log2(n: int, d: int) -> int:
     """floor(log2(n / d)) for positive integers n, d."""
-    e = n.bit_length() - d.bit_length()
-    if (n << max(-e, 0)) < (d << max(e, 0)):
+    e = n.bit_length() - d.bit_length()  # label: floor-log2-guess
+    if (n << max(-e, 0)) < (d << max(e, 0)):  # label: floor-log2-correct
         e -= 1
     return e
 
 
 def _quantum(e: int, fmt: _Format) -> int:
     """Exponent of the ulp of numbers in binade ``[2**e, 2**(e+1))``."""
-    return max(e, fmt.emin) - fmt.precision + 1
+    return max(e, fmt.emin) - fmt.precision + 1  # label: quantum
 
 
 def _finish(
@@ -113,35 +118,35 @@ def _finish(
     ``half_cmp`` is the sign of ``frac - 1/2``; ``exact`` says ``frac == 0``.
     Returns ``None`` when the rounded magnitude is infinite (overflow away from zero).
     """
-    away_from_zero = direction != "nearest" and (direction == "up") != negative
+    away_from_zero = direction != "nearest" and (direction == "up") != negative  # label: away
     if direction == "nearest":
-        away = half_cmp > 0 or (half_cmp == 0 and m & 1)
+        away = half_cmp > 0 or (half_cmp == 0 and m & 1)  # label: nearest-even
     else:
         away = away_from_zero
-    r = m if exact or not away else m + 1
-    if r.bit_length() + qe > fmt.emax:
+    r = m if exact or not away else m + 1  # label: increment
+    if r.bit_length() + qe > fmt.emax:  # label: finish-overflow
         if direction == "nearest" or away_from_zero:
             return None
-        value = float(fmt.max)
+        value = float(fmt.max)  # label: finish-max
     else:
-        value = math.ldexp(r, qe)
-    return -value if negative else value
+        value = math.ldexp(r, qe)  # label: finish-value
+    return -value if negative else value  # label: finish-sign
 
 
 def _round(q: Fraction, fmt: _Format, direction: str):
     if q == 0:
         return 0.0
     n, d = abs(q.numerator), q.denominator
-    qe = _quantum(_floor_log2(n, d), fmt)
+    qe = _quantum(_floor_log2(n, d), fmt)  # label: round-quantum
     if qe >= 0:
-        m, rem = divmod(n, d << qe)
+        m, rem = divmod(n, d << qe)  # label: round-divmod-coarse
         den = d << qe
     else:
-        m, rem = divmod(n << -qe, d)
+        m, rem = divmod(n << -qe, d)  # label: round-divmod-fine
         den = d
     twice = 2 * rem
     half_cmp = (twice > den) - (twice < den)
-    return _finish(q < 0, m, half_cmp, rem == 0, qe, fmt, direction)
+    return _finish(q < 0, m, half_cmp, rem == 0, qe, fmt, direction)  # label: round-finish
 
 
 def round_rational(q, T="f64", direction="nearest") -> float:
@@ -165,6 +170,10 @@ def round_rational(q, T="f64", direction="nearest") -> float:
     return result
 
 
+# proof: end rounding
+
+
+# proof: begin operands
 def _to_fraction(x, name: str, op: str) -> Fraction:
     """The exact value of a finite number (int, float, Fraction, numpy scalar)."""
     if isinstance(x, (bool, np.bool_)):
@@ -180,7 +189,7 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
             raise ArithmeticOverflowError(
                 f"{op} got {float(x)}, which is not finite", parameter=name
             )
-        return Fraction(*x.as_integer_ratio())
+        return Fraction(*x.as_integer_ratio())  # label: float-exact
     if isinstance(x, numbers.Rational):
         return Fraction(x.numerator, x.denominator)
     raise FailedCastError(
@@ -196,7 +205,7 @@ def _representable(q: Fraction, fmt: _Format) -> bool:
     n, d = abs(q.numerator), q.denominator
     qe = _quantum(_floor_log2(n, d), fmt)
     # within range, q is a T value iff it is an integer multiple of its binade's ulp
-    return n % (d << qe) == 0 if qe >= 0 else (n << -qe) % d == 0
+    return n % (d << qe) == 0 if qe >= 0 else (n << -qe) % d == 0  # label: representable-test
 
 
 def _operand(x, name: str, op: str, fmt: _Format) -> Fraction:
@@ -216,13 +225,17 @@ def _describe(q: Fraction) -> str:
 
 
 def _bounded(exact: Fraction, fmt: _Format, op: str, expr: str, direction: str) -> float:
-    if abs(exact) > _MAX[fmt.name]:
+    if abs(exact) > _MAX[fmt.name]:  # label: bounded-overflow
         raise ArithmeticOverflowError(
             f"{expr} = {_describe(exact)} exceeds the finite range of {fmt.name}", parameter=op
         )
-    return _round(exact, fmt, direction)
+    return _round(exact, fmt, direction)  # label: bounded-round
 
 
+# proof: end operands
+
+
+# proof: begin binary
 _OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}
 
 
@@ -231,9 +244,9 @@ def _binary(op: str, symbol: str, direction: str):
 
     def operation(a, b, T="f64") -> float:
         fmt = _format(T)
-        x = _operand(a, "lhs", op, fmt)
-        y = _operand(b, "rhs", op, fmt)
-        if symbol == "/" and y == 0:
+        x = _operand(a, "lhs", op, fmt)  # label: binary-lhs
+        y = _operand(b, "rhs", op, fmt)  # label: binary-rhs
+        if symbol == "/" and y == 0:  # label: binary-zero
             raise ArithmeticOverflowError(f"{op} divides {a!r} by zero", parameter="rhs")
         return _bounded(apply(x, y), fmt, op, f"lhs {symbol} rhs = {a!r} {symbol} {b!r}", direction)
 
@@ -253,8 +266,10 @@ neg_inf_add = _binary("neg_inf_add", "+", "down")
 neg_inf_sub = _binary("neg_inf_sub", "-", "down")
 neg_inf_mul = _binary("neg_inf_mul", "*", "down")
 neg_inf_div = _binary("neg_inf_div", "/", "down")
+# proof: end binary
 
 
+# proof: begin sqrt
 def _sqrt(a, T, op: str, direction: str) -> float:
     fmt = _format(T)
     x = _operand(a, "x", op, fmt)
@@ -266,14 +281,14 @@ def _sqrt(a, T, op: str, direction: str) -> float:
         return 0.0
     n, d = x.numerator, x.denominator
     # floor(log2(sqrt x)) == floor(floor(log2 x) / 2)
-    qe = _quantum(_floor_log2(n, d) // 2, fmt)
+    qe = _quantum(_floor_log2(n, d) // 2, fmt)  # label: sqrt-quantum
     # sqrt(x) / 2**qe == sqrt(N / D)
-    N, D = (n, d << (2 * qe)) if qe >= 0 else (n << (-2 * qe), d)
-    m = math.isqrt(N * D) // D
-    exact = m * m * D == N
+    N, D = (n, d << (2 * qe)) if qe >= 0 else (n << (-2 * qe), d)  # label: sqrt-scale
+    m = math.isqrt(N * D) // D  # label: sqrt-floor
+    exact = m * m * D == N  # label: sqrt-exact
     four_n, mid = 4 * N, (2 * m + 1) ** 2 * D  # sqrt(N/D) vs m + 1/2, squared
-    half_cmp = (four_n > mid) - (four_n < mid)
-    return _finish(False, m, half_cmp, exact, qe, fmt, direction)
+    half_cmp = (four_n > mid) - (four_n < mid)  # label: sqrt-half
+    return _finish(False, m, half_cmp, exact, qe, fmt, direction)  # label: sqrt-finish
 
 
 def inf_sqrt(a, T="f64") -> float:
@@ -286,9 +301,15 @@ def neg_inf_sqrt(a, T="f64") -> float:
     return _sqrt(a, T, "neg_inf_sqrt", "down")
 
 
+# proof: end sqrt
+
+
+# proof: begin log2
 def _mpf_to_fraction(v: mpmath.mpf) -> Fraction:
+    """The exact value of a finite mpf (``man_exp`` gives the magnitude only)."""
     man, exp = v.man_exp
-    return Fraction(int(man)) * Fraction(2) ** int(exp)
+    magnitude = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return -magnitude if v < 0 else magnitude  # label: mpf-sign
 
 
 def _log2(a, T, op: str, direction: str) -> float:
@@ -298,7 +319,7 @@ def _log2(a, T, op: str, direction: str) -> float:
         raise ArithmeticOverflowError(f"{op} of {a!r} is not finite (needs x > 0)", parameter="x")
     n, d = x.numerator, x.denominator
     if n & (n - 1) == 0 and d & (d - 1) == 0:
-        return float(n.bit_length() - d.bit_length())
+        return float(n.bit_length() - d.bit_length())  # label: log2-power-of-two
     # x is dyadic: x = n / 2**k.
     k = d.bit_length() - 1
     wp = 96
@@ -306,16 +327,16 @@ def _log2(a, T, op: str, direction: str) -> float:
     # a rounding boundary and the enclosure below eventually rounds unambiguously.
     while True:
         with mpmath.workprec(wp):
-            y = mpmath.log(mpmath.ldexp(mpmath.mpf(n), -k)) / mpmath.ln2
+            y = mpmath.log(mpmath.ldexp(mpmath.mpf(n), -k)) / mpmath.ln2  # label: approx
             centre = _mpf_to_fraction(y)
         # log is accurate to ~1 ulp and the division to 1/2 ulp; allow 2**10 ulps.
         # (|log2 x| > 2**-54 for every T value x != 1, so the absolute term is negligible.)
-        radius = (abs(centre) + Fraction(1, 1 << 64)) / (1 << (wp - 10))
+        radius = (abs(centre) + Fraction(1, 1 << 64)) / (1 << (wp - 10))  # label: log2-radius
         lo = _round(centre - radius, fmt, direction)
         hi = _round(centre + radius, fmt, direction)
-        if lo == hi:
+        if lo == hi:  # label: log2-agree
             return lo
-        wp *= 2
+        wp *= 2  # label: log2-refine
 
 
 def inf_log2(a, T="f64") -> float:
@@ -328,6 +349,10 @@ def neg_inf_log2(a, T="f64") -> float:
     return _log2(a, T, "neg_inf_log2", "down")
 
 
+# proof: end log2
+
+
+# proof: begin casts
 def inf_cast(value, T="f64") -> float:
     """The smallest ``T`` value ``>= value`` for any finite exact number."""
     fmt = _format(T)
@@ -348,6 +373,10 @@ def neg_inf_cast(value, T="f64") -> float:
     )
 
 
+# proof: end casts
+
+
+# proof: begin neighbours
 def ulp(x, T="f64") -> float:
     """The spacing of ``T`` values in the binade of ``|x|``: ``2**(max(e, emin) - p + 1)``
     with ``e = floor(log2 |x|)``; the smallest subnormal for ``x == 0``.
@@ -371,7 +400,7 @@ def _step(x, T, op: str, direction: str) -> float:
     fmt = _format(T)
     q = _operand(x, "x", op, fmt)
     # Strictly between q and its neighbour: T values are multiples of 2**qmin.
-    nudge = Fraction(1, 1 << (1 - fmt.qmin))
+    nudge = Fraction(1, 1 << (1 - fmt.qmin))  # label: step-nudge
     result = _round(q + nudge if direction == "up" else q - nudge, fmt, direction)
     if result is None:
         raise ArithmeticOverflowError(f"{op} of {x!r} is not finite in {fmt.name}", parameter="x")
@@ -397,3 +426,6 @@ def is_representable(x, T="f64") -> bool:
     except DPError:
         return False
     return _representable(q, fmt)
+
+
+# proof: end neighbours

@@ -39,6 +39,7 @@ __all__ = [
 ]
 
 
+# proof: begin int-operands
 def _int_type(T) -> CarrierType:
     ty = carrier(T)
     if not ty.is_integer:
@@ -53,10 +54,10 @@ def _describe_range(ty: CarrierType) -> str:
 
 
 def _operand(x, name: str, op: str, ty: CarrierType) -> int:
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):
+    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):  # label: int-type
         raise FailedCastError(f"{op} needs an integer of type {ty.name}, not {x!r}", parameter=name)
     value = int(x)
-    if not ty.min <= value <= ty.max:
+    if not ty.min <= value <= ty.max:  # label: operand-range
         raise FailedCastError(
             f"{op} operand {value} is outside {_describe_range(ty)}", parameter=name
         )
@@ -64,7 +65,7 @@ def _operand(x, name: str, op: str, ty: CarrierType) -> int:
 
 
 def _checked(op: str, expr: str, exact: int, ty: CarrierType) -> int:
-    if not ty.min <= exact <= ty.max:
+    if not ty.min <= exact <= ty.max:  # label: checked-range
         raise ArithmeticOverflowError(
             f"{expr} = {exact} is outside {_describe_range(ty)}", parameter=op
         )
@@ -72,9 +73,13 @@ def _checked(op: str, expr: str, exact: int, ty: CarrierType) -> int:
 
 
 def _clamp(exact: int, ty: CarrierType) -> int:
-    return min(max(exact, ty.min), ty.max)
+    return min(max(exact, ty.min), ty.max)  # label: clamp
 
 
+# proof: end int-operands
+
+
+# proof: begin checked
 def checked_add(a, b, T) -> int:
     """``a + b``, raising :class:`ArithmeticOverflowError` if it is outside ``T``."""
     ty = _int_type(T)
@@ -103,6 +108,10 @@ def checked_abs(a, T) -> int:
     return _checked("checked_abs", f"|{x}|", abs(x), ty)
 
 
+# proof: end checked
+
+
+# proof: begin saturating
 def saturating_add(a, b, T) -> int:
     """``a + b`` clamped to ``[T.min, T.max]``."""
     ty = _int_type(T)
@@ -127,6 +136,10 @@ def saturating_mul(a, b, T) -> int:
     )
 
 
+# proof: end saturating
+
+
+# proof: begin exact-cast
 def exact_cast(value, T):
     """``value`` as a ``T`` (int for integer types, float for f32/f64), only if exact.
 
@@ -140,7 +153,7 @@ def exact_cast(value, T):
     if isinstance(value, (bool, np.bool_)):
         raise FailedCastError(f"{value!r} is a bool, not a number", parameter="value")
     if isinstance(value, (int, np.integer)):
-        exact = Fraction(int(value))
+        exact = Fraction(int(value))  # label: cast-int
     elif isinstance(value, (float, np.floating)):
         if math.isnan(value):
             raise FailedCastError(f"NaN has no exact value in {ty.name}", parameter="value")
@@ -150,7 +163,7 @@ def exact_cast(value, T):
             raise FailedCastError(
                 f"{float(value)} is outside {_describe_range(ty)}", parameter="value"
             )
-        exact = Fraction(*value.as_integer_ratio())
+        exact = Fraction(*value.as_integer_ratio())  # label: cast-float
     elif isinstance(value, numbers.Rational):
         exact = Fraction(value.numerator, value.denominator)
     else:
@@ -159,20 +172,24 @@ def exact_cast(value, T):
         )
 
     if ty.is_float:
-        if not is_representable(exact, ty.name):
+        if not is_representable(exact, ty.name):  # label: cast-float-check
             raise FailedCastError(
                 f"{value!r} is not exactly representable in {ty.name}", parameter="value"
             )
-        return float(exact)
-    if exact.denominator != 1:
+        return float(exact)  # label: cast-float-result
+    if exact.denominator != 1:  # label: cast-integral
         raise FailedCastError(
             f"{value!r} is not an integer, so not exactly a {ty.name}", parameter="value"
         )
-    if not ty.min <= exact.numerator <= ty.max:
+    if not ty.min <= exact.numerator <= ty.max:  # label: cast-range
         raise FailedCastError(f"{value!r} is outside {_describe_range(ty)}", parameter="value")
     return exact.numerator
 
 
+# proof: end exact-cast
+
+
+# proof: begin folds
 def _values(values, op: str, ty: CarrierType):
     """Validate ``values``: an int64 array for widths <= 32 bits, else a list of Python ints."""
     narrow = ty.bits <= 32
@@ -186,7 +203,7 @@ def _values(values, op: str, ty: CarrierType):
             if values.size and (int(values.min()) < ty.min or int(values.max()) > ty.max):
                 for i, v in enumerate(values):
                     _operand(v, f"values[{i}]", op, ty)
-            return values.astype(np.int64) if narrow else values.tolist()
+            return values.astype(np.int64) if narrow else values.tolist()  # label: values-array
     checked = [_operand(v, f"values[{i}]", op, ty) for i, v in enumerate(values)]
     return np.array(checked, dtype=np.int64) if narrow else checked
 
@@ -200,7 +217,7 @@ def saturating_sum(values, T) -> int:
     if isinstance(vals, list):
         total = 0
         for v in vals:
-            total = min(max(total + v, low), high)
+            total = min(max(total + v, low), high)  # label: saturating-loop
         return total
     if vals.size == 0:
         return 0
@@ -220,10 +237,10 @@ def saturating_sum(values, T) -> int:
             hi = np.append(hi, high)
         s_f, s_g = shift[0::2], shift[1::2]
         lo_f, lo_g, hi_f, hi_g = lo[0::2], lo[1::2], hi[0::2], hi[1::2]
-        shift = np.clip(s_f + s_g, -span, span)
-        lo = np.minimum(np.maximum(lo_f + s_g, lo_g), hi_g)
-        hi = np.minimum(np.maximum(hi_f + s_g, lo_g), hi_g)
-    return int(min(max(int(shift[0]), int(lo[0])), int(hi[0])))
+        shift = np.clip(s_f + s_g, -span, span)  # label: compose-shift
+        lo = np.minimum(np.maximum(lo_f + s_g, lo_g), hi_g)  # label: compose-lo
+        hi = np.minimum(np.maximum(hi_f + s_g, lo_g), hi_g)  # label: compose-hi
+    return int(min(max(int(shift[0]), int(lo[0])), int(hi[0])))  # label: apply-at-zero
 
 
 def _overflowing_term(before: int, i: int, v: int, ty: CarrierType):
@@ -238,16 +255,19 @@ def checked_sum(values, T) -> int:
     if isinstance(vals, list) or vals.size >= 1 << 30:
         total = 0
         for i, v in enumerate(vals):
-            if not ty.min <= total + int(v) <= ty.max:
+            if not ty.min <= total + int(v) <= ty.max:  # label: checked-loop
                 _overflowing_term(total, i, int(v), ty)
             total += int(v)
         return total
     if vals.size == 0:
         return 0
     # int64 prefix sums are exact: fewer than 2**30 terms of magnitude <= 2**32.
-    prefix = np.cumsum(vals)
-    outside = (prefix < ty.min) | (prefix > ty.max)
+    prefix = np.cumsum(vals)  # label: prefix
+    outside = (prefix < ty.min) | (prefix > ty.max)  # label: outside
     if outside.any():
         i = int(np.argmax(outside))
         _overflowing_term(int(prefix[i - 1]) if i else 0, i, int(vals[i]), ty)
-    return int(prefix[-1])
+    return int(prefix[-1])  # label: checked-result
+
+
+# proof: end folds

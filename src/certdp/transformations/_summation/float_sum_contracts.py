@@ -13,7 +13,6 @@ import sympy
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, Precondition
-from certdp.core.errors import DPError
 from certdp.numeric import is_representable
 
 from .float_summation import ALGORITHMS, _float_type_of, parse_summation
@@ -162,16 +161,12 @@ def float_sum_arguments(*, size_name: str, sizes: st.SearchStrategy) -> st.Searc
 
 
 def representable_distances(built) -> st.SearchStrategy:
-    """The ``d_in`` in 0..6 up to the largest whose map is finite in ``T``."""
+    """The ``d_in`` up to the largest whose map does not overflow (bisected, up to
+    :data:`~certdp.contracts.neighbours.DATASET_DISTANCE_LIMIT`), with the large values where
+    float arithmetic stops being exact."""
+    from certdp.contracts.neighbours import distances_for
 
-    def maps(d_in) -> bool:
-        try:
-            built.map(d_in)
-        except DPError:
-            return False
-        return True
-
-    return st.integers(0, max([0] + [d_in for d_in in range(1, 7) if maps(d_in)]))
+    return distances_for(built)
 
 
 def namespace(**kwargs) -> SimpleNamespace:

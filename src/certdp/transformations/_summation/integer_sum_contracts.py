@@ -152,15 +152,20 @@ def integer_sum_arguments(*, sized: bool, conditions: list[Precondition]) -> st.
 
 
 def representable_distances(*, sized: bool):
-    """For a built sum, the ``d_in`` in 0..6 whose map value is a value of ``T``."""
+    """For a built sum, the ``d_in`` whose map value is a value of ``T``: from 0 up to the
+    largest such (``2 * (T.max // (U - L)) + 1`` sized, ``T.max // max(|L|, U)`` unsized,
+    ``T.max`` in place of the quotient when the constant is 0), at most
+    :data:`~certdp.contracts.neighbours.DATASET_DISTANCE_LIMIT`, with the large values
+    where float arithmetic stops being exact."""
+    from certdp.contracts.neighbours import DATASET_DISTANCE_LIMIT, distances_up_to
 
     def strategy(built):
         T = built.output_domain.T
         lower, upper = built.input_domain.element_domain.bounds
         constant = upper - lower if sized else max(abs(lower), upper)
-        if constant == 0:
-            return st.integers(0, 6)
-        largest = 2 * (T.max // constant) + 1 if sized else T.max // constant
-        return st.integers(0, min(6, largest))
+        # the map casts d_in // 2 (sized) or d_in (unsized) into T before multiplying
+        multipliers = T.max if constant == 0 else T.max // constant
+        largest = 2 * multipliers + 1 if sized else multipliers
+        return distances_up_to(min(largest, DATASET_DISTANCE_LIMIT))
 
     return strategy

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.errors import ArithmeticOverflowError, DPError
+from certdp.core.errors import ArithmeticOverflowError
 from certdp.core.metrics import (
     InsertDeleteDistance,
     SymmetricDistance,
@@ -84,17 +84,13 @@ def arguments(draw):
     }
 
 
-def representable_distances(built):
-    """The ``d_in`` in 0..6 up to the largest whose map does not overflow."""
+def representable_distances(built) -> st.SearchStrategy:
+    """The ``d_in`` up to the largest whose map does not overflow (bisected, up to
+    :data:`~certdp.contracts.neighbours.DATASET_DISTANCE_LIMIT`), with the large values where
+    float arithmetic stops being exact."""
+    from certdp.contracts.neighbours import distances_for
 
-    def maps(d_in) -> bool:
-        try:
-            built.map(d_in)
-        except DPError:
-            return False
-        return True
-
-    return st.integers(0, max(d_in for d_in in range(7) if maps(d_in)))
+    return distances_for(built)
 
 
 CONTRACT = TransformationContract(

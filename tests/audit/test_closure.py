@@ -1,0 +1,285 @@
+"""The closure of certdp definitions behind a constructor's proven ranges (issue 12, part 1)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from certdp.audit.closure import ProofIndex, closure, trusted_base, uncited_documents
+from certdp.audit.discovery import ConstructorFolder, discover
+
+
+@pytest.fixture(scope="module")
+def constructors():
+    return {constructor.name: constructor for constructor in discover()}
+
+
+@pytest.fixture(scope="module")
+def index(constructors):
+    return ProofIndex(next(iter(constructors.values())).root)
+
+
+def _by_name(definitions):
+    return {definition.name: definition for definition in definitions}
+
+
+def test_a_float_sum_reaches_the_outward_rounded_operations(constructors, index):
+    found = _by_name(closure(constructors["make_sized_bounded_float_checked_sum"], index))
+    assert "certdp.numeric.floats.inf_add" in found
+    # inf_add = _binary(...): the closure follows the constant into what builds it
+    for helper in ("_binary", "_bounded", "_round", "_finish", "_quantum", "_operand"):
+        assert f"certdp.numeric.floats.{helper}" in found
+    inf_add = found["certdp.numeric.floats.inf_add"]
+    source = (constructors["make_sum"].root / inf_add.file).read_text().splitlines()
+    assert source[inf_add.first - 1].startswith("inf_add = _binary(")
+    assert inf_add.first == inf_add.last
+    assert len(inf_add.fingerprint) == 64
+
+
+def test_numeric_definitions_are_proven_by_the_numeric_lemmas(constructors, index):
+    found = _by_name(closure(constructors["make_sized_bounded_float_checked_sum"], index))
+    for name, definition in found.items():
+        if name.startswith("certdp.numeric."):
+            assert definition.proven_by, name
+            assert all(doc.startswith("src/certdp/numeric/") for doc in definition.proven_by)
+
+
+def test_a_constant_just_above_the_marker_is_in_the_closure_and_trusted(constructors, index):
+    constructor = constructors["make_sum"]
+    found = _by_name(closure(constructor, index))
+    constant = found["certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT"]
+    begin = constructor.code.read_text().splitlines().index("# proof: begin constructor") + 1
+    assert constant.last < begin and constant.trusted
+    assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" in trusted_base(
+        constructor, index
+    )
+    own = found["certdp.transformations.sum.make_sum.make_sum"]
+    assert own.proven_by == ("src/certdp/transformations/sum/make_sum.tex",)
+    # a constructor re-exported by its package, whose module has the same name
+    checked = "certdp.transformations.sized_bounded_int_checked_sum"
+    called = found[
+        f"{checked}.make_sized_bounded_int_checked_sum.make_sized_bounded_int_checked_sum"
+    ]
+    assert called.proven_by == (
+        "src/certdp/transformations/sized_bounded_int_checked_sum/"
+        "make_sized_bounded_int_checked_sum.tex",
+    )
+    # across modules: a shared lemma of the summation folder
+    lemma = found["certdp.transformations._summation.integer_summation.can_int_sum_overflow"]
+    assert lemma.proven_by == ("src/certdp/transformations/_summation/integer_summation.tex",)
+
+
+def test_every_constructor_has_a_closure(constructors, index):
+    for constructor in constructors.values():
+        definitions = closure(constructor, index)
+        names = [definition.name for definition in definitions]
+        assert names == sorted(set(names))
+        own = [d for d in definitions if d.name.startswith(constructor.module + ".")]
+        assert any(d.name.endswith("." + constructor.name) for d in own), constructor.name
+        assert all(d.name.startswith("certdp.") for d in definitions)
+
+
+# ------------------------------------------------------------------ a synthetic source tree
+
+
+def _write(root: Path, relative: str, text: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text).lstrip())
+
+
+@pytest.fixture
+def tree(tmp_path):
+    _write(tmp_path, "src/certdp/__init__.py", "")
+    _write(tmp_path, "src/certdp/t/__init__.py", "")
+    _write(
+        tmp_path,
+        "src/certdp/t/_support/__init__.py",
+        "from .helpers import helper, unused\n",
+    )
+    _write(
+        tmp_path,
+        "src/certdp/t/_support/helpers.py",
+        """
+        import math
+
+        SCALE = 3
+
+
+        # proof: begin helper
+        def helper(x):
+            return math.floor(x) * SCALE + _private(x)
+        # proof: end helper
+
+
+        def _private(x):
+            return x
+
+
+        def unused():
+            return 0
+        """,
+    )
+    _write(
+        tmp_path,
+        "src/certdp/t/_support/helpers.tex",
+        r"""
+        \documentclass{article}
+        \begin{document}
+        \provesCode{helpers.py}{helper}
+        \end{document}
+        """,
+    )
+    _write(tmp_path, "src/certdp/t/thing/__init__.py", "")
+    _write(
+        tmp_path,
+        "src/certdp/t/thing/make_thing.py",
+        """
+        import numpy as np
+
+        from certdp.t._support import helper
+        from .. import _support
+
+        LIMIT = 10
+        unused_name = 5
+
+
+        # proof: begin constructor
+        def make_thing(x):
+            unused_name = 1  # a local variable, not the module constant
+            if x > LIMIT:  # label: limit
+                return np.int64(unused_name)
+            return helper(x) + _support.helpers.SCALE
+        # proof: end constructor
+        """,
+    )
+    _write(
+        tmp_path,
+        "src/certdp/t/thing/make_thing.tex",
+        r"""
+        \documentclass{article}
+        \begin{document}
+        \provesCode{make_thing.py}{constructor}
+        \end{document}
+        """,
+    )
+    return tmp_path
+
+
+def _thing(root: Path) -> ConstructorFolder:
+    return ConstructorFolder("make_thing", root / "src/certdp/t/thing", root)
+
+
+def test_synthetic_closure_follows_imports_and_calls(tree):
+    found = _by_name(closure(_thing(tree)))
+    assert sorted(found) == [
+        "certdp.t._support.helpers.SCALE",
+        "certdp.t._support.helpers._private",
+        "certdp.t._support.helpers.helper",
+        "certdp.t.thing.make_thing.LIMIT",
+        "certdp.t.thing.make_thing.make_thing",
+    ]
+    assert found["certdp.t._support.helpers.helper"].proven_by == (
+        "src/certdp/t/_support/helpers.tex",
+    )
+    assert found["certdp.t.thing.make_thing.make_thing"].proven_by == (
+        "src/certdp/t/thing/make_thing.tex",
+    )
+    assert trusted_base(_thing(tree)) == [
+        "certdp.t._support.helpers.SCALE",
+        "certdp.t._support.helpers._private",
+        "certdp.t.thing.make_thing.LIMIT",
+    ]
+    limit = found["certdp.t.thing.make_thing.LIMIT"]
+    assert (limit.file, limit.first, limit.last) == ("src/certdp/t/thing/make_thing.py", 6, 6)
+    # the helpers' document is not cited by the constructor's proof
+    assert uncited_documents(_thing(tree)) == {
+        "src/certdp/t/_support/helpers.tex": ["certdp.t._support.helpers.helper"]
+    }
+
+
+def test_fingerprints_ignore_formatting_but_not_code(tree):
+    before = _by_name(closure(_thing(tree)))
+    helpers = tree / "src/certdp/t/_support/helpers.py"
+    text = helpers.read_text()
+    helpers.write_text(text.replace("def _private(x):\n", "def _private(x):  # a comment\n"))
+    same = _by_name(closure(_thing(tree)))
+    assert {n: d.fingerprint for n, d in same.items()} == {
+        n: d.fingerprint for n, d in before.items()
+    }
+    helpers.write_text(text.replace("SCALE = 3", "SCALE = 4"))
+    after = _by_name(closure(_thing(tree)))
+    changed = [n for n in after if after[n].fingerprint != before[n].fingerprint]
+    assert changed == ["certdp.t._support.helpers.SCALE"]
+
+
+# ------------------------------------------------------------------ the probes of issue 12
+
+
+@pytest.fixture(scope="module")
+def copied_tree(tmp_path_factory, constructors):
+    """A copy of the source tree (``src/certdp``) that a test may edit."""
+    import shutil
+
+    root = next(iter(constructors.values())).root
+    copy = tmp_path_factory.mktemp("tree")
+    shutil.copytree(
+        root / "src" / "certdp", copy / "src" / "certdp", ignore=shutil.ignore_patterns("*.pyc")
+    )
+    return copy
+
+
+def _closure_in(root: Path, constructor: ConstructorFolder) -> dict:
+    moved = ConstructorFolder(
+        constructor.name, root / constructor.folder.relative_to(constructor.root), root
+    )
+    return {d.name: d.fingerprint for d in closure(moved, ProofIndex(root))}
+
+
+@pytest.mark.parametrize(
+    "constructor_name, file, old, new, changed",
+    [
+        (  # probe 1: one outward-rounded operation rounds to nearest
+            "make_sized_bounded_float_checked_sum",
+            "src/certdp/numeric/floats.py",
+            'inf_add = _binary("inf_add", "+", "up")',
+            'inf_add = _binary("inf_add", "+", "nearest")',
+            "certdp.numeric.floats.inf_add",
+        ),
+        (  # probe 2: a constant just above a `# proof: begin` marker moves by one
+            "make_sum",
+            "src/certdp/transformations/sum/make_sum.py",
+            "DEFAULT_SIZE_LIMIT = 1 << 20",
+            "DEFAULT_SIZE_LIMIT = (1 << 20) + 1",
+            "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT",
+        ),
+    ],
+    ids=["inf_add-to-nearest", "constant-above-marker"],
+)
+def test_the_probes_change_exactly_one_fingerprint_of_the_closure(
+    copied_tree, constructors, constructor_name, file, old, new, changed
+):
+    constructor = constructors[constructor_name]
+    before = _closure_in(copied_tree, constructor)
+    path = copied_tree / file
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new))
+    try:
+        after = _closure_in(copied_tree, constructor)
+    finally:
+        path.write_text(text)
+    assert set(after) == set(before)
+    assert [name for name in before if before[name] != after[name]] == [changed]
+
+
+def test_command_line_lists_the_trusted_base(capsys):
+    from certdp.audit.closure import _main
+
+    assert _main(["make_sum"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("make_sum: ")
+    assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" in out
+    assert "proven but not cited: src/certdp/numeric/floats.tex" in out
