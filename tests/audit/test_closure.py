@@ -18,7 +18,7 @@ def constructors():
 
 @pytest.fixture(scope="module")
 def index(constructors):
-    return ProofIndex(next(iter(constructors.values())).root)
+    return ProofIndex(next(iter(constructors.values())).package)
 
 
 def _by_name(definitions):
@@ -32,7 +32,7 @@ def test_a_float_sum_reaches_the_outward_rounded_operations(constructors, index)
     for helper in ("_binary", "_bounded", "_round", "_finish", "_quantum", "_operand"):
         assert f"certdp.numeric.floats.{helper}" in found
     inf_add = found["certdp.numeric.floats.inf_add"]
-    source = (constructors["make_sum"].root / inf_add.file).read_text().splitlines()
+    source = (constructors["make_sum"].package / inf_add.file).read_text().splitlines()
     assert source[inf_add.first - 1].startswith("inf_add = _binary(")
     assert inf_add.first == inf_add.last
     assert len(inf_add.fingerprint) == 64
@@ -43,7 +43,7 @@ def test_numeric_definitions_are_proven_by_the_numeric_lemmas(constructors, inde
     for name, definition in found.items():
         if name.startswith("certdp.numeric."):
             assert definition.proven_by, name
-            assert all(doc.startswith("src/certdp/numeric/") for doc in definition.proven_by)
+            assert all(doc.startswith("numeric/") for doc in definition.proven_by)
 
 
 def test_a_constant_just_above_the_marker_is_in_the_closure_and_trusted(constructors, index):
@@ -56,19 +56,19 @@ def test_a_constant_just_above_the_marker_is_in_the_closure_and_trusted(construc
         constructor, index
     )
     own = found["certdp.transformations.sum.make_sum.make_sum"]
-    assert own.proven_by == ("src/certdp/transformations/sum/make_sum.tex",)
+    assert own.proven_by == ("transformations/sum/make_sum.tex",)
     # a constructor re-exported by its package, whose module has the same name
     checked = "certdp.transformations.sized_bounded_int_checked_sum"
     called = found[
         f"{checked}.make_sized_bounded_int_checked_sum.make_sized_bounded_int_checked_sum"
     ]
     assert called.proven_by == (
-        "src/certdp/transformations/sized_bounded_int_checked_sum/"
+        "transformations/sized_bounded_int_checked_sum/"
         "make_sized_bounded_int_checked_sum.tex",
     )
     # across modules: a shared lemma of the summation folder
     lemma = found["certdp.transformations._summation.integer_summation.can_int_sum_overflow"]
-    assert lemma.proven_by == ("src/certdp/transformations/_summation/integer_summation.tex",)
+    assert lemma.proven_by == ("transformations/_summation/integer_summation.tex",)
 
 
 def test_every_constructor_has_a_closure(constructors, index):
@@ -169,7 +169,7 @@ def tree(tmp_path):
 
 
 def _thing(root: Path) -> ConstructorFolder:
-    return ConstructorFolder("make_thing", root / "src/certdp/t/thing", root)
+    return ConstructorFolder("make_thing", root / "src/certdp/t/thing", root / "src/certdp")
 
 
 def test_synthetic_closure_follows_imports_and_calls(tree):
@@ -182,10 +182,10 @@ def test_synthetic_closure_follows_imports_and_calls(tree):
         "certdp.t.thing.make_thing.make_thing",
     ]
     assert found["certdp.t._support.helpers.helper"].proven_by == (
-        "src/certdp/t/_support/helpers.tex",
+        "t/_support/helpers.tex",
     )
     assert found["certdp.t.thing.make_thing.make_thing"].proven_by == (
-        "src/certdp/t/thing/make_thing.tex",
+        "t/thing/make_thing.tex",
     )
     assert trusted_base(_thing(tree)) == [
         "certdp.t._support.helpers.SCALE",
@@ -193,10 +193,10 @@ def test_synthetic_closure_follows_imports_and_calls(tree):
         "certdp.t.thing.make_thing.LIMIT",
     ]
     limit = found["certdp.t.thing.make_thing.LIMIT"]
-    assert (limit.file, limit.first, limit.last) == ("src/certdp/t/thing/make_thing.py", 6, 6)
+    assert (limit.file, limit.first, limit.last) == ("t/thing/make_thing.py", 6, 6)
     # the helpers' document is not cited by the constructor's proof
     assert uncited_documents(_thing(tree)) == {
-        "src/certdp/t/_support/helpers.tex": ["certdp.t._support.helpers.helper"]
+        "t/_support/helpers.tex": ["certdp.t._support.helpers.helper"]
     }
 
 
@@ -223,19 +223,18 @@ def copied_tree(tmp_path_factory, constructors):
     """A copy of the source tree (``src/certdp``) that a test may edit."""
     import shutil
 
-    root = next(iter(constructors.values())).root
+    package = next(iter(constructors.values())).package
     copy = tmp_path_factory.mktemp("tree")
-    shutil.copytree(
-        root / "src" / "certdp", copy / "src" / "certdp", ignore=shutil.ignore_patterns("*.pyc")
-    )
+    shutil.copytree(package, copy / "src" / "certdp", ignore=shutil.ignore_patterns("*.pyc"))
     return copy
 
 
 def _closure_in(root: Path, constructor: ConstructorFolder) -> dict:
+    package = root / "src" / "certdp"
     moved = ConstructorFolder(
-        constructor.name, root / constructor.folder.relative_to(constructor.root), root
+        constructor.name, package / constructor.folder.relative_to(constructor.package), package
     )
-    return {d.name: d.fingerprint for d in closure(moved, ProofIndex(root))}
+    return {d.name: d.fingerprint for d in closure(moved, ProofIndex(package))}
 
 
 @pytest.mark.parametrize(
@@ -282,4 +281,4 @@ def test_command_line_lists_the_trusted_base(capsys):
     out = capsys.readouterr().out
     assert out.startswith("make_sum: ")
     assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" in out
-    assert "proven but not cited: src/certdp/numeric/floats.tex" in out
+    assert "proven but not cited: numeric/floats.tex" in out

@@ -43,11 +43,11 @@ class Definition:
     """One module-level definition in a constructor's closure."""
 
     name: str  # dotted: certdp.numeric.floats.inf_add
-    file: str  # relative to the repository root
+    file: str  # relative to the package (numeric/floats.py)
     first: int  # first line (decorators included)
     last: int
     fingerprint: str  # sha256 of the position-free ast.dump
-    #: proof documents (relative to the repository root) whose proven ranges contain it
+    #: proof documents (relative to the package) whose proven ranges contain it
     proven_by: tuple[str, ...] = ()
 
     @property
@@ -135,8 +135,8 @@ def _top_level(body: list[ast.stmt]):
 class _Modules:
     """The certdp modules of one source tree, parsed on demand."""
 
-    def __init__(self, root: Path):
-        self.source = root / "src"
+    def __init__(self, source: Path):
+        self.source = source  # the folder holding the certdp package
         self._cache: dict[str, _Module | None] = {}
 
     def get(self, name: str) -> _Module | None:
@@ -329,13 +329,13 @@ class ProofIndex:
     """Every proven range of every proof document under ``src/certdp``: for a file, the line
     spans and the documents that prove them."""
 
-    def __init__(self, root: Path):
-        self.root = root
+    def __init__(self, package: Path):
+        self.package = package
 
     @cached_property
     def documents(self) -> list[Path]:
         found = []
-        for tex in sorted((self.root / "src" / PACKAGE).rglob("*.tex")):
+        for tex in sorted(self.package.rglob("*.tex")):
             text = tex.read_text(encoding="utf-8")
             if "\\documentclass" in text:
                 found.append(tex)
@@ -347,7 +347,7 @@ class ProofIndex:
         spans: dict[Path, list[tuple[int, int, str]]] = {}
         markers_of = {}
         for document in self.documents:
-            relative_document = document.relative_to(self.root).as_posix()
+            relative_document = document.relative_to(self.package).as_posix()
             for file, range_name in ProofText(document).code_ranges:
                 path = (document.parent / file).resolve()
                 if path not in markers_of:
@@ -382,7 +382,7 @@ def _roots(constructor: ConstructorFolder, modules: _Modules) -> list[tuple[_Mod
     roots = []
     for file, range_name in proof.code_ranges:
         path = (constructor.proof.parent / file).resolve()
-        relative = path.relative_to((constructor.root / "src").resolve()).with_suffix("")
+        relative = path.relative_to(constructor.package.parent.resolve()).with_suffix("")
         parts = list(relative.parts)
         if parts[-1] == "__init__":
             parts.pop()
@@ -422,8 +422,8 @@ def _definition_of(module: _Module, node: ast.stmt) -> str | None:
 def closure(constructor: ConstructorFolder, index: ProofIndex | None = None) -> list[Definition]:
     """Every certdp definition the proven ranges of ``constructor``'s proof use,
     transitively, sorted by dotted name (see the module docstring)."""
-    root = constructor.root
-    modules = _Modules(root)
+    root = constructor.package
+    modules = _Modules(root.parent)
     index = index or ProofIndex(root)
     pending: list[tuple[_Module, str]] = []
     for module, nodes in _roots(constructor, modules):
@@ -460,7 +460,7 @@ def trusted_base(constructor: ConstructorFolder, index: ProofIndex | None = None
 
 def _cited(constructor: ConstructorFolder) -> set[str]:
     """The constructor's proof and the lemma documents it cites, transitively."""
-    root = constructor.root.resolve()
+    root = constructor.package.resolve()
     seen: set[Path] = set()
     pending = [constructor.proof.resolve()]
     while pending:
@@ -502,7 +502,7 @@ def _main(argv: list[str] | None = None) -> int:
         constructors = [c for c in constructors if c.name in arguments.names]
     if not constructors:
         parser.error("no such constructor")
-    index = ProofIndex(constructors[0].root)
+    index = ProofIndex(constructors[0].package)
     for constructor in constructors:
         definitions = closure(constructor, index)
         trusted = [d for d in definitions if d.trusted]
