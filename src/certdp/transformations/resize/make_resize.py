@@ -37,6 +37,7 @@ _OUTPUT_METRICS = {
 }
 
 
+# proof: begin output-metric
 def _output_metric(MO):
     """The dataset metric named by ``MO``: OpenDP's type name, or the metric (or its class)."""
     if isinstance(MO, (SymmetricDistance, InsertDeleteDistance)):
@@ -48,6 +49,9 @@ def _output_metric(MO):
     raise MakeTransformationError(
         f"must be 'SymmetricDistance' or 'InsertDeleteDistance', got {MO!r}", parameter="MO"
     )
+
+
+# proof: end output-metric
 
 
 # proof: begin constructor
