@@ -1,0 +1,88 @@
+"""``make_count``: the number of records of a dataset, as a value of the numeric type ``TO``.
+
+Guarantee: the count saturates at the largest count ``TO`` holds exactly (``TO``'s maximum for
+integers, ``2**24`` / ``2**53`` for f32 / f64), and ``d_in -> d_in`` (cast into ``TO``: checked
+for integers, rounded up for floats) is a valid stability map from the symmetric or the
+insert-delete distance to the absolute distance.
+"""
+
+from __future__ import annotations
+
+from certdp.contracts import certified
+from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
+from certdp.core.errors import ArithmeticOverflowError, DPError, MakeTransformationError
+from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance, absolute_distance
+from certdp.core.partial import partial_constructor
+from certdp.core.transformation import Transformation
+from certdp.core.types import carrier
+from certdp.numeric import inf_cast
+
+__all__ = ["make_count", "then_count", "largest_count"]
+
+
+# proof: begin largest-count
+def largest_count(TO) -> int:
+    """The largest count a value of ``TO`` holds exactly, beyond which the count saturates:
+    ``TO``'s maximum for integers, ``2**(mantissa bits + 1)`` for floats (every integer up to it
+    is a float of ``TO``; the next one is not)."""
+    return TO.max if TO.is_integer else 1 << (TO.mantissa_bits + 1)  # label: largest-count
+
+
+# proof: end largest-count
+
+
+# proof: begin constructor
+@certified
+def make_count(input_domain, input_metric, TO="i32") -> Transformation:
+    """Count the records of a vector as a ``TO`` (default ``"i32"``), saturating at
+    :func:`largest_count`; stability ``d_in -> d_in``."""
+    if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
+        raise MakeTransformationError(
+            f"must be a vector_domain, got {input_domain}", parameter="input_domain"
+        )
+    if not isinstance(input_domain.element_domain, AtomDomain):  # label: element-is-atom
+        raise MakeTransformationError(
+            f"elements must come from an atom_domain, got {input_domain.element_domain}",
+            parameter="input_domain",
+        )
+    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
+        raise MakeTransformationError(  # label: metric-check
+            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
+            parameter="input_metric",
+        )
+    try:
+        TO = carrier(TO)  # label: output-type
+    except DPError as error:
+        raise MakeTransformationError(str(error), parameter="TO") from None
+    if not TO.is_numeric:  # label: output-type-numeric
+        raise MakeTransformationError(f"must be a numeric type, not {TO}", parameter="TO")
+    cap = largest_count(TO)  # label: cap
+    convert = int if TO.is_integer else float
+
+    def function(data):
+        return convert(min(len(data), cap))  # label: function
+
+    def stability_map(d_in):
+        if TO.is_float:
+            return inf_cast(d_in, TO.name)  # label: map-float
+        if d_in > TO.max:  # label: map-int-checked
+            raise ArithmeticOverflowError(
+                f"{d_in} is not a value of {TO}, the type of the output distance",
+                parameter="d_in",
+            )
+        return d_in  # label: map-int
+
+    return Transformation(
+        input_domain=input_domain,
+        output_domain=atom_domain(T=TO, nan=False),  # label: output-domain
+        function=function,
+        input_metric=input_metric,
+        output_metric=absolute_distance(TO),  # label: output-metric
+        stability_map=stability_map,
+    )
+
+
+# proof: end constructor
+
+
+then_count = partial_constructor(make_count)

@@ -1,0 +1,130 @@
+"""``make_resize``: a dataset of unknown size made into one of exactly ``size`` records.
+
+A short dataset is padded with ``constant``; a long one keeps ``size`` of its records, chosen
+uniformly at random when the input metric ignores order (the first ``size`` otherwise).  When
+the output metric counts order but the input metric does not, the padded records are shuffled
+too, so that the output order carries no trace of the input order.  Shuffles are exact
+Fisher--Yates shuffles from the OS CSPRNG.
+
+Guarantee: ``d_in -> 2 * d_in`` (checked in u32) is a valid stability map between the
+symmetric and insert-delete distances in any combination, in the sense of coupled stability
+(the outputs on ``d_in``-close inputs can be coupled to be ``2 * d_in``-close).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from certdp.contracts import certified
+from certdp.core.domains import AtomDomain, VectorDomain, vector_domain
+from certdp.core.errors import MakeTransformationError
+from certdp.core.metrics import (
+    InsertDeleteDistance,
+    SymmetricDistance,
+    insert_delete_distance,
+    symmetric_distance,
+)
+from certdp.core.partial import partial_constructor
+from certdp.core.transformation import Transformation
+from certdp.numeric import checked_mul
+from certdp.samplers.shuffle import shuffled
+
+__all__ = ["make_resize", "then_resize", "resized"]
+
+_OUTPUT_METRICS = {
+    "SymmetricDistance": symmetric_distance,
+    "InsertDeleteDistance": insert_delete_distance,
+}
+
+
+# proof: begin output-metric
+def _output_metric(MO):
+    """The dataset metric named by ``MO``: OpenDP's type name, or the metric (or its class)."""
+    if isinstance(MO, (SymmetricDistance, InsertDeleteDistance)):
+        return MO
+    if MO in (SymmetricDistance, InsertDeleteDistance):
+        return MO()
+    if isinstance(MO, str) and MO.strip() in _OUTPUT_METRICS:
+        return _OUTPUT_METRICS[MO.strip()]()
+    raise MakeTransformationError(
+        f"must be 'SymmetricDistance' or 'InsertDeleteDistance', got {MO!r}", parameter="MO"
+    )
+
+
+# proof: end output-metric
+
+
+# proof: begin constructor
+@certified
+def make_resize(input_domain, input_metric, size, constant, MO="SymmetricDistance"):
+    """Pad with ``constant`` or subsample to exactly ``size`` records; stability
+    ``d_in -> 2 * d_in`` (coupled)."""
+    if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
+        raise MakeTransformationError(
+            f"must be a vector_domain, got {input_domain}", parameter="input_domain"
+        )
+    element_domain = input_domain.element_domain
+    if not isinstance(element_domain, AtomDomain):  # label: element-is-atom
+        raise MakeTransformationError(
+            f"elements must come from an atom_domain, got {element_domain}",
+            parameter="input_domain",
+        )
+    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
+        raise MakeTransformationError(  # label: metric-check
+            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
+            parameter="input_metric",
+        )
+    output_metric = _output_metric(MO)  # label: output-metric
+    if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
+        raise MakeTransformationError(  # label: size-integer
+            f"must be an integer, got {size!r}", parameter="size"
+        )
+    if size < 1:  # label: size-positive
+        raise MakeTransformationError(f"must be at least 1, got {size}", parameter="size")
+    size = int(size)
+    if not element_domain.member(constant):  # label: constant-member
+        raise MakeTransformationError(
+            f"{constant!r} is not a member of the element domain {element_domain}",
+            parameter="constant",
+        )
+    input_ordered = isinstance(input_metric, InsertDeleteDistance)
+    output_ordered = isinstance(output_metric, InsertDeleteDistance)
+    shuffle_padded = output_ordered and not input_ordered  # label: shuffle-padded
+    shuffle_truncated = not input_ordered  # label: shuffle-truncated
+
+    def function(data):
+        return resized(data, size, constant, shuffle_padded, shuffle_truncated)  # label: function
+
+    def stability_map(d_in):
+        return checked_mul(2, d_in, "u32")  # label: stability-map
+
+    return Transformation(
+        input_domain=input_domain,
+        output_domain=vector_domain(element_domain, size=size),  # label: output-domain
+        function=function,
+        input_metric=input_metric,
+        output_metric=output_metric,
+        stability_map=stability_map,
+    )
+
+
+# proof: end constructor
+
+
+# proof: begin resize-records
+def resized(data, size, constant, shuffle_padded, shuffle_truncated) -> list:
+    """``data`` padded with ``constant`` up to ``size`` records (then shuffled if
+    ``shuffle_padded``), or its first ``size`` records (after a shuffle if ``shuffle_truncated``)."""
+    records = data.tolist() if isinstance(data, np.ndarray) else list(data)  # label: records
+    if len(records) <= size:
+        padded = records + [constant] * (size - len(records))  # label: pad
+        return shuffled(padded) if shuffle_padded else padded  # label: pad-shuffle
+    if shuffle_truncated:
+        records = shuffled(records)  # label: truncate-shuffle
+    return records[:size]  # label: truncate
+
+
+# proof: end resize-records
+
+
+then_resize = partial_constructor(make_resize)
