@@ -28,7 +28,7 @@ def _table(sigma: float) -> tuple[int, list[float], list[float]]:
     reach = int(40 * sigma) + 40
     with mpmath.workdps(50):
         s2 = 2 * mpmath.mpf(sigma) ** 2
-        weights = [mpmath.exp(-mpmath.mpf(y) ** 2 / s2) for y in range(-reach, reach + 1)]
+        weights = [mpmath.exp(-(mpmath.mpf(y) ** 2) / s2) for y in range(-reach, reach + 1)]
         total = mpmath.fsum(weights)
         pmf = [float(w / total) for w in weights]
         cdf, running = [], mpmath.mpf(0)
