@@ -210,6 +210,46 @@ def compositions():
     return records
 
 
+def make_search_chain(name, parameter):
+    """The chains searched by the tests; the same definitions are rebuilt in certdp."""
+    atom = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
+    vector = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
+    if name == "laplace-scale":
+        return dp.m.make_laplace(*atom, parameter)
+    if name == "gaussian-scale-zcdp":
+        return dp.m.make_gaussian(*vector, parameter)
+    if name == "gaussian-scale-approx":
+        return dp.c.make_fix_delta(
+            dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*vector, parameter)), 1e-6
+        )
+    if name == "integer-gaussian-scale":
+        return dp.m.make_gaussian(dp.atom_domain(T="i32"), dp.absolute_distance(T="i32"), parameter)
+    raise ValueError(name)
+
+
+SEARCHES = [
+    ("laplace-scale", 0.1, 1.0),
+    ("laplace-scale", 1, 0.3),
+    ("gaussian-scale-zcdp", 1.0, 0.125),
+    ("gaussian-scale-zcdp", 3.0, 0.01),
+    ("gaussian-scale-approx", 1.0, (1.0, 1e-6)),
+    ("gaussian-scale-approx", 2.0, (0.5, 1e-6)),
+    ("integer-gaussian-scale", 1, 0.1),
+]
+
+
+def searches():
+    records = []
+    for name, d_in, d_out in SEARCHES:
+        found = dp.binary_search_param(
+            lambda parameter, name=name: make_search_chain(name, parameter), d_in, d_out
+        )
+        records.append(
+            {"chain": name, "d_in": encode(d_in), "d_out": encode(d_out), "found": encode(found)}
+        )
+    return records
+
+
 def main():
     conversion, pure = conversions()
     OUTPUT.write_text(
@@ -220,6 +260,7 @@ def main():
                 "conversions": conversion,
                 "pure_to_zcdp": pure,
                 "compositions": compositions(),
+                "searches": searches(),
             },
             indent=None,
             separators=(",", ":"),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 __all__ = ["ConstructorFolder", "discover", "package_root", "repository_root", "ProofText"]
 
-NAMESPACES = ("transformations", "measurements", "numpy")
+NAMESPACES = ("transformations", "measurements", "numpy", "combinators")
 
 
 def package_root() -> Path:

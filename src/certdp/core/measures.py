@@ -69,7 +69,9 @@ class ApproximateDivergence(Measure):
 
     def __init__(self, measure: Measure):
         if not isinstance(measure, Measure):
-            raise MeasureMismatchError(f"must be a privacy measure, got {measure!r}", parameter="measure")
+            raise MeasureMismatchError(
+                f"must be a privacy measure, got {measure!r}", parameter="measure"
+            )
         self.measure = measure
 
     @property
