@@ -250,6 +250,32 @@ def searches():
     return records
 
 
+#: ``space >> then_sum() >> then_gaussian(scale)`` over these bounded domains.
+CHAINS = [
+    ((0.0, 10.0), 4, 1.0),
+    ((0.0, 10.0), None, 3.0),
+    ((-5.0, 5.0), 100, 0.5),
+    ((0, 10), None, 2.0),
+    ((-3, 7), 5, 1.0),
+]
+
+
+def chains():
+    records = []
+    for bounds, size, scale in CHAINS:
+        space = dp.vector_domain(dp.atom_domain(bounds=bounds), size=size), dp.symmetric_distance()
+        measurement = space >> dp.t.then_sum() >> dp.m.then_gaussian(scale)
+        records.append(
+            {
+                "bounds": encode(list(bounds)),
+                "size": size,
+                "scale": encode(scale),
+                "maps": [[d, encode(measurement.map(d))] for d in [0, 1, 2, 5]],
+            }
+        )
+    return records
+
+
 def main():
     conversion, pure = conversions()
     OUTPUT.write_text(
@@ -261,6 +287,7 @@ def main():
                 "pure_to_zcdp": pure,
                 "compositions": compositions(),
                 "searches": searches(),
+                "chains": chains(),
             },
             indent=None,
             separators=(",", ":"),

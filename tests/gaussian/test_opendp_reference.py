@@ -152,3 +152,15 @@ def test_issue_reference_value_zcdp_to_approxdp():
     gaussian = dp.m.make_gaussian(*space("vector", "f64", None), 2.0)
     pair = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(gaussian), 1e-6).map(1.0)
     assert pair == (2.4190931768671953, 1e-6)
+
+
+@pytest.mark.parametrize("record", DATA["chains"], ids=lambda r: f"{r['bounds']}-{r['size']}")
+def test_sum_then_gaussian_chain_agrees_with_opendp(record):
+    bounds = tuple(decode(record["bounds"]))
+    space = (
+        dp.vector_domain(dp.atom_domain(bounds=bounds), size=record["size"]),
+        dp.symmetric_distance(),
+    )
+    measurement = space >> dp.t.then_sum() >> dp.m.then_gaussian(decode(record["scale"]))
+    for d_in, theirs in record["maps"]:
+        assert same_float(measurement.map(d_in), decode(theirs)), d_in
