@@ -1,7 +1,7 @@
 """Sphinx extension: generate the reference pages from the source tree at every build.
 
 Before Sphinx reads the sources it writes ``docs/reference/`` (never committed): the prelude's
-API, the contracts API, one page per namespace (``dp.t``, ``dp.m``, ``dp.numpy``) and one page
+API, the contracts API, one page per namespace (``dp.t``, ``dp.m``, ``dp.numpy``, ``dp.c``) and one page
 per certified constructor, and the index of every proof PDF with each constructor's vetting
 status (from ``certdp.audit.status``).  Nothing here lists a constructor by hand: they are the
 ones :func:`certdp.registry.certified_constructors` finds, and what a page says about one is read
@@ -77,6 +77,7 @@ NAMESPACES = [
     Namespace("t", "Transformations"),
     Namespace("m", "Measurements"),
     Namespace("numpy", "Numpy constructors"),
+    Namespace("c", "Combinators"),
 ]
 
 #: Section titles of the prelude page, in order, by defining module (others follow, titled by

@@ -4,11 +4,25 @@
 measures, feature flags and contract switches are at the top level.
 """
 
+from certdp import combinators as c
 from certdp import measurements as m
 from certdp import numpy as numpy  # noqa: PLC0414
 from certdp import transformations as t
+from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
 
-__all__ = [*_core, "t", "m", "numpy", "enable_contracts", "disable_contracts", "contracts_enabled"]
+__all__ = [
+    *_core,
+    "t",
+    "m",
+    "c",
+    "numpy",
+    "binary_search",
+    "binary_search_param",
+    "binary_search_chain",
+    "enable_contracts",
+    "disable_contracts",
+    "contracts_enabled",
+]

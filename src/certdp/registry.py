@@ -7,10 +7,10 @@ __all__ = ["certified_constructors"]
 
 def certified_constructors(names=None) -> list:
     """The ``make_*`` constructors carrying a contract, optionally only those named."""
-    from certdp import measurements, numpy, transformations
+    from certdp import combinators, measurements, numpy, transformations
 
     found = []
-    for namespace in (transformations, measurements, numpy):
+    for namespace in (transformations, measurements, numpy, combinators):
         for name in namespace.__all__:
             constructor = getattr(namespace, name)
             if getattr(constructor, "__certdp_certified__", False):

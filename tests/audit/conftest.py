@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from certdp.audit.discovery import NAMESPACES
+
 REPO = Path(__file__).resolve().parents[2]
 FOLDER = Path("src/certdp/transformations/is_equal")
 LEDGER = Path("src/certdp/proofs/vetting-ledger.json")
@@ -35,7 +37,7 @@ def vetted_template(tmp_path_factory) -> Path:
     """A copy of the package with only make_is_equal, vetted, under git (built once)."""
     root = tmp_path_factory.mktemp("template") / "repo"
     shutil.copytree(REPO / "src", root / "src", ignore=shutil.ignore_patterns("__pycache__"))
-    for namespace in ("transformations", "measurements", "numpy"):
+    for namespace in NAMESPACES:
         for folder in (root / "src/certdp" / namespace).iterdir():
             if (
                 folder.is_dir()

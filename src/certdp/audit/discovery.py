@@ -20,7 +20,7 @@ __all__ = [
     "NAMESPACES",
 ]
 
-NAMESPACES = ("transformations", "measurements", "numpy")
+NAMESPACES = ("transformations", "measurements", "numpy", "combinators")
 
 
 def package_root() -> Path:

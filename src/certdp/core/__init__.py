@@ -4,7 +4,18 @@ from .domains import AtomDomain, Domain, VectorDomain, atom_domain, vector_domai
 from .errors import *  # noqa: F403
 from .errors import __all__ as _errors
 from .features import assert_features, disable_features, enable_features, feature_enabled
-from .measures import MaxDivergence, Measure, max_divergence
+from .measures import (
+    ApproximateDivergence,
+    MaxDivergence,
+    Measure,
+    PrivacyProfile,
+    SmoothedMaxDivergence,
+    ZeroConcentratedDivergence,
+    approximate,
+    max_divergence,
+    smoothed_max_divergence,
+    zero_concentrated_divergence,
+)
 from .metrics import (
     AbsoluteDistance,
     InsertDeleteDistance,
@@ -43,6 +54,13 @@ __all__ = [
     "Measure",
     "MaxDivergence",
     "max_divergence",
+    "ZeroConcentratedDivergence",
+    "zero_concentrated_divergence",
+    "SmoothedMaxDivergence",
+    "smoothed_max_divergence",
+    "ApproximateDivergence",
+    "approximate",
+    "PrivacyProfile",
     "Transformation",
     "Measurement",
     "PartialConstructor",

@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
-__all__ = ["Measure", "MaxDivergence", "max_divergence"]
+import math
+from fractions import Fraction
+
+from .errors import FailedMapError, MeasureMismatchError
+
+__all__ = [
+    "Measure",
+    "MaxDivergence",
+    "max_divergence",
+    "ZeroConcentratedDivergence",
+    "zero_concentrated_divergence",
+    "SmoothedMaxDivergence",
+    "smoothed_max_divergence",
+    "ApproximateDivergence",
+    "approximate",
+    "PrivacyProfile",
+]
 
 
 class Measure:
@@ -19,6 +35,11 @@ class Measure:
     def __repr__(self) -> str:
         return type(self).__name__
 
+    @staticmethod
+    def ordered(d_a, d_b) -> bool:
+        """Is the distance ``d_a`` at most ``d_b``?"""
+        return d_a <= d_b
+
 
 class MaxDivergence(Measure):
     """Pure differential privacy: sup over events of ln(P[M(x) in S] / P[M(x') in S])."""
@@ -27,3 +48,114 @@ class MaxDivergence(Measure):
 def max_divergence() -> MaxDivergence:
     """The max-divergence (ε of pure DP)."""
     return MaxDivergence()
+
+
+class ZeroConcentratedDivergence(Measure):
+    """Zero-concentrated DP: ``rho`` such that D_alpha(P || Q) <= rho * alpha for every
+    Rényi order alpha > 1 (Bun and Steinke 2016)."""
+
+
+class SmoothedMaxDivergence(Measure):
+    """Approximate DP as a privacy profile: the distance is a :class:`PrivacyProfile`, the
+    curve ``epsilon -> delta(epsilon)`` such that the distributions are (epsilon, delta)-close
+    for every epsilon >= 0."""
+
+    distance_type = "PrivacyProfile"
+
+
+class ApproximateDivergence(Measure):
+    """``Approximate(measure)``: the distance is a pair ``(d, delta)``; the distributions are
+    ``d``-close under ``measure`` up to an event of probability at most ``delta``."""
+
+    def __init__(self, measure: Measure):
+        if not isinstance(measure, Measure):
+            raise MeasureMismatchError(
+                f"must be a privacy measure, got {measure!r}", parameter="measure"
+            )
+        self.measure = measure
+
+    @property
+    def distance_type(self) -> str:
+        return f"({self.measure.distance_type}, f64)"
+
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and self.measure == other.measure
+
+    def __hash__(self) -> int:
+        return hash(("Approximate", self.measure))
+
+    def __repr__(self) -> str:
+        return f"Approximate({self.measure!r})"
+
+    @staticmethod
+    def ordered(d_a, d_b) -> bool:
+        """The product order on pairs: is ``d_a <= d_b`` in both coordinates?"""
+        return d_a[0] <= d_b[0] and d_a[1] <= d_b[1]
+
+
+def zero_concentrated_divergence() -> ZeroConcentratedDivergence:
+    """The zero-concentrated divergence (rho of zCDP)."""
+    return ZeroConcentratedDivergence()
+
+
+def smoothed_max_divergence() -> SmoothedMaxDivergence:
+    """The smoothed max-divergence (a privacy profile epsilon -> delta)."""
+    return SmoothedMaxDivergence()
+
+
+def approximate(measure: Measure) -> ApproximateDivergence:
+    """``Approximate(measure)``: distances ``(d, delta)``, e.g. (epsilon, delta) over
+    :func:`max_divergence`."""
+    return ApproximateDivergence(measure)
+
+
+class PrivacyProfile:
+    """A curve ``epsilon -> delta`` (OpenDP's ``PrivacyProfile``): ``delta(epsilon)`` is valid
+    for every ``epsilon >= 0``; :meth:`epsilon` returns an ``epsilon`` at which the curve was
+    evaluated and found ``<= delta`` (never an interpolated value)."""
+
+    def __init__(self, curve):
+        self._curve = curve
+
+    def delta(self, epsilon) -> float:
+        """A ``delta`` such that the distributions are (epsilon, delta)-close."""
+        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, Fraction)):
+            raise FailedMapError(f"must be a number, got {epsilon!r}", parameter="epsilon")
+        if math.isnan(epsilon) or epsilon < 0:
+            raise FailedMapError(f"must be non-negative, got {epsilon!r}", parameter="epsilon")
+        return self._curve(epsilon)
+
+    def epsilon(self, delta) -> float:
+        """The smallest ``epsilon`` the bisection finds with ``delta(epsilon) <= delta``.
+
+        The bisection is OpenDP's: ``e_max`` starts at 2 and is squared until
+        ``delta(e_max) <= delta``; then ``[e_min, e_max]`` is halved until its midpoint stops
+        changing.  The invariant ``delta(e_max) <= delta`` holds throughout, and the answer is
+        ``e_max`` (or ``e_min`` when ``delta(e_min) == delta``): a point where the curve was
+        evaluated, so the (epsilon, delta) pair returned is itself valid.
+        """
+        if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)):
+            raise FailedMapError(f"must be a number, got {delta!r}", parameter="delta")
+        if math.isnan(delta) or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
+            raise FailedMapError(f"must lie in [0, 1], got {delta!r}", parameter="delta")
+        if delta == 1:
+            return 0.0
+        e_min, e_max = 0.0, 2.0
+        while self.delta(e_max) > delta:
+            e_max *= e_max
+            if math.isinf(e_max):
+                return math.inf
+        e_mid = e_min
+        while True:
+            new_mid = e_min + (e_max - e_min) / 2.0
+            if new_mid == e_mid:
+                return e_min if self.delta(e_min) == delta else e_max
+            e_mid = new_mid
+            d_mid = self.delta(e_mid)
+            if d_mid > delta:
+                e_min = e_mid
+            else:
+                e_max = e_mid
+
+    def __repr__(self) -> str:
+        return "PrivacyProfile(epsilon -> delta)"

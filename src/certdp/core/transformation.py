@@ -150,6 +150,10 @@ class Measurement(_Mapped):
     def privacy_map(self):
         return self.map
 
+    def check(self, d_in, d_out) -> bool:
+        """Does ``map(d_in) <= d_out`` hold, in the order of the output measure?"""
+        return self.output_measure.ordered(self.map(d_in), d_out)
+
     def invoke(self, arg):
         """Release ``function(arg)``; ``arg`` must be a member of the input domain."""
         return self.function(self._admit(arg))

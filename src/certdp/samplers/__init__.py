@@ -6,6 +6,12 @@ distribution it draws from, exactly: no floating-point number enters the noise.
 
 from .bernoulli import bernoulli_ratio, sample_bernoulli_rational
 from .bernoulli_exp import bernoulli_exp_at_most_one, bernoulli_exp_ratio, sample_bernoulli_exp
+from .discrete_gaussian import (
+    discrete_gaussian_batch_sampler,
+    discrete_gaussian_sampler,
+    sample_discrete_gaussian,
+)
+from .discrete_gaussian_z2k import discrete_gaussian_Z2k_sampler, sample_discrete_gaussian_Z2k
 from .discrete_laplace import (
     discrete_laplace_batch_sampler,
     discrete_laplace_sampler,
@@ -55,4 +61,9 @@ __all__ = [
     "grid_point_to_float",
     "discrete_laplace_Z2k_sampler",
     "sample_discrete_laplace_Z2k",
+    "discrete_gaussian_sampler",
+    "discrete_gaussian_batch_sampler",
+    "sample_discrete_gaussian",
+    "discrete_gaussian_Z2k_sampler",
+    "sample_discrete_gaussian_Z2k",
 ]

@@ -1,0 +1,131 @@
+"""The delta of a rho-zCDP guarantee at a given epsilon, rounded up.
+
+Guarantee (cdp_delta.tex): for floats ``rho >= 0`` and ``epsilon >= 0``,
+``cdp_delta(rho, epsilon)`` returns a float ``delta`` in ``[0, 1]`` such that every pair of
+distributions that are rho-close under the zero-concentrated divergence is
+(epsilon, delta)-close; it raises :class:`FailedMapError` for a negative or NaN argument.
+``delta`` is the bound of Canonne, Kamath and Steinke (2020, Corollary 13)
+
+    exp((a - 1) (a rho - epsilon) + a ln(1 - 1/a)) / (a - 1)
+
+at an order ``a > 1`` found by bisection (any order gives a valid bound), with every
+operation rounded so that the result can only grow (OpenDP 0.16's algorithm).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from mpmath import iv
+from mpmath.libmp import to_rational
+
+from certdp.core.errors import ArithmeticOverflowError, FailedMapError
+from certdp.numeric import (
+    inf_add,
+    inf_cast,
+    inf_div,
+    inf_mul,
+    inf_sub,
+    neg_inf_div,
+    neg_inf_mul,
+    neg_inf_sub,
+)
+
+__all__ = ["cdp_delta", "inf_exp", "inf_ln_1p"]
+
+#: Largest finite f64.
+F64_MAX = 1.7976931348623157e308
+
+
+# proof: begin directed-elementary
+def _exact(value) -> Fraction:
+    """The exact value of a finite mpmath binary number."""
+    return Fraction(*to_rational(value))
+
+
+def _round_up_enclosure(function, x: float) -> float:
+    """The smallest f64 >= function(x), from interval enclosures of growing precision."""
+    precision = 128
+    while True:
+        saved, iv.prec = iv.prec, precision
+        try:
+            enclosure = function(iv.mpf(x))  # iv.mpf of a float is exact  # label: enclosure
+        finally:
+            iv.prec = saved
+        low, high = (_exact(end) for end in enclosure._mpi_)
+        up_low, up_high = inf_cast(low, "f64"), inf_cast(high, "f64")  # label: enclosure-up
+        if up_low == up_high:  # both ends round up to the same float  # label: decided
+            return up_high
+        precision *= 2  # label: refine
+
+
+def inf_exp(x: float) -> float:
+    """The smallest f64 >= exp(x); raises ArithmeticOverflowError beyond the f64 range."""
+    if x == 0:
+        return 1.0  # label: exp-zero
+    # 0 < exp(x) < e^-800 < 2^-1074: rounds up to the smallest subnormal
+    if x < -800:
+        return 5e-324  # label: exp-tiny
+    # exp(x) > e^710 exceeds the largest f64
+    if x > 710:  # label: exp-huge
+        raise ArithmeticOverflowError(f"exp({x!r}) exceeds the f64 range", parameter="x")
+    return _round_up_enclosure(iv.exp, x)  # label: exp-up
+
+
+def inf_ln_1p(x: float) -> float:
+    """The smallest f64 >= ln(1 + x), for -1 < x."""
+    if x == 0:
+        return 0.0  # label: ln-zero
+    return _round_up_enclosure(lambda y: iv.log(1 + y), x)  # label: ln-up
+
+
+# proof: end directed-elementary
+
+
+# proof: begin cdp-delta
+def cdp_delta(rho: float, epsilon: float) -> float:
+    """A delta, rounded up, such that rho-zCDP implies (epsilon, delta)-DP."""
+    if math.isnan(rho) or math.copysign(1.0, rho) < 0:  # label: rho-check
+        raise FailedMapError(f"must be non-negative, got {rho!r}", parameter="rho")
+    if math.isnan(epsilon) or math.copysign(1.0, epsilon) < 0:  # label: epsilon-check
+        raise FailedMapError(f"must be non-negative, got {epsilon!r}", parameter="epsilon")
+    if rho == 0 or math.isinf(epsilon):  # label: trivial-zero
+        return 0.0
+    if math.isinf(rho):  # label: trivial-one
+        return 1.0
+    # the best order is at most (epsilon + 1) / (2 rho) + 2 (rounding here only moves the search)
+    try:
+        a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)
+    except ArithmeticOverflowError:
+        a_max = F64_MAX
+    a_min = 1.01  # label: a-min
+    while True:  # bisection on the sign of the derivative in a (any a > 1 is valid)
+        a_mid = a_min + (a_max - a_min) / 2.0
+        if a_mid in (a_max, a_min):
+            break
+        derivative = (2.0 * a_mid - 1.0) * rho - epsilon + math.log1p(-1.0 / a_mid)
+        if math.copysign(1.0, derivative) < 0:
+            a_min = a_mid
+        else:
+            a_max = a_mid
+    a = a_max  # label: order
+    ar_e = inf_sub(inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
+    # (a - 1) is rounded in the direction that enlarges its product with ar_e
+    a_1 = neg_inf_sub(a, 1.0) if ar_e < 0 else inf_sub(a, 1.0)  # label: a-1
+    try:
+        t1 = inf_mul(a_1, ar_e)  # >= (a - 1)(a rho - epsilon)  # label: t1
+    except ArithmeticOverflowError:
+        if ar_e < 0:
+            t1 = -F64_MAX  # a larger exponent: delta only grows  # label: t1-floor
+        else:
+            return 1.0  # label: t1-overflow
+    t2 = inf_mul(a, inf_ln_1p(-neg_inf_div(1.0, a)))  # >= a ln(1 - 1/a)  # label: t2
+    try:
+        delta = inf_div(inf_exp(inf_add(t1, t2)), neg_inf_sub(a, 1.0))  # label: delta
+    except ArithmeticOverflowError:
+        return 1.0  # label: delta-overflow
+    return min(delta, 1.0)  # label: at-most-one
+
+
+# proof: end cdp-delta

@@ -1,0 +1,132 @@
+"""What the contracts of the combinators share.
+
+A combinator's guarantee is stated in terms of the maps of the measurements it receives.  Its
+contract therefore evaluates the proof's closed form from the inner maps at the given
+``d_in``, exactly (fractions) or in arbitrary precision (mpmath), instead of substituting
+parameters in a sympy expression, and it measures the divergence of a pair of inputs through
+the contracts of the inner measurements:
+
+* inner measurements are drawn as built Laplace (pure DP) or Gaussian (zCDP) measurements
+  with their arguments attached, so that the exact divergence of a pair of inputs under each
+  of them is computed by its own contract (``component_divergence``);
+* :func:`mp_cdp_delta` is the infimum over orders of the Canonne--Kamath--Steinke bound,
+  computed with mpmath at 80 digits: the smallest delta the conversion's proof can claim.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+import mpmath
+from hypothesis import strategies as st
+
+from certdp.contracts.contract import MeasurementContract, as_rational, at_least, contract_of
+from certdp.core.domains import atom_domain
+from certdp.core.errors import ContractError
+from certdp.core.metrics import absolute_distance
+
+__all__ = [
+    "CombinatorContract",
+    "pure_measurements",
+    "zcdp_measurements",
+    "component_divergence",
+    "mp_cdp_delta",
+    "EPSILONS",
+]
+
+#: The epsilons at which privacy profiles are checked.
+EPSILONS = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0)
+
+
+@dataclass
+class CombinatorContract(MeasurementContract):
+    """A measurement contract whose bound is computed from the inner maps at ``d_in``:
+    ``closed_form(arguments, d_in)`` returns the exact value of the proof's bound."""
+
+    closed_form: Callable | None = None
+
+    def exact_bound(self, arguments, built, d_in):
+        return as_rational(self.closed_form(arguments, d_in))
+
+
+def _attach(constructor, kwargs):
+    built = constructor(**kwargs)
+    built.contract_arguments = kwargs
+    built.contract = contract_of(constructor)
+    return built
+
+
+def _space(T):
+    atom = atom_domain(T=T, nan=False) if T == "f64" else atom_domain(T=T)
+    return {"input_domain": atom, "input_metric": absolute_distance(T=T)}
+
+
+_SCALES = st.sampled_from([0.5, 1.0, 2.0, 3.0, 0.25, 10.0])
+
+
+def pure_measurements(T: str) -> st.SearchStrategy:
+    """Built Laplace measurements (pure DP) on one atom domain of ``T``."""
+    from certdp.measurements.laplace import make_laplace
+
+    return _SCALES.map(lambda scale: _attach(make_laplace, {**_space(T), "scale": scale}))
+
+
+def zcdp_measurements(T: str) -> st.SearchStrategy:
+    """Built Gaussian measurements (zCDP) on one atom domain of ``T``."""
+    from certdp.measurements.gaussian import make_gaussian
+
+    return _SCALES.map(lambda scale: _attach(make_gaussian, {**_space(T), "scale": scale}))
+
+
+def component_divergence(measurement, x, x_prime):
+    """The exact divergence of the pair under one inner measurement, from its contract."""
+    divergence, _ = measurement.contract.divergence(
+        measurement, measurement.contract_arguments, x, x_prime
+    )
+    return divergence
+
+
+def mp_cdp_delta(rho, epsilon) -> mpmath.mpf:
+    """inf over a > 1 of min(1, exp((a-1)(a rho - eps) + a ln(1 - 1/a)) / (a - 1)), at 80
+    digits (the exponent is convex in a; its derivative (2a-1) rho - eps + ln(1-1/a) + ...
+    is found by bisection on the stationarity condition)."""
+    with mpmath.workdps(80):
+        rho, epsilon = (
+            mpmath.mpf(Fraction(rho).numerator) / Fraction(rho).denominator,
+            (mpmath.mpf(Fraction(epsilon).numerator) / Fraction(epsilon).denominator),
+        )
+        if rho == 0:
+            return mpmath.mpf(0)
+
+        def bound(a):
+            return mpmath.exp((a - 1) * (a * rho - epsilon) + a * mpmath.log(1 - 1 / a)) / (a - 1)
+
+        def slope(a):  # d/da of ln(bound): increasing in a
+            return (2 * a - 1) * rho - epsilon + mpmath.log(1 - 1 / a)
+
+        low, high = mpmath.mpf(1) + mpmath.mpf(10) ** -30, (epsilon + 1) / (2 * rho) + 2
+        for _ in range(400):
+            middle = (low + high) / 2
+            if slope(middle) < 0:
+                low = middle
+            else:
+                high = middle
+        return min(mpmath.mpf(1), bound(high), bound(low))
+
+
+def check_profile(profile, rho, name: str, condition: str) -> None:
+    """At every epsilon of EPSILONS, the profile's delta must be >= mp_cdp_delta(rho, eps)."""
+    for epsilon in EPSILONS:
+        stated = profile.delta(epsilon)
+        smallest = mp_cdp_delta(rho, epsilon)
+        if mpmath.mpf(stated) < smallest:
+            raise ContractError(
+                f"{name}: delta({epsilon}) = {stated!r} is below the conversion bound "
+                f"{mpmath.nstr(smallest, 20)} for rho = {rho}",
+                condition=condition,
+            )
+
+
+__all__ += ["check_profile", "at_least"]

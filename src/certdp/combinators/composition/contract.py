@@ -1,0 +1,95 @@
+"""Contract of ``make_composition``: the theorem of make_composition.tex, executable.
+
+The bound is the exact sum of the inner maps at ``d_in``; the divergence of a pair of inputs
+is the sum of the exact divergences of the pair under each inner measurement (computed by
+their own contracts), which the proof bounds by that sum.
+"""
+
+import math
+from fractions import Fraction
+
+import sympy
+from hypothesis import strategies as st
+
+from certdp.combinators._support.contract_support import (
+    CombinatorContract,
+    component_divergence,
+    pure_measurements,
+    zcdp_measurements,
+)
+from certdp.contracts.contract import Precondition
+from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
+from certdp.core.transformation import Measurement
+
+from .make_composition import make_composition
+
+#: The proof's bound, for display: the sum of the inner maps.
+INNER_MAPS_SUM = sympy.Symbol("sum_i map_i(d_in)", nonnegative=True)
+
+
+@st.composite
+def arguments(draw):
+    T = draw(st.sampled_from(["f64", "i32"]))
+    inner = pure_measurements(T) if draw(st.booleans()) else zcdp_measurements(T)
+    return {"measurements": draw(st.lists(inner, min_size=1, max_size=3))}
+
+
+def _closed_form(arguments, d_in):
+    losses = [measurement.map(d_in) for measurement in arguments.measurements]
+    if any(math.isinf(loss) for loss in losses):
+        return sympy.oo
+    return sum((Fraction(loss) for loss in losses), Fraction(0))
+
+
+def _divergence(built, kwargs, x, x_prime):
+    parts = [component_divergence(m, x, x_prime) for m in kwargs["measurements"]]
+    return sum(parts, sympy.Integer(0)), {"components": [str(part) for part in parts]}
+
+
+def _measurements(a):
+    return list(a.measurements)
+
+
+CONTRACT = CombinatorContract(
+    constructor=make_composition,
+    preconditions=[
+        Precondition(
+            "measurements-non-empty-list",
+            lambda a: (
+                isinstance(a.measurements, (list, tuple))
+                and len(a.measurements) > 0
+                and all(isinstance(m, Measurement) for m in a.measurements)
+            ),
+            "measurements must be a non-empty list of (valid) measurements",
+            parameter="measurements",
+        ),
+        Precondition(
+            "shared-input-domain-and-metric",
+            lambda a: all(
+                m.input_domain == _measurements(a)[0].input_domain
+                and m.input_metric == _measurements(a)[0].input_metric
+                for m in _measurements(a)
+            ),
+            "measurements must share one input domain and one input metric",
+            parameter="measurements",
+        ),
+        Precondition(
+            "shared-measure-pure-or-zcdp",
+            lambda a: (
+                isinstance(
+                    _measurements(a)[0].output_measure, (MaxDivergence, ZeroConcentratedDivergence)
+                )
+                and all(
+                    m.output_measure == _measurements(a)[0].output_measure for m in a.measurements
+                )
+            ),
+            "measurements must share one output measure, MaxDivergence or "
+            "ZeroConcentratedDivergence",
+            parameter="measurements",
+        ),
+    ],
+    bound=INNER_MAPS_SUM,
+    arguments=arguments,
+    divergence=_divergence,
+    closed_form=_closed_form,
+)

@@ -1,0 +1,71 @@
+"""``make_composition``: release the outputs of several measurements on the same input.
+
+Guarantee (make_composition.tex): for a non-empty list of measurements with one input domain,
+one input metric and one output measure, MaxDivergence or ZeroConcentratedDivergence, the
+returned measurement releases the list of their outputs (independent randomness), and its
+privacy map ``d_in -> sum_i map_i(d_in)`` (the exact sum rounded up once) is valid.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from certdp.contracts import certified
+from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError
+from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
+from certdp.core.transformation import Measurement
+from certdp.numeric import inf_cast
+
+__all__ = ["make_composition"]
+
+
+# proof: begin constructor
+@certified
+def make_composition(measurements) -> Measurement:
+    """Compose ``measurements`` (pure DP or zCDP): the privacy losses add."""
+    if not isinstance(measurements, (list, tuple)) or not measurements:  # label: non-empty
+        raise MakeMeasurementError(
+            "must be a non-empty list of measurements", parameter="measurements"
+        )
+    if not all(isinstance(m, Measurement) for m in measurements):  # label: all-measurements
+        raise MakeMeasurementError("must contain only measurements", parameter="measurements")
+    measurements = list(measurements)
+    first = measurements[0]
+    for other in measurements[1:]:
+        if other.input_domain != first.input_domain:  # label: same-domain
+            raise MakeMeasurementError("must share one input domain", parameter="measurements")
+        if other.input_metric != first.input_metric:  # label: same-metric
+            raise MakeMeasurementError("must share one input metric", parameter="measurements")
+        if other.output_measure != first.output_measure:  # label: same-measure
+            raise MakeMeasurementError("must share one output measure", parameter="measurements")
+    measure = first.output_measure
+    if not isinstance(measure, (MaxDivergence, ZeroConcentratedDivergence)):  # label: measure
+        raise MakeMeasurementError(
+            f"output measure must be MaxDivergence or ZeroConcentratedDivergence, got {measure}",
+            parameter="measurements",
+        )
+
+    def function(x):
+        return [measurement.invoke(x) for measurement in measurements]  # label: function
+
+    def privacy_map(d_in) -> float:
+        losses = [measurement.map(d_in) for measurement in measurements]  # label: inner-maps
+        if any(math.isinf(loss) for loss in losses):  # label: infinite
+            return math.inf
+        total = sum((Fraction(loss) for loss in losses), Fraction(0))  # exact  # label: sum
+        try:
+            return inf_cast(total, "f64")  # label: round-up
+        except ArithmeticOverflowError:
+            return math.inf  # label: overflow
+
+    return Measurement(
+        input_domain=first.input_domain,
+        function=function,
+        input_metric=first.input_metric,
+        output_measure=measure,  # label: output-measure
+        privacy_map=privacy_map,
+    )
+
+
+# proof: end constructor

@@ -1,0 +1,57 @@
+"""``make_fix_delta``: an approximate-DP measurement with delta fixed.
+
+Guarantee (make_fix_delta.tex): for a measurement whose output measure is the smoothed
+max-divergence and a ``delta`` in ``[0, 1]``, the returned measurement has the same function,
+the output measure ``Approximate(MaxDivergence)`` and the map ``d_in -> (epsilon, delta)``
+where ``epsilon = map(d_in).epsilon(delta)`` is a point at which the profile was evaluated
+and found ``<= delta``; the map is valid.
+"""
+
+from __future__ import annotations
+
+import math
+
+from certdp.contracts import certified
+from certdp.core.errors import FailedMapError, MakeMeasurementError
+from certdp.core.measures import SmoothedMaxDivergence, approximate, max_divergence
+from certdp.core.transformation import Measurement
+
+__all__ = ["make_fix_delta"]
+
+
+# proof: begin constructor
+@certified
+def make_fix_delta(measurement, delta) -> Measurement:
+    """The same release; the privacy profile read at ``delta``."""
+    if not isinstance(measurement, Measurement):  # label: is-measurement
+        raise MakeMeasurementError("must be a measurement", parameter="measurement")
+    if not isinstance(measurement.output_measure, SmoothedMaxDivergence):  # label: measure
+        raise MakeMeasurementError(
+            f"output measure must be SmoothedMaxDivergence, got {measurement.output_measure}",
+            parameter="measurement",
+        )
+    if isinstance(delta, bool) or not isinstance(delta, (int, float)):  # label: delta-type
+        raise MakeMeasurementError(f"must be a number, got {delta!r}", parameter="delta")
+    if math.isnan(delta) or not 0 <= delta <= 1:  # label: delta-range
+        raise MakeMeasurementError(f"must lie in [0, 1], got {delta!r}", parameter="delta")
+    delta = float(delta)
+
+    def privacy_map(d_in) -> tuple[float, float]:
+        profile = measurement.map(d_in)  # label: inner-map
+        epsilon = profile.epsilon(delta)  # label: epsilon
+        if not math.isinf(epsilon) and not profile.delta(epsilon) <= delta:  # label: recheck
+            raise FailedMapError(
+                f"the profile gives no epsilon for delta {delta}", parameter="delta"
+            )
+        return epsilon, delta  # label: pair
+
+    return Measurement(
+        input_domain=measurement.input_domain,
+        function=measurement.invoke,  # label: function
+        input_metric=measurement.input_metric,
+        output_measure=approximate(max_divergence()),  # label: output-measure
+        privacy_map=privacy_map,
+    )
+
+
+# proof: end constructor

@@ -1,0 +1,53 @@
+"""``make_pureDP_to_zCDP``: a pure-DP measurement seen under zCDP.
+
+Guarantee (make_pureDP_to_zCDP.tex): for a measurement whose output measure is
+MaxDivergence, the returned measurement has the same function and the zero-concentrated
+divergence as output measure, with the privacy map ``d_in -> map(d_in)^2 / 2`` (the exact
+value rounded up once), which is valid (Bun and Steinke 2016, Proposition 3.3).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from certdp.contracts import certified
+from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError
+from certdp.core.measures import MaxDivergence, zero_concentrated_divergence
+from certdp.core.transformation import Measurement
+from certdp.numeric import inf_cast
+
+__all__ = ["make_pureDP_to_zCDP"]
+
+
+# proof: begin constructor
+@certified
+def make_pureDP_to_zCDP(measurement) -> Measurement:
+    """The same release, its epsilon turned into rho = epsilon^2 / 2."""
+    if not isinstance(measurement, Measurement):  # label: is-measurement
+        raise MakeMeasurementError("must be a measurement", parameter="measurement")
+    if not isinstance(measurement.output_measure, MaxDivergence):  # label: measure-check
+        raise MakeMeasurementError(
+            f"output measure must be MaxDivergence, got {measurement.output_measure}",
+            parameter="measurement",
+        )
+
+    def privacy_map(d_in) -> float:
+        epsilon = measurement.map(d_in)  # label: inner-map
+        if math.isinf(epsilon):
+            return math.inf  # label: infinite
+        try:
+            return inf_cast(Fraction(epsilon) ** 2 / 2, "f64")  # label: rho
+        except ArithmeticOverflowError:
+            return math.inf  # label: overflow
+
+    return Measurement(
+        input_domain=measurement.input_domain,
+        function=measurement.invoke,  # label: function
+        input_metric=measurement.input_metric,
+        output_measure=zero_concentrated_divergence(),  # label: output-measure
+        privacy_map=privacy_map,
+    )
+
+
+# proof: end constructor

@@ -1,0 +1,64 @@
+"""Discrete Gaussian noise on the grid ``2^k Z`` around floats, rounded back to floats.
+
+Guarantee (discrete_gaussian_z2k.tex): for finite values ``x_1, ..., x_n`` of ``T``, an
+exact rational ``scale >= 0`` and an integer ``k``, the sampler built by
+``discrete_gaussian_Z2k_sampler(scale, k, T)`` returns ``[round_T(2^k (c_i + Z_i))]`` where
+``c_i = nearest_grid_index(x_i, k)`` and the ``Z_i`` are independent draws of
+``N_Z(0, (scale / 2^k)^2)``; ``round_T`` rounds to the nearest value of ``T`` (ties to even;
+beyond the finite range, the infinity of the sign).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+from certdp.core.errors import FailedFunctionError
+from certdp.core.types import FLOAT_TYPES, carrier
+from certdp.numeric import is_representable
+
+from ._arguments import exact_rational
+from .discrete_gaussian import discrete_gaussian_batch_sampler
+from .discrete_laplace_z2k import grid_point_to_float, nearest_grid_index
+from .uniform import EntropySource, entropy_source
+
+__all__ = ["discrete_gaussian_Z2k_sampler", "sample_discrete_gaussian_Z2k"]
+
+
+# proof: begin gaussian-z2k-sampler
+def discrete_gaussian_Z2k_sampler(
+    scale: Fraction, k: int, T: str
+) -> Callable[[EntropySource, Sequence[float]], list[float]]:
+    """A sampler of ``[round_T(2^k (c_i + Z_i))]``, ``c_i = nearest_grid_index(x_i, k)``,
+    ``Z_i ~ N_Z(0, (scale / 2^k)^2)`` independent."""
+    grid_scale = scale * (Fraction(1, 1 << k) if k >= 0 else (1 << -k))  # label: grid-scale
+    noise = discrete_gaussian_batch_sampler(grid_scale)  # label: grid-noise
+
+    def sample(source: EntropySource, shifts: Sequence[float]) -> list[float]:
+        draws = noise(source, len(shifts))  # label: draws
+        return [
+            grid_point_to_float(nearest_grid_index(x, k) + int(z), k, T)  # label: noisy-point
+            for x, z in zip(shifts, draws)
+        ]
+
+    return sample
+
+
+# proof: end gaussian-z2k-sampler
+
+
+def sample_discrete_gaussian_Z2k(shift, scale, k: int, T: str = "f64") -> float:
+    """One draw of ``shift`` rounded to ``2^k Z``, plus exact discrete Gaussian noise of
+    ``scale`` (in the units of ``shift``), rounded to the nearest value of ``T``."""
+    if T not in FLOAT_TYPES:
+        raise FailedFunctionError(f"must be f32 or f64, got {T!r}", parameter="T")
+    if isinstance(k, bool) or not isinstance(k, int):
+        raise FailedFunctionError(f"must be an integer, got {k!r}", parameter="k")
+    if not carrier(T).contains(shift) or not is_representable(shift, T):
+        raise FailedFunctionError(
+            f"must be a finite value of {T}, got {shift!r}", parameter="shift"
+        )
+    scale = exact_rational(scale, "scale")
+    if scale < 0:
+        raise FailedFunctionError(f"must be non-negative, got {scale}", parameter="scale")
+    return discrete_gaussian_Z2k_sampler(scale, k, T)(entropy_source(), [shift])[0]
