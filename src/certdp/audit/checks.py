@@ -32,8 +32,9 @@ from pathlib import Path
 
 from certdp.core.errors import DPError
 
+from .closure import closure
 from .discovery import ConstructorFolder, ProofText, checkout_root, discover, package_root
-from .ledger import Ledger
+from .ledger import CLOSURE_PREFIX, Ledger, is_closure_key
 from .sources import read_markers
 from .status import NEVER_VETTED, OUTDATED, status_of
 
@@ -74,6 +75,8 @@ class ConstructorAudit:
     key: str
     name: str
     checks: dict[str, Check] = field(default_factory=dict)
+    #: dotted names of the definitions behind the proven code that no proof document covers
+    trusted_base: list[str] = field(default_factory=list)
 
     def failed(self, strict: bool) -> bool:
         return any(is_failure(check.status, strict) for check in self.checks.values())
@@ -171,8 +174,16 @@ def check_binding(constructor: ConstructorFolder) -> Check:
     return Check(FAIL, "; ".join(problems)) if problems else Check(OK)
 
 
-def check_freshness(constructor: ConstructorFolder, ledger: Ledger) -> Check:
-    status = status_of(constructor, ledger)
+def _readable(key: str) -> str:
+    """A fingerprint key as a person reads it: ``definition certdp.numeric.floats.inf_add``."""
+    if is_closure_key(key):
+        file, _, name = key.removeprefix(CLOSURE_PREFIX).partition("@")
+        return f"definition {name} ({file})"
+    return key
+
+
+def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=None) -> Check:
+    status = status_of(constructor, ledger, definitions=definitions)
     if status.state == NEVER_VETTED:
         return Check(UNVETTED, "never vetted: run certdp vet " + constructor.name + ' --by "Name"')
     if status.state == OUTDATED:
@@ -184,7 +195,7 @@ def check_freshness(constructor: ConstructorFolder, ledger: Ledger) -> Check:
         return Check(
             OUTDATED,
             f"OUTDATED since vetting at {status.vetted_at} by {status.reviewer}: changed "
-            f"{', '.join(status.changed)}; {where}",
+            f"{', '.join(_readable(key) for key in status.changed)}; {where}",
         )
     return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}")
 
@@ -303,7 +314,12 @@ def _row(job: tuple[str, str, int]) -> ConstructorAudit:
     row = ConstructorAudit(constructor.key, constructor.name)
     row.checks["artifacts"] = check_artifacts(constructor)
     row.checks["binding"] = check_binding(constructor)
-    row.checks["freshness"] = check_freshness(constructor, Ledger(constructor.package))
+    try:
+        definitions = closure(constructor)
+    except Exception:  # a broken proof or source: binding reports it, freshness fails
+        definitions = []
+    row.trusted_base = [definition.name for definition in definitions if definition.trusted]
+    row.checks["freshness"] = check_freshness(constructor, Ledger(constructor.package), definitions)
     row.checks["contracts"] = (
         check_contracts(constructor, examples)
         if constructor.contract.exists()

@@ -14,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 
+from .closure import closure
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
 from .sources import read_markers
@@ -46,14 +47,21 @@ class Vetting:
     date: str = field(default_factory=lambda: date.today().isoformat())
 
 
-def current_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str], str]:
-    """Fingerprints of every range the proof covers, and of the proof text itself.
+def current_fingerprints(
+    constructor: ConstructorFolder, *, with_closure: bool = True, definitions=None
+) -> tuple[dict[str, str], str]:
+    """Fingerprints of every range the proof covers, of everything that code depends on, and
+    of the proof text itself.
 
     This is the one place that decides what a vetting covers.  Keys are package-relative:
-    ``FILE#RANGE`` for a code range, ``lemma:FILE`` for a lemma document's text.  The lemma
-    documents the proof relies on (``\\usesLemma``), and the ones they rely on, count too:
-    each of their code ranges, and their text.  Raises the marker parser's error (or
-    KeyError) when a proof names a missing range.
+    ``FILE#RANGE`` for a code range, ``lemma:FILE`` for a lemma document's text and
+    ``def:FILE@DOTTED.NAME`` for a definition in the closure of the proven code
+    (:mod:`certdp.audit.closure`: every certdp function, class and constant the ranges use,
+    transitively).  The lemma documents the proof relies on (``\\usesLemma``), and the ones
+    they rely on, count too.  ``with_closure=False`` leaves the closure out (the runtime gate,
+    which must stay cheap, compares ranges and documents only); ``definitions`` is the closure
+    when the caller has computed it already.  Raises the marker parser's
+    error (or KeyError) when a proof names a missing range.
     """
     fingerprints: dict[str, str] = {}
     seen: set[Path] = set()
@@ -73,12 +81,30 @@ def current_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str]
 
     proof = ProofText(constructor.proof)
     cover(proof)
+    if with_closure:
+        for definition in closure(constructor) if definitions is None else definitions:
+            fingerprints[f"{CLOSURE_PREFIX}{definition.file}@{definition.name}"] = (
+                definition.fingerprint
+            )
     return fingerprints, _digest(proof)
 
 
 def fingerprinted_files(keys) -> list[str]:
     """The package-relative files behind fingerprint keys (code files and lemma documents)."""
-    return sorted({key.removeprefix("lemma:").split("#")[0] for key in keys})
+    return sorted(
+        {
+            key.removeprefix("lemma:").removeprefix(CLOSURE_PREFIX).split("#")[0].split("@")[0]
+            for key in keys
+        }
+    )
+
+
+def is_closure_key(key: str) -> bool:
+    return key.startswith(CLOSURE_PREFIX)
+
+
+#: The prefix of the fingerprint keys of closure definitions.
+CLOSURE_PREFIX = "def:"
 
 
 def _package_relative(key: str) -> str:

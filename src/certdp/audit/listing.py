@@ -242,9 +242,10 @@ def _latex_text(text: str) -> str:
 
 def status_line(proof: Path) -> str:
     """The vetting status this proof's first page prints (see certdp.audit.status)."""
+    from .closure import closure
     from .discovery import discover, package_root
-    from .ledger import UNCOMMITTED, Ledger
-    from .status import NEVER_VETTED, OUTDATED, status_of
+    from .ledger import Ledger
+    from .status import status_of
 
     package = package_root()
     matches = [c for c in discover(package) if c.proof.resolve() == proof.resolve()]
@@ -253,7 +254,36 @@ def status_line(proof: Path) -> str:
             "\\textbf{Vetting status:} a lemma document, vetted together with the "
             "constructor proofs that cite it.\n"
         )
-    status = status_of(matches[0], Ledger(package))
+    definitions = closure(matches[0])
+    status = status_of(matches[0], Ledger(package), definitions=definitions)
+    return _vetting_line(status) + trusted_base_paragraph(definitions)
+
+
+def trusted_base_paragraph(definitions) -> str:
+    """The trusted base of a constructor, grouped by module, for its proof's first page."""
+    by_module: dict[str, list[str]] = {}
+    for definition in definitions:
+        if definition.trusted:
+            module, _, name = definition.name.rpartition(".")
+            by_module.setdefault(module, []).append(name)
+    if not by_module:
+        return "\\par\\textbf{Trusted base:} none: every definition the code uses is proven.\n"
+    count = sum(len(names) for names in by_module.values())
+    groups = "; ".join(
+        f"\\texttt{{{_latex_text(module)}}}: {_latex_text(', '.join(names))}"
+        for module, names in sorted(by_module.items())
+    )
+    return (
+        f"\\par{{\\footnotesize\\raggedright\\textbf{{Trusted base}} ({count} definitions the "
+        f"proven code uses that no proof document covers; see \\texttt{{certdp audit --json}}): "
+        f"{groups}.\\par}}\n"
+    )
+
+
+def _vetting_line(status) -> str:
+    from .ledger import UNCOMMITTED
+    from .status import NEVER_VETTED, OUTDATED
+
     if status.state == OUTDATED:
         changed = ", ".join(status.changed_files)
         return (

@@ -82,6 +82,7 @@ def to_json(rows: list[ConstructorAudit], strict: bool, **context) -> str:
                     "name": row.name,
                     "failed": row.failed(strict),
                     "checks": {name: asdict(check) for name, check in row.checks.items()},
+                    "trusted_base": row.trusted_base,
                 }
                 for row in rows
             ],

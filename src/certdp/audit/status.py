@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from .discovery import ConstructorFolder, discover, package_root
-from .ledger import UNCOMMITTED, Ledger, current_fingerprints, fingerprinted_files
+from .ledger import (
+    UNCOMMITTED,
+    Ledger,
+    current_fingerprints,
+    fingerprinted_files,
+    is_closure_key,
+)
 
 __all__ = ["VettingStatus", "vetting_status", "status_of", "UP_TO_DATE", "OUTDATED", "NEVER_VETTED"]
 
@@ -49,19 +55,32 @@ class VettingStatus:
         return self.state
 
 
-def status_of(constructor: ConstructorFolder, ledger: Ledger) -> VettingStatus:
-    """Compare the current fingerprints of ``constructor`` with its ledger entry."""
+def status_of(
+    constructor: ConstructorFolder, ledger: Ledger, *, with_closure: bool = True, definitions=None
+) -> VettingStatus:
+    """Compare the current fingerprints of ``constructor`` with its ledger entry.
+
+    With ``with_closure=False`` (the runtime gate) only the proven ranges and the documents are
+    compared; the audit compares the closure of definitions behind them too.
+    """
     vetting = ledger.get(constructor.key)
     if vetting is None:
         return VettingStatus(NEVER_VETTED)
     try:
-        fingerprints, proof = current_fingerprints(constructor)
+        fingerprints, proof = current_fingerprints(
+            constructor, with_closure=with_closure, definitions=definitions
+        )
     except Exception:  # a proof naming a missing range cannot be up to date
         fingerprints, proof = {}, ""
+    recorded = {
+        key: value
+        for key, value in vetting.fingerprints.items()
+        if with_closure or not is_closure_key(key)
+    }
     changed = sorted(
         key
-        for key in fingerprints.keys() | vetting.fingerprints.keys()
-        if fingerprints.get(key) != vetting.fingerprints.get(key)
+        for key in fingerprints.keys() | recorded.keys()
+        if fingerprints.get(key) != recorded.get(key)
     )
     if proof != vetting.proof:
         changed.append(constructor.relative(constructor.proof))
@@ -80,7 +99,10 @@ def status_of(constructor: ConstructorFolder, ledger: Ledger) -> VettingStatus:
 def _statuses() -> dict[str, VettingStatus]:
     package = package_root()
     ledger = Ledger(package)
-    return {constructor.name: status_of(constructor, ledger) for constructor in discover(package)}
+    return {
+        constructor.name: status_of(constructor, ledger, with_closure=False)
+        for constructor in discover(package)
+    }
 
 
 def vetting_status(name: str) -> VettingStatus:
