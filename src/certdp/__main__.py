@@ -1,4 +1,5 @@
-"""The ``certdp`` command line: ``certdp audit``, ``certdp vet NAME --by WHO``, ``certdp verify``."""
+"""The ``certdp`` command line: ``certdp audit``, ``certdp vet NAME --by WHO``, ``certdp verify``,
+``certdp prove``."""
 
 from __future__ import annotations
 
@@ -51,6 +52,12 @@ def _vet(arguments) -> int:
     return 0
 
 
+def _prove(arguments) -> int:
+    from certdp.prove.cli import run
+
+    return run(arguments)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="certdp", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -76,6 +83,13 @@ def main(argv: list[str] | None = None) -> int:
     vet.add_argument("name", help="constructor name, e.g. make_is_equal")
     vet.add_argument("--by", required=True, help="the reviewer's name")
     vet.set_defaults(run=_vet)
+    prove = commands.add_parser("prove", help="bounded SMT proofs of each constructor's theorem")
+    prove.add_argument("names", nargs="*", help="constructor or lemma names (default: all)")
+    prove.add_argument("--force", action="store_true", help="re-prove cached results too")
+    prove.add_argument("--jobs", type=int, default=2, help="solver processes (default 2)")
+    prove.add_argument("--timeout", type=float, default=300.0, help="seconds per obligation")
+    prove.add_argument("--json", action="store_true", help="machine-readable output")
+    prove.set_defaults(run=_prove)
     arguments = parser.parse_args(argv)
     return arguments.run(arguments)
 
