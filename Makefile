@@ -9,7 +9,7 @@ LATEX_PACKAGES := latexmk texlive-latex-base texlive-latex-recommended texlive-l
                   texlive-fonts-recommended lmodern poppler-utils dvisvgm
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: all install latex test test-thorough contracts audit bench clean
+.PHONY: all install latex test test-thorough contracts audit bench clean prove
 .DEFAULT_GOAL := all
 
 all: install proofs docs audit
@@ -49,6 +49,11 @@ contracts: $(INSTALLED)
 audit: $(INSTALLED) latex
 	@mkdir -p build
 	$(PYTHON) -m certdp audit --strict --build --junit build/audit-junit.xml
+
+# Bounded SMT proofs (z3) of every modelled constructor; results cached by fingerprint in
+# src/certdp/prove/results.json (commit it), so an unchanged tree re-proves nothing.
+prove: $(INSTALLED)
+	$(PYTHON) -m certdp prove --jobs 2 --timeout 180
 
 bench: $(INSTALLED)
 	@for script in benchmarks/bench_*.py; do $(PYTHON) $$script || exit 1; done

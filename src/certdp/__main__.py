@@ -166,8 +166,30 @@ def _vet_command(commands) -> None:
     vet.set_defaults(run=_vet)
 
 
+def _prove(arguments) -> int:
+    from certdp.prove.cli import run
+
+    return run(arguments)
+
+
+def _prove_command(commands) -> None:
+    prove = commands.add_parser(
+        "prove",
+        help="bounded SMT proofs of each constructor's theorem",
+        description="Prove each constructor's theorem at small sizes, bit-precisely, with the "
+        "z3 SMT solver (bit-vector and IEEE floating-point theories). Results are cached by "
+        "fingerprint: an unchanged tree re-proves nothing.",
+    )
+    prove.add_argument("names", nargs="*", help="constructor or lemma names (default: all)")
+    prove.add_argument("--force", action="store_true", help="re-prove cached results too")
+    prove.add_argument("--jobs", type=int, default=2, help="solver processes (default 2)")
+    prove.add_argument("--timeout", type=float, default=300.0, help="seconds per obligation")
+    prove.add_argument("--json", action="store_true", help="print the results as JSON")
+    prove.set_defaults(run=_prove)
+
+
 #: Every subcommand, in the order ``certdp --help`` lists them.
-SUBCOMMANDS = [_audit_command, _verify_command, _vet_command]
+SUBCOMMANDS = [_audit_command, _verify_command, _vet_command, _prove_command]
 
 
 def parser() -> argparse.ArgumentParser:

@@ -1,0 +1,169 @@
+"""SMT model of ``nearest_grid_index`` and the bounded proof of the discretization lemma, for
+every finite f64 (and f32) input and every grid exponent ``k``.
+
+Exact encoding of a float.  Every finite value of f64 is an integer multiple of ``2^-1074``;
+``scaled(x) = x * 2^1074`` is an integer of magnitude below ``2^2098``, built from the IEEE bits
+of ``x`` (sign, biased exponent ``E``, fraction ``M``): ``M`` for a subnormal, else
+``(2^52 + M) * 2^(E - 1)``.  A 2104-bit two's-complement bit-vector holds it and every quantity
+below without overflow.  An f32 value is encoded the same way (``M * 2^925`` for a subnormal,
+else ``(2^23 + M) * 2^(E + 924)``), on the same scale.
+
+Model of ``nearest_grid_index(x, k) = floor(x / 2^k + 1/2)``: with ``j = k + 1074 >= 0``,
+``floor((scaled(x) + 2^(j-1)) / 2^j)`` (an arithmetic right shift), and ``scaled(x)`` itself
+when ``j = 0``.  ``tests/prove/test_laplace_model.py`` evaluates the model on random floats and
+exponents and asserts it equals the code's integer.
+
+Obligations (``k`` symbolic over ``[K_MIN[T], K_MAX[T]]``, ``x, x'`` over every finite value):
+
+* ``nearest``: ``c 2^k - 2^(k-1) <= x < c 2^k + 2^(k-1)``: ``c`` is the index of the nearest
+  multiple of ``2^k``, ties toward ``+inf`` (for ``k = K_MIN`` of f64, ``c 2^k = x``);
+* ``discretization``: ``|c 2^k - c' 2^k| <= |x - x'| + relaxation(k)``, where
+  ``relaxation(k)`` is the code's ``get_discretization_consts(k, T)[1]``, checked for every
+  ``k`` to equal ``2^k - 2^K_MIN[T]`` before the solver uses that closed form.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import z3
+
+from certdp.contracts.obligation import Obligation
+
+from .discretization import K_MAX, K_MIN, get_discretization_consts
+
+__all__ = ["WIDTH", "scaled_value", "grid_index_model", "obligations", "MODELLED"]
+
+#: Bits of the scaled integers: |x| 2^1074 < 2^2098, and the grid point c 2^j < 2^2099.
+WIDTH = 2104
+_SCALE = 1074  # every finite f64 is a multiple of 2^-1074
+_LAYOUT = {"f64": (11, 52, 0), "f32": (8, 23, 1074 - 149)}  # exponent, fraction, subnormal shift
+
+
+def finite(bits, T: str):
+    ebits, fbits, _ = _LAYOUT[T]
+    exponent = z3.Extract(fbits + ebits - 1, fbits, bits)
+    return exponent != (1 << ebits) - 1
+
+
+def scaled_value(bits, T: str):
+    """``x * 2^1074`` as a WIDTH-bit integer, for the IEEE bits of a finite ``x`` of ``T``."""
+    ebits, fbits, shift = _LAYOUT[T]
+    exponent = z3.ZeroExt(WIDTH - ebits, z3.Extract(fbits + ebits - 1, fbits, bits))
+    fraction = z3.ZeroExt(WIDTH - fbits, z3.Extract(fbits - 1, 0, bits))
+    hidden = z3.BitVecVal(1 << fbits, WIDTH)
+    subnormal = fraction << shift
+    normal = (hidden + fraction) << (exponent + (shift - 1))
+    magnitude = z3.If(exponent == 0, subnormal, normal)
+    negative = z3.Extract(fbits + ebits, fbits + ebits, bits) == 1
+    return z3.If(negative, -magnitude, magnitude)
+
+
+def grid_index_model(scaled, j):
+    """``floor(scaled / 2^j + 1/2)`` for ``j >= 0`` (a WIDTH-bit ``j``)."""
+    one = z3.BitVecVal(1, WIDTH)
+    return z3.If(j == 0, scaled, (scaled + (one << (j - 1))) >> j)
+
+
+def grid_index_integer(scaled, j: int):
+    """The same model in integer arithmetic (z3 ``Int``), for a concrete ``j``: SMT-LIB's
+    ``div`` by a positive constant is the floor."""
+    return scaled if j == 0 else (scaled + (1 << (j - 1))) / (1 << j)
+
+
+def _relaxations_match_code(T: str) -> str | None:
+    """``None`` if the code's relaxation is ``2^k - 2^K_MIN[T]`` for every ``k``, else a witness."""
+    for k in range(K_MIN[T], K_MAX[T] + 1):
+        _, relaxation = get_discretization_consts(k, T)
+        if relaxation != Fraction(2) ** k - Fraction(2) ** K_MIN[T]:
+            return f"k={k}: code relaxation {relaxation}"
+    return None
+
+
+def _grid_multiple(T: str, label: str):
+    """An integer ``X`` with ``|X| < 2^2098`` that is a multiple of the spacing of ``T``'s
+    subnormals (scaled: 1 for f64, ``2^925`` for f32): a superset of ``scaled(x)`` over the
+    finite values ``x`` of ``T``; returns ``(X, constraint)``."""
+    step = 1 << (K_MIN[T] + _SCALE)
+    units = z3.Int(label)
+    limit = (1 << 2098) // step
+    return units * step, z3.And(-limit < units, units < limit)
+
+
+def _nearest(T: str) -> Obligation:
+    def violation():
+        cases = []
+        for k in range(K_MIN[T], K_MAX[T] + 1):
+            j = k + _SCALE
+            x, inside = _grid_multiple(T, "x")
+            c = grid_index_integer(x, j)
+            point, half = c * (1 << j), Fraction(1 << j, 2)
+            if j == 0:
+                nearest = point == x
+            else:
+                nearest = z3.And(point - int(half) <= x, x < point + int(half))
+            cases.append(
+                (
+                    z3.And(inside, z3.Not(nearest)),
+                    lambda m, x=x, k=k: {"x_scaled": str(m.eval(x)), "k": k},
+                )
+            )
+        return cases
+
+    return Obligation(
+        constructor="nearest_grid_index",
+        claim=f"every finite {T} x, every k in [{K_MIN[T]}, {K_MAX[T]}]: nearest multiple, ties up",
+        format=T, size=1, violation=violation,
+    )  # fmt: skip
+
+
+def _discretization(T: str) -> Obligation:
+    def violation():
+        mismatch = _relaxations_match_code(T)
+        if mismatch is not None:
+            return z3.BoolVal(True), lambda m: {"relaxation": mismatch}
+        cases = []
+        for k in range(K_MIN[T], K_MAX[T] + 1):
+            j = k + _SCALE
+            (x, inside), (y, inside_y) = _grid_multiple(T, "x"), _grid_multiple(T, "y")
+            gap = (grid_index_integer(x, j) - grid_index_integer(y, j)) * (1 << j)
+            relaxation = (1 << j) - (1 << (K_MIN[T] + _SCALE))
+            distance = z3.If(x >= y, x - y, y - x)
+            holds = z3.And(gap <= distance + relaxation, -gap <= distance + relaxation)
+            cases.append(
+                (
+                    z3.And(inside, inside_y, z3.Not(holds)),
+                    lambda m, x=x, y=y, k=k: {
+                        "x_scaled": str(m.eval(x)),
+                        "y_scaled": str(m.eval(y)),
+                        "k": k,
+                    },
+                )
+            )
+        return cases
+
+    return Obligation(
+        constructor="discretization",
+        claim=f"every finite {T} x, x', every k in [{K_MIN[T]}, {K_MAX[T]}]: "
+        "|round_k(x) - round_k(x')| <= |x - x'| + 2^k - 2^K_MIN",
+        format=T, size=2, violation=violation,
+    )  # fmt: skip
+
+
+def obligations(names=None) -> list[Obligation]:
+    result = []
+    for T in ("f64", "f32"):
+        if names is None or "nearest_grid_index" in names:
+            result.append(_nearest(T))
+        if names is None or "discretization" in names:
+            result.append(_discretization(T))
+    return result
+
+
+MODELLED = {
+    "nearest_grid_index": ["samplers/discrete_laplace_z2k.py"],
+    "discretization": [
+        "measurements/_laplace/discretization.py",
+        "samplers/discrete_laplace_z2k.py",
+    ],
+}

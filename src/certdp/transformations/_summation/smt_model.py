@@ -1,0 +1,543 @@
+"""SMT models of the summation kernels, and the bounded stability theorems of every sum.
+
+The models are z3 terms over bit-vectors (integers of each width, two's complement) and IEEE
+floats (``FPSort``), built the way OpenDP's Rust computes: folds of ``saturating_add``, of
+``checked_add`` (wrapping, with the overflow flag), the pairwise tree, the sequential fold from
+``-0.0``.  ``tests/prove/test_summation_model.py`` evaluates each model on random concrete data
+and asserts it equals the output of the code in ``integer_summation.py`` /
+``float_summation.py`` bit for bit, so a model cannot drift from the code it stands for.
+
+The theorem of a sum, instantiated: for every dataset ``x`` of at most ``N`` records (exactly
+``size`` for the sized sums) in the bounds, and every ``x'`` of the same kind at distance at most
+``d_in``, ``|f(x) - f(x')| <= map(d_in)``, where ``map`` is the real constructor's map at those
+parameters (called, not re-derived), and a checked sum never overflows.
+
+How the neighbour relation is encoded (exactly, see :mod:`certdp.contracts.smt`):
+
+* insert-delete distance: ``x'`` is ``x`` after at most ``d_in`` insertions or deletions at
+  symbolic positions (every pair at distance ``<= d_in`` is reachable so, and no other);
+* symmetric distance: the same, followed by a symbolic permutation of ``x'``.  For the integer
+  sums the permutation is left out, because their models are proven order-invariant first:
+  obligation ``fold == symmetric form`` shows that on every in-domain dataset of length
+  ``<= N`` the fold equals a function of exact (wider) sums of the records
+  (:func:`canonical_model`), and a sum of integers does not depend on the order of its terms.
+  So ``f(pi(x')) = f(x')``; then it is enough to edit at the end of the dataset (any record can
+  be moved there first), and the stability obligations use the symmetric form.  The float sums
+  are order-dependent (rounding), and keep the symbolic permutation.
+
+Datasets of variable length are ``N`` symbolic slots and a symbolic length; the output is the
+model on each prefix, selected by the length (``select_by_length``), so no record is padded.
+
+Reduced precision: the float proofs are parametric in the precision ``p`` of ``T``.  For ``N``
+beyond what f32 bit-blasting affords, the same theorem is proved in a small IEEE format, with
+the map computed by the proof's formula at that precision (ideal term plus twice the error
+bound of ``float_summation.tex`` with ``k = p - 1`` stored bits), rounded up once.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import z3
+
+from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt import (
+    FORMATS,
+    add_overflows,
+    apply_script,
+    edit_scripts,
+    float_round_up,
+    float_sort,
+    float_value,
+    int_bounds,
+    permute,
+    saturating_add,
+    within_float,
+    within_int,
+)
+from certdp.core.errors import DPError
+from certdp.core.types import INTEGER_TYPES, carrier
+
+__all__ = [
+    "checked_fold",
+    "saturating_fold",
+    "split_fold",
+    "sequential_fold",
+    "pairwise_tree",
+    "reduced_precision_map",
+    "obligations",
+]
+
+
+# -- models of the kernels ---------------------------------------------------------------
+
+
+def checked_fold(terms: list, bits: int, signed: bool):
+    """Rust's ``try_fold(0, checked_add)``: ``(wrapping sum, did any addition overflow?)``.
+
+    A release build's ``iter().sum()`` returns the wrapping sum; when the flag is false it
+    equals the exact sum (the checked sum's constructor must make the flag impossible)."""
+    total, overflowed = z3.BitVecVal(0, bits), z3.BoolVal(False)
+    for term in terms:
+        overflowed = z3.Or(overflowed, add_overflows(total, term, signed))
+        total = total + term
+    return total, overflowed
+
+
+def saturating_fold(terms: list, bits: int, signed: bool):
+    """Rust's ``fold(0, saturating_add)`` in order."""
+    total = z3.BitVecVal(0, bits)
+    for term in terms:
+        total = saturating_add(total, term, signed)
+    return total
+
+
+def split_fold(terms: list, bits: int, signed: bool):
+    """OpenDP's split sum: saturating folds of the negative and of the positive records, then
+    their saturating sum (for unsigned types, only the positive fold)."""
+    zero = z3.BitVecVal(0, bits)
+    if not signed:
+        return saturating_fold(terms, bits, signed)
+    negatives = saturating_fold([z3.If(t < 0, t, zero) for t in terms], bits, signed)
+    positives = saturating_fold([z3.If(t > 0, t, zero) for t in terms], bits, signed)
+    return saturating_add(negatives, positives, signed)
+
+
+def _clamp_finite(value, sort):
+    largest = z3.fpMaxValue(sort) if hasattr(z3, "fpMaxValue") else _max_value(sort)
+    return z3.If(z3.fpGT(value, largest), largest, z3.If(z3.fpLT(value, -largest), -largest, value))
+
+
+def _max_value(sort):
+    ebits, sbits = sort.ebits(), sort.sbits()
+    biased = (1 << ebits) - 2
+    raw = (biased << (sbits - 1)) | ((1 << (sbits - 1)) - 1)
+    return z3.fpBVToFP(z3.BitVecVal(raw, ebits + sbits), sort)
+
+
+def sequential_fold(terms: list, sort, saturate: bool = False):
+    """``((s + v_0) + v_1) + ...`` rounding to nearest (ties to even); ``s = -0.0`` (Rust's
+    ``Iterator::sum``), or ``s = +0.0`` with every addition clamped to ``[-MAX, MAX]``
+    (OpenDP's saturating fold)."""
+    rne = z3.RNE()
+    total = z3.fpPlusZero(sort) if saturate else z3.fpMinusZero(sort)
+    for term in terms:
+        total = z3.fpAdd(rne, total, term)
+        if saturate:
+            total = _clamp_finite(total, sort)
+    return total
+
+
+def pairwise_tree(terms: list, sort, saturate: bool = False):
+    """``sum(v) = sum(v[:m]) + sum(v[m:])``, ``m = len(v) // 2``; one record is itself, none is
+    ``+0.0``; with ``saturate`` every addition is clamped to ``[-MAX, MAX]``."""
+    if not terms:
+        return z3.fpPlusZero(sort)
+    if len(terms) == 1:
+        return terms[0]
+    half = len(terms) // 2
+    total = z3.fpAdd(
+        z3.RNE(),
+        pairwise_tree(terms[:half], sort, saturate),
+        pairwise_tree(terms[half:], sort, saturate),
+    )
+    return _clamp_finite(total, sort) if saturate else total
+
+
+# -- the theorems --------------------------------------------------------------------------
+
+_SIZE = 4  # N for the integer sums
+
+
+def _signed_int(value: int, bits: int, signed: bool) -> int:
+    return value - (1 << bits) if signed and value >> (bits - 1) else value
+
+
+def _sum_obligation(
+    name, built, model, element_of, inside, within, decode_record, size, N, d_in, metric,
+    order_invariant, claim, fmt, bound,
+):  # fmt: skip
+    """The violation formulas (one per dataset length and edit script) of
+    ``|f(x) - f(x')| <= bound`` for neighbours at distance ``<= d_in``."""
+    at_end = metric == "symmetric" and order_invariant
+
+    def violation():
+        cases = []
+        permuted = metric == "symmetric" and not order_invariant
+        for length, script in edit_scripts(N, d_in, size, at_end, insert_at_end=permuted):
+            x = [element_of(f"x{k}") for k in range(length)]
+            x_prime, inserted = apply_script(x, script, element_of)
+            constraints = [inside(r) for r in x + inserted]
+            if permuted and len(x_prime) > 1:
+                x_prime, more = permute(x_prime, len(x_prime), len(x_prime), "p")
+                constraints += more
+            (out, fail), (out_prime, fail_prime) = model(x), model(x_prime)
+            bad = z3.Or(fail, fail_prime, z3.Not(within(out, out_prime, bound)))
+            cases.append((z3.And(*constraints, bad), _decoder(x, x_prime, out, out_prime)))
+        return cases
+
+    def _decoder(x, x_prime, out, out_prime):
+        def decode(m):
+            value = lambda e: m.eval(e, model_completion=True)  # noqa: E731
+            return {
+                "x": [decode_record(value(r)) for r in x],
+                "x_prime": [decode_record(value(r)) for r in x_prime],
+                "d_in": d_in,
+                "map": str(bound),
+                "f(x)": str(value(out)),
+                "f(x')": str(value(out_prime)),
+            }
+
+        return decode
+
+    def confirm(example):
+        if built is None:
+            return "no constructor at this precision"
+        try:
+            fx, fxp = built(example["x"]), built(example["x_prime"])
+        except DPError as error:
+            return f"the code raises {type(error).__name__}: {error}"
+        gap = abs(Fraction(fx) - Fraction(fxp))
+        stated = built.map(d_in)
+        verdict = "violates" if gap > Fraction(stated) else "does not violate"
+        return f"code: f(x)={fx!r}, f(x')={fxp!r}, |diff|={float(gap)!r} {verdict} map {stated!r}"
+
+    return Obligation(
+        constructor=name, claim=claim, format=fmt, size=N, violation=violation, confirm=confirm,
+        tags={"d_in": d_in},
+    )  # fmt: skip
+
+
+def _int_kernel(kind: str, T):
+    bits, signed = T.bits, T.is_signed
+    no = z3.BoolVal(False)
+    if kind == "checked":
+        return lambda terms: checked_fold(terms, bits, signed)
+    if kind == "split":
+        return lambda terms: (split_fold(terms, bits, signed), no)
+    return lambda terms: (saturating_fold(terms, bits, signed), no)
+
+
+#: Integer sum constructors: (module, sized?, metric, kernel).
+INTEGER_SUMS = {
+    "make_sized_bounded_int_checked_sum": (True, "symmetric", "checked"),
+    "make_sized_bounded_int_monotonic_sum": (True, "symmetric", "monotonic"),
+    "make_sized_bounded_int_split_sum": (True, "symmetric", "split"),
+    "make_sized_bounded_int_ordered_sum": (True, "insert_delete", "ordered"),
+    "make_bounded_int_monotonic_sum": (False, "symmetric", "monotonic"),
+    "make_bounded_int_split_sum": (False, "symmetric", "split"),
+    "make_bounded_int_ordered_sum": (False, "insert_delete", "ordered"),
+}
+
+
+def integer_bound_cases(T) -> list[tuple[int, int]]:
+    """Bounds per type: small of both signs, extreme (saturation, refusals), one sign."""
+    if T.is_signed:
+        return [(-3, 5), (-T.max, T.max), (0, T.max)]
+    return [(0, 5), (0, T.max)]
+
+
+def constructor(name: str):
+    import importlib
+
+    folder = name.removeprefix("make_")
+    module = importlib.import_module(f"certdp.transformations.{folder}")
+    return getattr(module, name)
+
+
+def _int_distances(sized: bool, metric: str) -> tuple[int, ...]:
+    """The ``d_in`` proved: the least distance of distinct neighbours (2 for sized datasets: one
+    record changed; 1 otherwise).  Larger ``d_in`` follow by the triangle inequality because
+    the maps are ``d_in`` (or ``d_in // 2``) times a constant."""
+    return (2,) if sized else (1,)
+
+
+def int_sum_instances(name: str, T, map_shift: int = 0, d_values=None):
+    """The obligations of an integer sum for type ``T`` (``map_shift`` adds to the map: a
+    deliberately wrong map for the tests)."""
+    sized, metric, kind = INTEGER_SUMS[name]
+    make = constructor(name)
+    # under the symmetric distance, the symmetric form (equal to the fold: ``canonical``)
+    model = canonical_model(kind, T) if metric == "symmetric" else _int_kernel(kind, T)
+    bits, signed = T.bits, T.is_signed
+    result = []
+    for lower, upper in integer_bound_cases(T):
+        try:
+            built = make(_SIZE, (lower, upper), T.name) if sized else make((lower, upper), T.name)
+        except DPError:
+            continue  # refused by the constructor: no theorem to prove at these bounds
+        for d_in in d_values or _int_distances(sized, metric):
+            try:
+                bound = built.map(d_in) + map_shift
+            except DPError:
+                continue  # the map refuses this d_in (its product overflows T)
+            if bound < 0:
+                continue
+            claim = f"{T.name} bounds=({lower}, {upper}) d_in={d_in}" + (
+                f" size={_SIZE}" if sized else f" len<={_SIZE}"
+            )
+            result.append(
+                _sum_obligation(
+                    name,
+                    built,
+                    model,
+                    element_of=lambda label, b=bits: z3.BitVec(label, b),
+                    inside=lambda s, lo=lower, hi=upper: int_bounds(s, T, lo, hi),
+                    within=lambda a, b, c: within_int(a, b, c, signed),
+                    decode_record=lambda v, b=bits, s=signed: _signed_int(v.as_long(), b, s),
+                    size=_SIZE if sized else None,
+                    N=_SIZE,
+                    d_in=d_in,
+                    metric=metric,
+                    order_invariant=True,
+                    claim=claim,
+                    fmt=T.name,
+                    bound=bound,
+                )  # fmt: skip
+            )
+    return result
+
+
+def _wide_sum(terms, T, extra: int = 3):
+    """The exact sum of at most ``2**extra - 1`` records, in ``extra`` more bits (no overflow)."""
+    widen = z3.SignExt if T.is_signed else z3.ZeroExt
+    return sum((widen(extra, t) for t in terms), z3.BitVecVal(0, T.bits + extra))
+
+
+def _clamp_wide(total, T, low=None, high=None):
+    bits = total.size()
+    low = T.min if low is None else low
+    high = T.max if high is None else high
+    hi, lo = z3.BitVecVal(high, bits), z3.BitVecVal(low, bits)
+    if T.is_signed:
+        clamped = z3.If(total > hi, hi, z3.If(total < lo, lo, total))
+    else:
+        clamped = z3.If(z3.UGT(total, hi), hi, z3.If(z3.ULT(total, lo), lo, total))
+    return z3.Extract(T.bits - 1, 0, clamped)
+
+
+def canonical_model(kind: str, T):
+    """A symmetric form of the kernel ``kind``: a function of exact (wide) sums of the records,
+    which do not depend on the order of the records.  Obligation ``canonical`` proves it equal
+    to the fold model on the domain, so the fold is order-invariant there."""
+    bits, signed = T.bits, T.is_signed
+
+    def checked(terms):
+        total = _wide_sum(terms, T)
+        outside = _clamp_wide(total, T) != z3.Extract(bits - 1, 0, total)
+        if not terms:
+            outside = z3.BoolVal(False)
+        return z3.Extract(bits - 1, 0, total), outside
+
+    def monotonic(terms):
+        return _clamp_wide(_wide_sum(terms, T), T), z3.BoolVal(False)
+
+    def split(terms):
+        if not signed:
+            return monotonic(terms)
+        zero = z3.BitVecVal(0, bits)
+        negatives = _clamp_wide(_wide_sum([z3.If(t < 0, t, zero) for t in terms], T), T)
+        positives = _clamp_wide(_wide_sum([z3.If(t > 0, t, zero) for t in terms], T), T)
+        return saturating_add(negatives, positives, signed), z3.BoolVal(False)
+
+    return {"checked": checked, "monotonic": monotonic, "split": split}[kind]
+
+
+def canonical_obligation(name: str, T, bounds):
+    """On every in-domain dataset of length ``<= N``, the fold model equals the symmetric
+    canonical form (and, for the checked sum, no partial sum overflows exactly when the total
+    does not): the symmetric-distance encoding relies on this order-invariance."""
+    _, metric, kind = INTEGER_SUMS[name]
+    model, canonical = _int_kernel(kind, T), canonical_model(kind, T)
+    lower, upper = bounds
+    slots = [z3.BitVec(f"x{k}", T.bits) for k in range(_SIZE)]
+
+    def decode(m):
+        return {"x": [_signed_int(m.eval(s, True).as_long(), T.bits, T.is_signed) for s in slots]}
+
+    def violation():
+        cases = []
+        for n in range(1, _SIZE + 1):
+            (a, fa), (b, fb) = model(slots[:n]), canonical(slots[:n])
+            inside = z3.And(*[int_bounds(s, T, lower, upper) for s in slots[:n]])
+            cases.append((z3.And(inside, z3.Or(fa != fb, z3.And(z3.Not(fa), a != b))), decode))
+        return cases
+
+    return Obligation(
+        constructor=name,
+        claim=f"{T.name} bounds=({lower}, {upper}) fold == symmetric form len<={_SIZE}",
+        format=T.name,
+        size=_SIZE,
+        violation=violation,
+    )
+
+
+def integer_obligations(names=None) -> list[Obligation]:
+    result = []
+    for name in INTEGER_SUMS:
+        if names is not None and name not in names:
+            continue
+        for type_name in INTEGER_TYPES:
+            T = carrier(type_name)
+            instances = int_sum_instances(name, T)
+            result += instances
+            if INTEGER_SUMS[name][1] == "symmetric":
+                seen = []
+                for lower, upper in integer_bound_cases(T):
+                    try:
+                        constructor(name)(
+                            *((_SIZE,) if INTEGER_SUMS[name][0] else ()), (lower, upper), T.name
+                        )
+                    except DPError:
+                        continue
+                    if (lower, upper) not in seen:
+                        seen.append((lower, upper))
+                        result.append(canonical_obligation(name, T, (lower, upper)))
+    return result
+
+
+# -- float sums --------------------------------------------------------------------------
+
+FLOAT_SUMS = {
+    "make_sized_bounded_float_checked_sum": (True, "symmetric", False),
+    "make_bounded_float_checked_sum": (False, "symmetric", False),
+    "make_sized_bounded_float_ordered_sum": (True, "insert_delete", True),
+    "make_bounded_float_ordered_sum": (False, "insert_delete", True),
+}
+
+
+def _log2_upper(n: int) -> Fraction:
+    if n & (n - 1) == 0:
+        return Fraction(n.bit_length() - 1)
+    return Fraction(math.log2(n)) + Fraction(1, 1 << 40)  # above the exact log2: |error| < 2^-50
+
+
+def relaxation_formula(algorithm: str, n: int, magnitude: Fraction, stored_bits: int) -> Fraction:
+    """Twice the error bound of float_summation.tex for ``n`` records of magnitude at most
+    ``magnitude`` with ``stored_bits`` explicitly stored significand bits, exactly."""
+    two_to_k = Fraction(1 << stored_bits)
+    if algorithm == "Sequential":
+        error = Fraction(n * n) / two_to_k * magnitude
+    else:
+        u = _log2_upper(n) / two_to_k if n > 0 else Fraction(0)
+        error = u / (1 - u) * n * magnitude
+    return 2 * error
+
+
+def reduced_precision_map(name, algorithm, fmt, size, bounds, d_in, relaxation=True) -> Fraction:
+    """The map of the float sum ``name`` in the format ``fmt``, by the proof's formula."""
+    sized, _, _ = FLOAT_SUMS[name]
+    lower, upper = (Fraction(b) for b in bounds)
+    magnitude = max(abs(lower), upper)
+    if sized:
+        ideal = (d_in // 2) * (upper - lower)
+    else:
+        ideal = d_in * max(upper - lower, magnitude)
+    stored = FORMATS[fmt][1] - 1
+    return ideal + (relaxation_formula(algorithm, size, magnitude, stored) if relaxation else 0)
+
+
+def float_sum_instance(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
+    """One obligation of a float sum: in ``f32``/``f64`` the real constructor's map (and
+    ``relaxation=False`` drops its relaxation term: a deliberately wrong map); in a reduced
+    format, the formula's map."""
+    sized, metric, saturate = FLOAT_SUMS[name]
+    sort = float_sort(fmt)
+    lower, upper = bounds
+    built = None
+    if fmt in ("f32", "f64"):
+        make = constructor(name)
+        built = make(N, (_as(fmt, lower), _as(fmt, upper)), S=f"{algorithm}<{fmt}>")
+        stated = Fraction(built.map(d_in))
+        if not relaxation:
+            from certdp.transformations._summation.float_summation import (
+                parse_summation,
+                sum_relaxation,
+            )
+
+            summation = parse_summation(f"{algorithm}<{fmt}>")
+            stated -= Fraction(sum_relaxation(summation, N, lower, upper))
+        bound = float_round_up(stated, sort)
+    else:
+        bound = float_round_up(
+            reduced_precision_map(name, algorithm, fmt, N, bounds, d_in, relaxation), sort
+        )
+    kernel = sequential_fold if algorithm == "Sequential" else pairwise_tree
+
+    def model(terms):
+        total = kernel(terms, sort, saturate)
+        return total, z3.BoolVal(False) if saturate else z3.Or(z3.fpIsInf(total), z3.fpIsNaN(total))
+
+    lo, hi = float_value(lower, sort), float_value(upper, sort)
+    claim = (
+        f"{algorithm}<{fmt}> bounds=({lower}, {upper}) d_in={d_in}"
+        + (f" size={N}" if sized else f" len<={N}")
+        + ("" if relaxation else " WITHOUT relaxation")
+    )
+    return _sum_obligation(
+        name, built, model,
+        element_of=lambda label: z3.FP(label, sort),
+        inside=lambda s: z3.And(z3.fpLEQ(lo, s), z3.fpLEQ(s, hi)),
+        within=within_float,
+        decode_record=_decode_float,
+        size=N if sized else None, N=N, d_in=d_in, metric=metric, order_invariant=False,
+        claim=claim, fmt=fmt, bound=bound,
+    )  # fmt: skip
+
+
+def _as(fmt, value):
+    import numpy as np
+
+    return np.float32(value) if fmt == "f32" else float(value)
+
+
+def _decode_float(value):
+    from certdp.contracts.smt import float_of
+
+    return float_of(value)
+
+
+#: (format, N, bounds) per float instance, in reduced-precision IEEE formats (``f8`` is
+#: FP(4, 4): 3 stored significand bits, largest finite value 240), where rounding happens at
+#: almost every addition and the ordered sums saturate.  f32 at N = 3 and f16 at N = 3 do not
+#: fit the time budget of `make prove` (over 300 s per instance on two shared cores).
+FLOAT_CASES = [
+    ("f8", 4, (-1.0, 1.0)),
+    ("f8", 4, (0.0, 100.0)),
+]
+
+
+def float_obligations(names=None) -> list[Obligation]:
+    result = []
+    for name, (sized, _, saturate) in FLOAT_SUMS.items():
+        if names is not None and name not in names:
+            continue
+        for algorithm in ("Sequential", "Pairwise"):
+            for fmt, N, bounds in FLOAT_CASES:
+                if not saturate and bounds[1] >= 100.0:
+                    continue  # a checked sum refuses bounds that can overflow
+                for d_in in (2,) if sized else (1,):
+                    result.append(float_sum_instance(name, algorithm, fmt, N, bounds, d_in))
+    return result
+
+
+def obligations(names=None) -> list[Obligation]:
+    return integer_obligations(names) + float_obligations(names)
+
+
+def _files(name: str, lemma: str) -> list[str]:
+    folder = name.removeprefix("make_")
+    return [
+        f"transformations/{folder}/{name}.py",
+        f"transformations/_summation/{lemma}",
+        "numeric/integers.py",
+        "numeric/floats.py",
+    ]
+
+
+#: Per constructor, the code its model stands for (part of the fingerprint of its result).
+MODELLED = {
+    **{name: _files(name, "integer_summation.py") for name in INTEGER_SUMS},
+    **{name: _files(name, "float_summation.py") for name in FLOAT_SUMS},
+}

@@ -1,0 +1,46 @@
+"""The grid-index models (bit-vector and integer) equal ``nearest_grid_index`` on random
+floats and exponents, and the relaxation the proof uses is the code's for every ``k``."""
+
+import struct
+from fractions import Fraction
+
+import numpy as np
+import z3
+from hypothesis import given
+from hypothesis import strategies as st
+
+from certdp.measurements._laplace import smt_model
+from certdp.measurements._laplace.discretization import K_MAX, K_MIN
+from certdp.samplers.discrete_laplace_z2k import nearest_grid_index
+
+
+@given(
+    T=st.sampled_from(["f64", "f32"]),
+    bits=st.integers(0, 2**64 - 1),
+    k=st.integers(K_MIN["f64"], K_MAX["f64"]),
+)
+def test_grid_index_models_are_the_code(T, bits, k):
+    if T == "f32":
+        bits &= 2**32 - 1
+        x = float(np.frombuffer(struct.pack("<I", bits), dtype=np.float32)[0])
+        k = max(k, K_MIN["f32"])
+    else:
+        x = struct.unpack("<d", struct.pack("<Q", bits))[0]
+    if x != x or x in (float("inf"), float("-inf")):
+        return
+    width = 64 if T == "f64" else 32
+    scaled = z3.simplify(smt_model.scaled_value(z3.BitVecVal(bits, width), T)).as_signed_long()
+    assert Fraction(scaled, 1 << 1074) == Fraction(x)  # the encoding is the exact value
+    j = k + 1074
+    bit_model = smt_model.grid_index_model(
+        z3.BitVecVal(scaled, smt_model.WIDTH), z3.BitVecVal(j, smt_model.WIDTH)
+    )
+    integer_model = z3.simplify(smt_model.grid_index_integer(z3.IntVal(scaled), j))
+    expected = nearest_grid_index(x, k)
+    assert z3.simplify(bit_model).as_signed_long() == expected
+    assert integer_model.as_long() == expected
+
+
+def test_relaxation_is_the_code_for_every_k():
+    assert smt_model._relaxations_match_code("f64") is None
+    assert smt_model._relaxations_match_code("f32") is None

@@ -1,0 +1,100 @@
+"""The engine: deliberately wrong maps are refuted with concrete pairs (which the real code
+confirms), results are cached by fingerprint, and stale results are not reported as proved."""
+
+import json
+
+import pytest
+
+from certdp import prove as prove_package
+from certdp.__main__ import main
+from certdp.core.types import carrier
+from certdp.prove import engine
+from certdp.prove.engine import solve
+from certdp.transformations._summation import smt_model
+
+
+def test_integer_sum_map_off_by_one_is_refuted_with_a_pair():
+    name = "make_sized_bounded_int_checked_sum"
+    [wrong, *_] = smt_model.int_sum_instances(name, carrier("i8"), map_shift=-1, d_values=(2,))
+    outcome = solve(wrong, 60)
+    assert outcome["status"] == "counterexample"
+    example = outcome["example"]
+    built = smt_model.constructor(name)(4, (-3, 5), "i8")
+    assert abs(built(example["x"]) - built(example["x_prime"])) > built.map(2) - 1
+    # the confirmation runs the real code on the pair: it breaks the wrong map, not the real one
+    assert "does not violate map 8" in example["code"]
+
+
+def test_the_right_integer_map_is_proved():
+    name = "make_sized_bounded_int_checked_sum"
+    [right, *_] = smt_model.int_sum_instances(name, carrier("i8"), d_values=(2,))
+    assert solve(right, 60)["status"] == "proved"
+
+
+def test_float_sum_without_relaxation_is_refuted_with_a_pair():
+    name = "make_sized_bounded_float_checked_sum"
+    for algorithm in ("Sequential", "Pairwise"):
+        wrong = smt_model.float_sum_instance(
+            name, algorithm, "f8", 3, (-1.0, 1.0), 2, relaxation=False
+        )
+        outcome = solve(wrong, 60)
+        assert outcome["status"] == "counterexample", algorithm
+        example = outcome["example"]
+        assert len(example["x"]) == len(example["x_prime"]) == 3
+
+
+def test_results_report_every_modelled_name_with_its_fields():
+    results = prove_package.results()
+    assert set(engine.known_constructors()) <= set(results)
+    for entry in results.values():
+        assert entry["status"] in ("proved", "counterexample", "timeout", "not-run")
+        assert set(entry) == {"status", "detail", "sizes", "formats", "solver_version"}
+
+
+def test_committed_cache_is_current_for_every_model():
+    """`make prove` was run on this tree: nothing is stale or never run, nothing is refuted
+    (a solver timeout is reported as such, and is not a proof)."""
+    results = prove_package.results()
+    stale = {
+        n: r["detail"] for n, r in results.items() if r["status"] in ("not-run", "counterexample")
+    }
+    assert stale == {}
+    assert sum(r["status"] == "proved" for r in results.values()) >= len(results) - 2
+
+
+def test_a_warm_run_proves_nothing_again(tmp_path, monkeypatch):
+    cache = tmp_path / "results.json"
+    cache.write_text(engine.CACHE.read_text())
+    monkeypatch.setattr(engine, "solve", _refuse_to_solve)
+    results = engine.prove(["make_clamp", "uniform_below"], cache=cache, jobs=1)
+    assert all(r.get("cached") for r in results.values())
+
+
+def _refuse_to_solve(*_):
+    raise AssertionError("a cached result was proved again")
+
+
+def test_a_changed_fingerprint_makes_the_result_stale(tmp_path, monkeypatch):
+    stored = json.loads(engine.CACHE.read_text())
+    stored["uniform_below"]["fingerprint"] = "0" * 64
+    cache = tmp_path / "results.json"
+    cache.write_text(json.dumps(stored))
+    monkeypatch.setattr(engine, "CACHE", cache)
+    monkeypatch.setattr(prove_package, "cached_results", lambda: engine.cached_results(cache))
+    assert prove_package.results(["uniform_below"])["uniform_below"]["status"] == "not-run"
+    rerun = engine.prove(["uniform_below"], cache=cache, jobs=1)
+    assert rerun["uniform_below"]["status"] == "proved" and not rerun["uniform_below"].get("cached")
+    assert json.loads(cache.read_text())["uniform_below"]["fingerprint"] == (
+        engine.fingerprint("uniform_below", engine.known_constructors()["uniform_below"])
+    )
+
+
+def test_cli_prints_cached_results(capsys):
+    assert main(["prove", "make_clamp", "uniform_below"]) == 0
+    output = capsys.readouterr().out
+    assert "proved" in output and "make_clamp" in output
+
+
+@pytest.mark.parametrize("name", ["no_such_constructor"])
+def test_unknown_names_are_not_run(name):
+    assert prove_package.results([name])[name]["status"] == "not-run"
