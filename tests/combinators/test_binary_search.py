@@ -124,3 +124,18 @@ def test_binary_search_chain_rechecks_the_rebuilt_chain(monkeypatch):
         dp.binary_search_chain(Chain, 1, 1)
     monkeypatch.setattr(module, "binary_search_param", lambda *args: 2.0)
     assert dp.binary_search_chain(Chain, 1, 1).parameter == 2.0
+
+
+@pytest.mark.parametrize("bounds", [(-0.0, 1.0), (None, None)])
+def test_returned_float_is_one_the_predicate_passed_even_at_signed_zero(bounds):
+    """Regression: -0.0 and 0.0 shared key 0, so a search whose passing end was -0.0 returned
+    0.0, a value never evaluated (and failing here)."""
+    evaluated = []
+
+    def negative_sign(value):
+        evaluated.append(value)
+        return math.copysign(1.0, value) < 0
+
+    found = dp.binary_search(negative_sign, bounds=bounds, T=float)
+    assert math.copysign(1.0, found) < 0
+    assert any(v == found and math.copysign(1.0, v) == math.copysign(1.0, found) for v in evaluated)

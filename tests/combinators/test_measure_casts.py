@@ -166,3 +166,60 @@ def test_runtime_enforcement():
     with pytest.raises(ContractError) as error:
         dp.c.make_fix_delta(profile, 2.0)
     assert error.value.condition == "delta-in-unit-interval"
+
+
+F64_MAX = 1.7976931348623157e308
+
+
+def test_profile_of_an_infinite_rho_is_checked_as_delta_one():
+    """Regression: the inner Gaussian map is +inf at a huge d_in (a sound answer); the profile
+    is then delta = 1 everywhere and the contract's reference bound must accept +inf too (it
+    turned +inf into a Fraction: OverflowError)."""
+    dp.enable_features("contrib")
+    gaussian = dp.m.make_gaussian(*ATOM, 0.5)
+    assert gaussian.map(F64_MAX) == math.inf
+    profile = dp.c.make_zCDP_to_approxDP(gaussian).map(F64_MAX)
+    assert [profile.delta(epsilon) for epsilon in (0.0, 1.0, 1e300)] == [1.0, 1.0, 1.0]
+    assert mp_cdp_delta(math.inf, 1.0) == 1 and mp_cdp_delta(0.0, 1.0) == 0
+    dp.enable_contracts()  # the runtime check evaluates mp_cdp_delta(+inf, epsilon)
+    assert dp.c.make_zCDP_to_approxDP(gaussian).map(F64_MAX).delta(2.0) == 1.0
+
+
+@pytest.mark.parametrize("rho", [F64_MAX, F64_MAX / 1.005, math.nextafter(F64_MAX / 1.01, 0)])
+def test_cdp_delta_near_the_top_of_the_f64_range(rho):
+    """Regression: a * rho overflowed at the order's product (ArithmeticOverflowError out of a
+    map); any rho this large gives delta = 1."""
+    for epsilon in (0.0, 1.0, 1e300, F64_MAX):
+        assert cdp_delta(rho, epsilon) == 1.0
+
+
+def test_cdp_delta_of_exact_rationals():
+    """Regression: PrivacyProfile.delta hands ints and Fractions to the curve; epsilon is
+    rounded down and rho up (both only grow delta), never refused or overflowing."""
+    from certdp.numeric import inf_cast, neg_inf_cast
+
+    third = Fraction(1, 3)
+    assert cdp_delta(0.5, third) == cdp_delta(0.5, neg_inf_cast(third))
+    assert cdp_delta(third, 1.0) == cdp_delta(inf_cast(third), 1.0)
+    assert cdp_delta(0.5, third) >= mp_cdp_delta(0.5, third)
+    assert cdp_delta(0.5, 10**400) == cdp_delta(0.5, F64_MAX)
+    assert cdp_delta(10**400, 1) == 1.0 and cdp_delta(0, 10**400) == 0.0
+    profile = dp.PrivacyProfile(lambda epsilon: cdp_delta(0.5, epsilon))
+    assert profile.delta(10**400) == cdp_delta(0.5, F64_MAX)
+    assert profile.delta(third) == cdp_delta(0.5, neg_inf_cast(third))
+    for rho, epsilon in [("1", 1.0), (1.0, True), (None, 1.0), (Fraction(-1, 3), 1.0), (1, -1)]:
+        with pytest.raises(FailedMapError):
+            cdp_delta(rho, epsilon)
+
+
+@pytest.mark.parametrize("rho", [5e-324, 1e-320, 1e-300, 1e-40])
+def test_reference_bound_for_subnormal_and_tiny_rho(rho):
+    """Regression: the contract's mpmath reference closed its bracket (up to ~2^1075 wide)
+    with 400 arithmetic halvings and took ln(1 - 1/a) at 80 digits where 1/a ~ 1e-162; it
+    read 1.0 (then 7e-83) where the infimum is ~ e^(-1/2) sqrt(2 rho) for epsilon = 0."""
+    import mpmath
+
+    closed_form = mpmath.exp(-0.5) * mpmath.sqrt(2 * mpmath.mpf(rho))  # a = 1/sqrt(2 rho)
+    reference = mp_cdp_delta(rho, 0.0)
+    assert abs(reference / closed_form - 1) < 1e-6
+    assert cdp_delta(rho, 0.0) >= reference

@@ -121,7 +121,7 @@ class PrivacyProfile:
         """A ``delta`` such that the distributions are (epsilon, delta)-close."""
         if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, Fraction)):
             raise FailedMapError(f"must be a number, got {epsilon!r}", parameter="epsilon")
-        if math.isnan(epsilon) or epsilon < 0:
+        if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
             raise FailedMapError(f"must be non-negative, got {epsilon!r}", parameter="epsilon")
         return self._curve(epsilon)
 
@@ -136,7 +136,7 @@ class PrivacyProfile:
         """
         if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)):
             raise FailedMapError(f"must be a number, got {delta!r}", parameter="delta")
-        if math.isnan(delta) or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
+        if delta != delta or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
             raise FailedMapError(f"must lie in [0, 1], got {delta!r}", parameter="delta")
         if delta == 1:
             return 0.0

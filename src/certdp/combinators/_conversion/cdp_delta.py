@@ -1,9 +1,10 @@
 """The delta of a rho-zCDP guarantee at a given epsilon, rounded up.
 
-Guarantee (cdp_delta.tex): for floats ``rho >= 0`` and ``epsilon >= 0``,
-``cdp_delta(rho, epsilon)`` returns a float ``delta`` in ``[0, 1]`` such that every pair of
-distributions that are rho-close under the zero-concentrated divergence is
-(epsilon, delta)-close; it raises :class:`FailedMapError` for a negative or NaN argument.
+Guarantee (cdp_delta.tex): for numbers (float, int or Fraction) ``rho >= 0`` and
+``epsilon >= 0``, ``cdp_delta(rho, epsilon)`` returns a float ``delta`` in ``[0, 1]`` such that
+every pair of distributions that are rho-close under the zero-concentrated divergence is
+(epsilon, delta)-close; it raises :class:`FailedMapError` for an argument that is not a number,
+is NaN or negative (``-0.0`` included).
 ``delta`` is the bound of Canonne, Kamath and Steinke (2020, Corollary 13)
 
     exp((a - 1) (a rho - epsilon) + a ln(1 - 1/a)) / (a - 1)
@@ -27,6 +28,7 @@ from certdp.numeric import (
     inf_div,
     inf_mul,
     inf_sub,
+    neg_inf_cast,
     neg_inf_div,
     neg_inf_mul,
     neg_inf_sub,
@@ -84,12 +86,27 @@ def inf_ln_1p(x: float) -> float:
 
 
 # proof: begin cdp-delta
-def cdp_delta(rho: float, epsilon: float) -> float:
+def _f64(value, name: str, up: bool) -> float:
+    """``value`` as an f64: rounded up (``up``, +inf beyond the range) or down (the largest
+    finite f64 beyond it); refuses what is not a number, NaN and values with the sign set."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
+        raise FailedMapError(f"must be a number, got {value!r}", parameter=name)  # label: type
+    if isinstance(value, float):
+        if math.isnan(value) or math.copysign(1.0, value) < 0:  # label: float-check
+            raise FailedMapError(f"must be non-negative, got {value!r}", parameter=name)
+        return value  # label: float-kept
+    if value < 0:  # label: rational-check
+        raise FailedMapError(f"must be non-negative, got {value}", parameter=name)
+    try:
+        return inf_cast(value, "f64") if up else neg_inf_cast(value, "f64")  # label: rational-cast
+    except ArithmeticOverflowError:
+        return math.inf if up else F64_MAX  # label: rational-overflow
+
+
+def cdp_delta(rho, epsilon) -> float:
     """A delta, rounded up, such that rho-zCDP implies (epsilon, delta)-DP."""
-    if math.isnan(rho) or math.copysign(1.0, rho) < 0:  # label: rho-check
-        raise FailedMapError(f"must be non-negative, got {rho!r}", parameter="rho")
-    if math.isnan(epsilon) or math.copysign(1.0, epsilon) < 0:  # label: epsilon-check
-        raise FailedMapError(f"must be non-negative, got {epsilon!r}", parameter="epsilon")
+    rho = _f64(rho, "rho", up=True)  # label: rho-check
+    epsilon = _f64(epsilon, "epsilon", up=False)  # label: epsilon-check
     if rho == 0 or math.isinf(epsilon):  # label: trivial-zero
         return 0.0
     if math.isinf(rho):  # label: trivial-one
@@ -110,7 +127,10 @@ def cdp_delta(rho: float, epsilon: float) -> float:
         else:
             a_max = a_mid
     a = a_max  # label: order
-    ar_e = inf_sub(inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
+    try:
+        ar_e = inf_sub(inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
+    except ArithmeticOverflowError:
+        return 1.0  # a rho beyond the f64 range  # label: ar-e-overflow
     # (a - 1) is rounded in the direction that enlarges its product with ar_e
     a_1 = neg_inf_sub(a, 1.0) if ar_e < 0 else inf_sub(a, 1.0)  # label: a-1
     try:

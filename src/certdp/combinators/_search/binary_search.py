@@ -28,15 +28,15 @@ class BinarySearchError(FailedFunctionError, ValueError):
 
 
 def _key(value: float) -> int:
-    """An integer order-isomorphic to the floats (``-0.0`` and ``0.0`` share key 0)."""
-    if value == 0:
-        return 0
+    """An integer order-isomorphic to the floats, ``-0.0`` (key -1) just below ``0.0`` (key 0),
+    so that every key maps back to exactly the float it came from."""
     bits = struct.unpack("<q", struct.pack("<d", abs(value)))[0]
-    return bits if value > 0 else -bits
+    return bits if math.copysign(1.0, value) > 0 else -bits - 1
 
 
 def _value(key: int) -> float:
-    return math.copysign(struct.unpack("<d", struct.pack("<q", abs(key)))[0], key) if key else 0.0
+    magnitude = struct.unpack("<d", struct.pack("<q", key if key >= 0 else -key - 1))[0]
+    return magnitude if key >= 0 else -magnitude
 
 
 def _type_of(bounds, T):

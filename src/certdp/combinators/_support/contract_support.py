@@ -15,6 +15,7 @@ the contracts of the inner measurements:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
@@ -92,6 +93,10 @@ def mp_cdp_delta(rho, epsilon) -> mpmath.mpf:
     """inf over a > 1 of min(1, exp((a-1)(a rho - eps) + a ln(1 - 1/a)) / (a - 1)), at 80
     digits (the exponent is convex in a; its derivative (2a-1) rho - eps + ln(1-1/a) + ...
     is found by bisection on the stationarity condition)."""
+    if rho == 0 or epsilon == math.inf:
+        return mpmath.mpf(0)
+    if rho == math.inf:  # nothing is known about the pair: only delta = 1 is valid
+        return mpmath.mpf(1)
     with mpmath.workdps(80):
         rho, epsilon = (
             mpmath.mpf(Fraction(rho).numerator) / Fraction(rho).denominator,
@@ -101,14 +106,18 @@ def mp_cdp_delta(rho, epsilon) -> mpmath.mpf:
             return mpmath.mpf(0)
 
         def bound(a):
-            return mpmath.exp((a - 1) * (a * rho - epsilon) + a * mpmath.log(1 - 1 / a)) / (a - 1)
+            return mpmath.exp((a - 1) * (a * rho - epsilon) + a * mpmath.log1p(-1 / a)) / (a - 1)
 
         def slope(a):  # d/da of ln(bound): increasing in a
-            return (2 * a - 1) * rho - epsilon + mpmath.log(1 - 1 / a)
+            return (2 * a - 1) * rho - epsilon + mpmath.log1p(-1 / a)  # log1p: a reaches 1e162
 
         low, high = mpmath.mpf(1) + mpmath.mpf(10) ** -30, (epsilon + 1) / (2 * rho) + 2
-        for _ in range(400):
-            middle = (low + high) / 2
+        # geometric midpoints: the bracket spans up to ~2^1075 for a subnormal rho, which 400
+        # arithmetic halvings did not close (the bound was then read at a far-off order)
+        for _ in range(4000):
+            if high - low <= high * mpmath.mpf(10) ** -60:
+                break
+            middle = mpmath.sqrt(low * high)
             if slope(middle) < 0:
                 low = middle
             else:
