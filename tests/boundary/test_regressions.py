@@ -109,3 +109,69 @@ def test_f32_bounds_are_converted_as_opendp_converts_them():
         dp.atom_domain(bounds=(0, 16777217), T="f32")
     with pytest.raises(MakeDomainError, match="beyond the range of f32"):
         dp.atom_domain(bounds=(0.0, 1e39), T="f32")
+
+
+# -- found by the independent referee of core/conversion.tex ------------------------------------
+
+
+def _fraction_with_numpy_fields(numerator, denominator):
+    value = Fraction(np.int64(numerator), np.int64(denominator))
+    assert type(value.numerator) is np.int64  # Python keeps the fixed-width fields as they are
+    return value
+
+
+def test_fraction_with_numpy_fields_is_made_exact():
+    # Fraction(np.int64(2**62)) * 4 wraps to 0 in int64; the boundary must not pass it through
+    from certdp.core.conversion import exact_argument, exact_scalar
+
+    value = _fraction_with_numpy_fields(2**62, 3)
+    for converted in (exact_scalar(value, "p"), exact_argument(value, "p")):
+        assert type(converted.numerator) is int and type(converted.denominator) is int
+        assert converted == Fraction(2**62, 3)
+        assert converted * 4 == Fraction(2**64, 3)
+
+
+def _float_sum():
+    space = dp.vector_domain(dp.atom_domain(bounds=(0.0, 1.0))), dp.symmetric_distance()
+    return space >> dp.t.then_sum()
+
+
+@pytest.mark.parametrize("build", [lambda: scalar_laplace(1.0), _float_sum])
+def test_check_with_a_numpy_fraction_d_out_is_exact(build):
+    built = build()
+    tiny = _fraction_with_numpy_fields(1, 2**62)
+    # the map at 2**62 is about 4.6e18, far above 2**-62: the answer must be False
+    assert built.check(2**62, tiny) is False
+
+
+def test_measurement_check_does_not_compare_in_float32():
+    built = dp.m.make_laplace(dp.atom_domain(T="i64"), dp.absolute_distance("i64"), 9.9999)
+    epsilon = built.map(1)
+    d_out = np.float32(epsilon)
+    assert float(d_out) < epsilon  # the nearest binary32 value lies below the map
+    assert built.check(1, d_out) is False
+    assert built.check(1, float(d_out)) is False
+
+
+@pytest.mark.parametrize(
+    "value", [np.timedelta64(5, "ns"), np.timedelta64(5, "D"), np.timedelta64("NaT", "ns")]
+)
+def test_time_intervals_are_not_integers(value):
+    from certdp.core.conversion import exact_scalar
+    from certdp.core.errors import FailedCastError
+
+    with pytest.raises(FailedCastError, match="^p: "):
+        exact_scalar(value, "p")
+    domain = dp.vector_domain(dp.atom_domain(T="i64"))
+    assert not domain.member([value])
+    assert not dp.atom_domain(T="i64").member(value)
+
+
+def test_self_containing_zero_d_object_array_is_refused():
+    from certdp.core.conversion import exact_scalar
+    from certdp.core.errors import FailedCastError
+
+    nested = np.empty((), dtype=object)
+    nested[()] = nested
+    with pytest.raises(FailedCastError, match="^p: "):
+        exact_scalar(nested, "p")

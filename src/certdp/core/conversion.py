@@ -15,12 +15,15 @@ What each foreign type means:
   binary64 value, and otherwise the exact ``Fraction``; NaN and infinities stay floats.
 * ``decimal.Decimal`` becomes the exact ``Fraction`` of its finite value; NaN and infinities
   become the float NaN and infinities, which the parameter's own check then refuses.
-* Other rationals (``numbers.Rational``) become the exact ``Fraction``.
+* Other rationals (``numbers.Rational``) become the exact ``Fraction``; so does a ``Fraction``
+  whose numerator or denominator is a NumPy integer (``Fraction`` keeps such fields, and its
+  arithmetic on them would wrap around).
 * A 0-d ``numpy.ndarray`` is its one element.
 * ``bool`` is a truth value, never the number 0 or 1: numeric parameters refuse it.
 * Subclasses of ``int``, ``float`` and ``str`` (an ``IntEnum``, say), complex numbers, bytes,
-  masked arrays and other ``ndarray`` subclasses, dates, and arrays where a scalar is expected
-  are refused.
+  masked arrays and other ``ndarray`` subclasses, dates and time intervals (``timedelta64``,
+  although NumPy registers it as an integer type), and arrays where a scalar is expected are
+  refused.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import numpy as np
 
 from .errors import DPError, FailedCastError
 
-__all__ = ["exact_scalar", "exact_argument", "exact_arguments", "is_foreign_number"]
+__all__ = ["exact_scalar", "exact_argument", "exact_arguments", "is_exact", "is_foreign_number"]
 
 #: The exact built-in types a converted value has.
 EXACT_TYPES = (bool, int, float, Fraction, str)
@@ -46,14 +49,19 @@ _NUMPY_BINARY64_FLOATS = (np.float16, np.float32, np.float64)
 def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
     """``value`` as an exact built-in value (see the module docstring); ``error`` otherwise."""
     kind = type(value)
-    if kind in EXACT_TYPES:  # label: exact-type
+    if is_exact(value):  # label: exact-type
         return value
+    if kind is Fraction:  # label: fraction-fields
+        return _exact_fraction(value, parameter, error)
     if kind is np.ndarray and value.ndim == 0:  # label: zero-d
-        return exact_scalar(value[()], parameter, error)
+        element = value[()]
+        if isinstance(element, np.ndarray):  # label: zero-d-nested
+            raise error("an array inside a 0-d array is not a scalar", parameter=parameter)
+        return exact_scalar(element, parameter, error)
     if isinstance(value, np.bool_):  # label: numpy-bool
         return bool(value)
-    if isinstance(value, np.integer):  # label: numpy-int
-        return int(value)
+    if isinstance(value, np.integer) and not isinstance(value, np.timedelta64):
+        return int(value)  # label: numpy-int
     if isinstance(value, _NUMPY_BINARY64_FLOATS):  # label: numpy-float
         return float(value)
     if isinstance(value, np.longdouble):  # label: longdouble
@@ -67,6 +75,30 @@ def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
         if type(numerator) is int and type(denominator) is int:
             return Fraction(numerator, denominator)
     raise error(f"{_refusal(value)}", parameter=parameter)  # label: refuse
+
+
+def is_exact(value) -> bool:
+    """Is ``value`` already exact: of one of the exact types, and a ``Fraction`` only with
+    ``int`` numerator and denominator (a ``Fraction`` keeps NumPy integer fields as given, and
+    its arithmetic would then wrap around)?"""
+    kind = type(value)
+    if kind is Fraction:
+        return type(value.numerator) is int and type(value.denominator) is int
+    return kind in EXACT_TYPES
+
+
+def _exact_fraction(value: Fraction, parameter: str, error: type[DPError]) -> Fraction:
+    fields = (value.numerator, value.denominator)
+    if all(
+        type(field) is int
+        or (isinstance(field, np.integer) and not isinstance(field, np.timedelta64))
+        for field in fields
+    ):
+        return Fraction(int(fields[0]), int(fields[1]))
+    raise error(
+        "a Fraction whose numerator and denominator are not plain integers is refused",
+        parameter=parameter,
+    )
 
 
 def _exact_longdouble(value: np.longdouble):
@@ -103,12 +135,14 @@ def _refusal(value) -> str:
         return f"must be a plain {type(value).__mro__[-2].__name__}, not the subclass {kind}"
     if isinstance(value, (complex, np.complexfloating)):
         return "complex numbers are not supported"
+    if isinstance(value, (np.timedelta64, np.datetime64)):
+        return f"a {kind} (a time, not a number) is refused"
     return f"cannot be converted exactly: got a value of type {kind}"
 
 
 def is_foreign_number(value) -> bool:
     """Is ``value`` a number of a type the boundary converts (NumPy, ``Decimal``, rational)?"""
-    if type(value) in EXACT_TYPES:
+    if is_exact(value):
         return False
     return isinstance(value, (np.generic, decimal.Decimal, numbers.Number)) or (
         type(value) is np.ndarray and value.ndim == 0
@@ -123,7 +157,7 @@ def exact_argument(value, parameter: str, error: type[DPError] = FailedCastError
     Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
     numbers) is refused here too.
     """
-    if value is None or type(value) in EXACT_TYPES:
+    if value is None or is_exact(value):
         return value
     if type(value) in (tuple, list):
         return type(value)(exact_argument(item, parameter, error) for item in value)

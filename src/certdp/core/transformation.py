@@ -151,8 +151,19 @@ class Measurement(_Mapped):
         return self.map
 
     def check(self, d_in, d_out) -> bool:
-        """Does ``map(d_in) <= d_out`` hold, in the order of the output measure?"""
-        return self.output_measure.ordered(self.map(d_in), d_out)
+        """Does ``map(d_in) <= d_out`` hold, in the order of the output measure (compared
+        exactly: ``d_out`` passes the boundary first, so a NumPy float is not compared in its
+        own width)?"""
+        d_out = exact_argument(d_out, "d_out", FailedMapError)
+        if type(d_out) in (bool, str):
+            raise FailedMapError(f"must be a distance, got {d_out!r}", parameter="d_out")
+        guaranteed = self.map(d_in)
+        try:
+            return bool(self.output_measure.ordered(guaranteed, d_out))
+        except (TypeError, ValueError, IndexError, KeyError):
+            raise FailedMapError(
+                f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
+            ) from None
 
     def invoke(self, arg):
         """Release ``function(arg)``; ``arg`` must be a member of the input domain."""

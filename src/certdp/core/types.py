@@ -129,7 +129,7 @@ class CarrierType:
             return value if kind is str else str(value) if kind is np.str_ else None
         if self.is_integer:
             if kind is not int:
-                if not isinstance(value, np.integer):
+                if not isinstance(value, np.integer) or isinstance(value, np.timedelta64):
                     return None
                 value = int(value)
             return value if self.min <= value <= self.max else None
