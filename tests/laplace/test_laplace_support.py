@@ -153,3 +153,36 @@ def test_exact_scale_refuses(scale):
     with pytest.raises(MakeMeasurementError) as error:
         exact_scale(scale)
     assert error.value.parameter == "scale"
+
+
+# The contract's pmf cross-check at the largest floats on a fine grid: the centre is ~2**1057,
+# the exponent |z - centre| / b ~ 2**997, whose integer digits the working precision must cover.
+@pytest.mark.parametrize("scale", [0.5, 0.1, 965.480173418064])
+@pytest.mark.parametrize("x", [1e300, 1.7976931348623157e308])
+def test_pmf_cross_check_at_huge_exponents(x, scale):
+    from certdp.contracts.contract import as_rational
+    from certdp.measurements._laplace.contract_support import grid_index, pmf_cross_check
+
+    centre = grid_index(x, "f64", -60)
+    inverse_scale = as_rational(Fraction(2) ** -60 / Fraction(scale))
+    pmf_cross_check(-1, centre, inverse_scale)
+    pmf_cross_check(centre + 1, 0, inverse_scale)
+
+
+def test_pmf_cross_check_still_detects_a_relative_error_of_1e_25(monkeypatch):
+    import sympy
+
+    from certdp.contracts.contract import as_rational
+    from certdp.core.errors import ContractError
+    from certdp.measurements._laplace import contract_support
+    from certdp.measurements._laplace.contract_support import grid_index, pmf_cross_check
+
+    exact_pmf = contract_support._pmf
+    monkeypatch.setattr(
+        contract_support,
+        "_pmf",
+        lambda z, centre, r: exact_pmf(z, centre, r) * (1 + sympy.Rational(1, 10**25)),
+    )
+    centre = grid_index(1e300, "f64", -60)
+    with pytest.raises(ContractError, match="pmf-cross-check"):
+        pmf_cross_check(-1, centre, as_rational(Fraction(2) ** -60 / Fraction(0.1)))

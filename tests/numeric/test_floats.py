@@ -479,3 +479,23 @@ def test_neighbours_beyond_the_range(T):
     assert next_down(0.0, T) == -TINY[T]
     with pytest.raises(ArithmeticOverflowError, match="ulp"):
         ulp(2 * Fraction(MAX[T]), T)
+
+
+# A NumPy long double beyond the binary64 range is a finite number, rounded like any other.
+@pytest.mark.skipif(
+    np.finfo(np.longdouble).max <= np.finfo(np.float64).max,
+    reason="long double is binary64 on this platform",
+)
+def test_long_doubles_beyond_binary64_are_finite_numbers():
+    big = np.longdouble(2) ** 1100
+    assert round_rational(big, "f64", "down") == 1.7976931348623157e308
+    assert round_rational(-big, "f64", "up") == -1.7976931348623157e308
+    assert not is_representable(big)
+    with pytest.raises(ArithmeticOverflowError, match="exceeds"):
+        inf_cast(big)
+    with pytest.raises(FailedCastError, match="not exactly representable"):
+        inf_add(big, 1.0)
+    with pytest.raises(ArithmeticOverflowError, match="not finite"):
+        inf_add(np.longdouble("inf"), 1.0)
+    with pytest.raises(ArithmeticOverflowError, match="NaN"):
+        inf_add(np.longdouble("nan"), 1.0)

@@ -344,3 +344,32 @@ def test_fold_operands_outside_the_type_are_rejected(fold):
     with pytest.raises(FailedCastError) as err:
         fold(np.zeros((2, 2), dtype=np.int64), "i32")
     assert err.value.parameter == "values"
+
+
+# A NumPy long double beyond the binary64 range is finite: it is refused, never cast to inf.
+@pytest.mark.skipif(
+    np.finfo(np.longdouble).max <= np.finfo(np.float64).max,
+    reason="long double is binary64 on this platform",
+)
+@pytest.mark.parametrize("T", ["f64", "f32", "i64", "u128"])
+@pytest.mark.parametrize("sign", [1, -1])
+def test_exact_cast_of_a_long_double_beyond_binary64(T, sign):
+    value = sign * np.longdouble(2) ** 2000
+    assert not np.isinf(value)
+    with pytest.raises(FailedCastError, match="value"):
+        exact_cast(value, T)
+    assert exact_cast(np.longdouble(2) ** 100, "f64") == 2.0**100
+
+
+@pytest.mark.parametrize("fold", [saturating_sum, checked_sum])
+@pytest.mark.parametrize("T", ["i8", "i64", "u128"])
+@pytest.mark.parametrize("bad", [5, None, 2.5, {1, 2, 3}, {1: 2}, (v for v in [1, 2])])
+def test_folds_refuse_what_is_not_a_sequence(fold, T, bad):
+    with pytest.raises(FailedCastError) as raised:
+        fold(bad, T)
+    assert raised.value.parameter == "values"
+
+
+@pytest.mark.parametrize("fold", [saturating_sum, checked_sum])
+def test_folds_take_tuples_and_ranges(fold):
+    assert fold((1, 2, 3), "i8") == fold(range(1, 4), "u128") == 6

@@ -183,9 +183,11 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
     if isinstance(x, (int, np.integer)):
         return Fraction(int(x))
     if isinstance(x, (float, np.floating)):
-        if math.isnan(x):
+        # np.isnan/np.isinf test x in its own format; math.isinf would first convert a
+        # long double to binary64, making a finite value beyond its range infinite.
+        if np.isnan(x):  # label: float-nan
             raise ArithmeticOverflowError(f"{op} got NaN", parameter=name)
-        if math.isinf(x):
+        if np.isinf(x):  # label: float-inf
             raise ArithmeticOverflowError(
                 f"{op} got {float(x)}, which is not finite", parameter=name
             )

@@ -15,8 +15,8 @@ Results are Python ints.
 
 from __future__ import annotations
 
-import math
 import numbers
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -155,9 +155,11 @@ def exact_cast(value, T):
     if isinstance(value, (int, np.integer)):
         exact = Fraction(int(value))  # label: cast-int
     elif isinstance(value, (float, np.floating)):
-        if math.isnan(value):
+        # in value's own format: math.isinf would make a finite long double beyond the
+        # binary64 range infinite, and it would be returned as inf
+        if np.isnan(value):  # label: cast-nan
             raise FailedCastError(f"NaN has no exact value in {ty.name}", parameter="value")
-        if math.isinf(value):
+        if np.isinf(value):  # label: cast-inf
             if ty.is_float:
                 return float(value)
             raise FailedCastError(
@@ -204,6 +206,11 @@ def _values(values, op: str, ty: CarrierType):
                 for i, v in enumerate(values):
                     _operand(v, f"values[{i}]", op, ty)
             return values.astype(np.int64) if narrow else values.tolist()  # label: values-array
+    elif not isinstance(values, Sequence):  # label: values-sequence
+        raise FailedCastError(
+            f"{op} needs a sequence (list, tuple or NumPy array), not {type(values).__name__}",
+            parameter="values",
+        )
     checked = [_operand(v, f"values[{i}]", op, ty) for i, v in enumerate(values)]
     return np.array(checked, dtype=np.int64) if narrow else checked
 

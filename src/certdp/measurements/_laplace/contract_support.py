@@ -19,6 +19,7 @@ from fractions import Fraction
 import mpmath
 import sympy
 from hypothesis import strategies as st
+from sympy.core.evalf import PrecisionExhausted
 
 from certdp.contracts.contract import D_IN, as_rational
 from certdp.core.domains import VectorDomain
@@ -110,21 +111,37 @@ def log_likelihood_ratio(z: int, centre: int, centre_prime: int, inverse_scale) 
 
 
 def pmf_cross_check(z: int, centre: int, inverse_scale) -> None:
-    """mpmath at high precision must agree with sympy's evaluation of the same pmf value."""
+    """mpmath at high precision must agree with sympy's evaluation of the same pmf value.
+
+    The pmf is ``tanh(r / 2) * exp(-E)`` with ``r = 1 / b`` and ``E = |z - centre| * r``.
+    ``exp(-E)`` to a relative error ``eps`` needs ``E`` to an absolute error ``eps``, so
+    besides the digits of ``r`` the working precision covers the integer digits of ``E``
+    (``E`` reaches ~2**1000 at the largest floats on fine grids); ``E`` is formed exactly
+    before it is rounded once.  sympy is asked for 40 digits with ``strict=True``: it raises
+    rather than return fewer.  Both are then accurate far beyond the 1e-30 compared.
+    """
     expression = _pmf(z, centre, inverse_scale)
-    bits = max(
-        abs(sympy.Rational(inverse_scale).p).bit_length(),
-        sympy.Rational(inverse_scale).q.bit_length(),
-    )
-    with mpmath.workprec(bits + 256):
-        ratio = mpmath.mpf(inverse_scale.p) / mpmath.mpf(inverse_scale.q)
-        reference = (
-            mpmath.expm1(ratio) / (mpmath.exp(ratio) + 1) * mpmath.exp(-abs(z - centre) * ratio)
-        )
-        evaluated = mpmath.mpf(sympy.N(expression, 40, maxn=bits + 400))
+    p, q = int(sympy.Rational(inverse_scale).p), int(sympy.Rational(inverse_scale).q)
+    bits = max(abs(p).bit_length(), q.bit_length())
+    exponent = abs(z - centre) * Fraction(p, q)  # exact
+    magnitude = max(exponent.numerator.bit_length() - exponent.denominator.bit_length(), 0)
+    with mpmath.workprec(bits + magnitude + 256):
+        ratio = mpmath.mpf(p) / mpmath.mpf(q)
+        decay = mpmath.exp(-(mpmath.mpf(exponent.numerator) / mpmath.mpf(exponent.denominator)))
+        reference = mpmath.expm1(ratio) / (mpmath.exp(ratio) + 1) * decay
+        try:
+            approximation = sympy.N(expression, 40, maxn=bits + magnitude + 400, strict=True)
+        except PrecisionExhausted as error:
+            raise ContractError(
+                f"sympy could not evaluate the pmf of DLap({centre}, b) at {z} to 40 digits: "
+                f"{error}",
+                condition="pmf-cross-check",
+            ) from error
+        evaluated = mpmath.mpf(approximation)
         if reference == 0 or abs(evaluated / reference - 1) > mpmath.mpf(10) ** -30:
             raise ContractError(
-                f"pmf value of DLap({centre}, b) at {z}: sympy {evaluated} vs mpmath {reference}",
+                f"pmf value of DLap({centre}, b) at {z}: sympy {mpmath.nstr(evaluated, 25)} vs "
+                f"mpmath {mpmath.nstr(reference, 25)}",
                 condition="pmf-cross-check",
             )
 
