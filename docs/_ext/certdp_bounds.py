@@ -112,6 +112,26 @@ SYMBOLS = {
         "1; under ``idealized-numerics``, :math:`1 - 2^{-16}` (that map is OpenDP's float"
         " evaluation of the real-arithmetic bound, checked only to this relative tolerance)"
     ),
+    "c": Meaning(":math:`1/n` rounded to the nearest float: the factor the mean multiplies by"),
+    "rounding": Meaning(
+        "one unit in the last place of the largest mean possible, :math:`c \\max(|nL|, nU)`"
+        " rounded up: a bound on the rounding of the final product"
+    ),
+    "sum_i map_i(d_in)": Meaning(
+        "the sum of the composed measurements' maps at :math:`d_{in}`, computed exactly",
+        shown_as=r"\sum_i \operatorname{map}_i(d_{in})",
+    ),
+    "epsilon": Meaning(
+        "the :math:`\\varepsilon` of the guarantee: for ``make_pureDP_to_zCDP`` the inner"
+        " measurement's map at :math:`d_{in}`; for ``make_zCDP_to_approxDP`` any"
+        " :math:`\\varepsilon \\ge 0` at which the profile is read; for ``make_fix_delta`` the"
+        " :math:`\\varepsilon` the profile gives at ``delta``"
+    ),
+    "delta": Meaning("the ``delta`` argument: the :math:`\\delta` at which the profile is read"),
+    "alpha": Meaning(
+        "a Rényi order :math:`\\alpha > 1`; every order gives a valid bound and the map"
+        " searches for a small one"
+    ),
 }
 
 
@@ -257,12 +277,18 @@ def _indicators_as_cases(expr: sympy.Expr) -> sympy.Expr:
 
 
 def _word_symbols(symbols) -> dict:
-    """``\\mathit{name}`` for every symbol sympy would print as a run of italic letters."""
-    return {
+    """``\\mathit{name}`` for every symbol sympy would print as a run of italic letters, and
+    the :data:`SYMBOLS` ``shown_as`` of a symbol whose name is not an identifier (a formula)."""
+    names = {
         symbol: rf"\mathit{{{symbol.name}}}"
         for symbol in symbols
         if len(symbol.name) > 1 and sympy.latex(symbol) == symbol.name
     }
+    for symbol in symbols:
+        meaning = SYMBOLS.get(symbol.name)
+        if not symbol.name.isidentifier() and meaning is not None and meaning.shown_as:
+            names[symbol] = meaning.shown_as
+    return names
 
 
 def render_bound(

@@ -9,6 +9,7 @@ The directive's content is the figure's caption.
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -22,7 +23,14 @@ from matplotlib.figure import Figure  # noqa: E402
 from sphinx.util import logging  # noqa: E402
 from sphinx.util.docutils import SphinxDirective  # noqa: E402
 
-__all__ = ["PLOTS", "PlotError", "sized_sum_stair_step", "float_sum_relaxation", "setup"]
+__all__ = [
+    "PLOTS",
+    "PlotError",
+    "sized_sum_stair_step",
+    "float_sum_relaxation",
+    "count_mean_accuracy",
+    "setup",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -121,9 +129,129 @@ def draw_float_sum_relaxation() -> Figure:
     return figure
 
 
+# -- the accuracy of the count-and-mean release (tutorial-count-mean) ------------------------------
+# The public choices of docs/guide/tutorial-count-mean.rst; tests/docs checks that the scale
+# found here is the one that page prints.
+RELEASE_BUDGET = (1.0, 1e-6)
+RELEASE_D_IN = 1
+RELEASE_BOUNDS = (0.0, 80.0)
+RELEASE_SIZE = 100
+RELEASE_CONSTANT = 40.0
+RELEASE_SCALES = [2 ** (exponent / 4) for exponent in range(0, 25)]  # 1 to 64
+COVERAGE = 0.95
+
+
+def _release_maker():
+    """``s -> (epsilon, delta)`` measurement of the tutorial: count and mean, each with Gaussian
+    noise of ``s`` times its sensitivity, composed under zCDP and read at the budget's delta."""
+    dp = _dp()
+    space = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.symmetric_distance()
+    counted = space >> _transformation("then_count")()
+    averaged = (
+        space
+        >> dp.t.then_clamp(bounds=RELEASE_BOUNDS)
+        >> _transformation("then_resize")(size=RELEASE_SIZE, constant=RELEASE_CONSTANT)
+        >> _transformation("then_mean")()
+    )
+    count_sensitivity, mean_sensitivity = counted.map(RELEASE_D_IN), averaged.map(RELEASE_D_IN)
+
+    def make_release(s):
+        both = dp.c.make_composition(
+            [
+                counted >> dp.m.then_gaussian(scale=s * count_sensitivity),
+                averaged >> dp.m.then_gaussian(scale=s * mean_sensitivity),
+            ]
+        )
+        return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(both), delta=RELEASE_BUDGET[1])
+
+    return make_release, count_sensitivity, mean_sensitivity
+
+
+def discrete_gaussian_half_width(scale: float, coverage: float = COVERAGE) -> int:
+    """The smallest integer ``t`` with ``P(|Z| <= t) >= coverage`` for ``Z`` the discrete
+    Gaussian on the integers of ``scale`` (its pmf summed with mpmath, 50 digits)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        sigma2 = 2 * mpmath.mpf(scale) ** 2
+        tail = int(math.ceil(40 * scale)) + 1  # the mass beyond 40 scales is below 1e-340
+        weights = [mpmath.exp(-(z**2) / sigma2) for z in range(tail + 1)]
+        total = weights[0] + 2 * mpmath.fsum(weights[1:])
+        inside = weights[0]
+        for t in range(tail + 1):
+            if inside / total >= coverage:
+                return t
+            inside += 2 * weights[t + 1]
+    raise PlotError(f"no interval of the discrete Gaussian of scale {scale} reached {coverage}")
+
+
+def gaussian_half_width(scale: float, coverage: float = COVERAGE) -> float:
+    """``t`` with ``P(|Z| <= t) = coverage`` for ``Z`` the Gaussian of ``scale``: the float
+    Gaussian's noise lives on the grid of multiples of 2^-1074, where this is its interval to
+    far below the precision plotted."""
+    import mpmath
+
+    return float(mpmath.mpf(scale) * mpmath.sqrt(2) * mpmath.erfinv(coverage))
+
+
+def count_mean_accuracy(scales=RELEASE_SCALES) -> dict:
+    """For each relative scale ``s``: the epsilon of the release at the budget's delta and the
+    95% noise half-widths of the count and of the mean; and the ``s`` the binary search finds."""
+    dp = _dp()
+    make_release, count_sensitivity, mean_sensitivity = _release_maker()
+    chosen = dp.binary_search_param(make_release, d_in=RELEASE_D_IN, d_out=RELEASE_BUDGET)
+    if not make_release(chosen).check(RELEASE_D_IN, RELEASE_BUDGET):
+        raise PlotError(f"the scale found, {chosen}, does not pass the budget")
+    epsilons = []
+    for s in scales:
+        epsilon, _ = make_release(s).map(RELEASE_D_IN)
+        if not 0 < epsilon < math.inf:
+            raise PlotError(f"s = {s}: epsilon = {epsilon}")
+        epsilons.append(epsilon)
+    return {
+        "chosen": chosen,
+        "scales": list(scales),
+        "epsilons": epsilons,
+        "count": [discrete_gaussian_half_width(s * count_sensitivity) for s in scales],
+        "mean": [gaussian_half_width(s * mean_sensitivity) for s in scales],
+        "chosen_count": discrete_gaussian_half_width(chosen * count_sensitivity),
+        "chosen_mean": gaussian_half_width(chosen * mean_sensitivity),
+    }
+
+
+def draw_count_mean_accuracy() -> Figure:
+    data = count_mean_accuracy()
+    figure = Figure(figsize=(7.2, 3.8), layout="constrained")
+    count_axes, mean_axes = figure.subplots(1, 2, sharex=True)
+    epsilon_budget, delta = RELEASE_BUDGET
+    panels = [
+        (count_axes, "count", "chosen_count", "count: 95% noise interval ± (respondents)"),
+        (mean_axes, "mean", "chosen_mean", "mean: 95% noise interval ± (hours)"),
+    ]
+    for axes, key, chosen_key, label in panels:
+        axes.plot(data["epsilons"], data[key], "-", color="#3f7fbf")
+        chosen = data[chosen_key]
+        axes.plot([epsilon_budget], [chosen], "o", color="#d0602c")
+        axes.annotate(
+            f"ε = {epsilon_budget:g}: ±{chosen:.3g}",
+            (epsilon_budget, chosen),
+            textcoords="offset points",
+            xytext=(8, 6),
+            color="#d0602c",
+        )
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.set_xlabel(f"ε of the whole release at δ = {delta:g}")
+        axes.set_ylabel(label)
+        axes.grid(True, which="both", alpha=0.3)
+    figure.suptitle(f"count and mean of [0, 80]-clamped hours, resized to {RELEASE_SIZE}")
+    return figure
+
+
 PLOTS = {
     "sized-sum-stair-step": draw_sized_sum_stair_step,
     "float-sum-relaxation": draw_float_sum_relaxation,
+    "count-mean-accuracy": draw_count_mean_accuracy,
 }
 
 

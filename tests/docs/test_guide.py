@@ -53,7 +53,7 @@ def _page_text(page: Path) -> str:
 # -- install ---------------------------------------------------------------------------------------
 def _make_targets() -> set[str]:
     targets = set()
-    for makefile in [ROOT / "Makefile", *ROOT.glob("*/*.mk")]:
+    for makefile in [ROOT / "Makefile", *ROOT.glob("*/*.mk"), *ROOT.glob("src/certdp/proofs/*.mk")]:
         for line in makefile.read_text().splitlines():
             match = re.match(r"^([A-Za-z][\w-]*(?:\s+[A-Za-z][\w-]*)*)\s*:(?!=)", line)
             if match:
@@ -253,6 +253,8 @@ def test_every_constructor_page_explains_the_symbols_of_its_bound(site):
             if symbol.name in ("sized", "float", "known"):  # named as cases, in words
                 continue
             shown = {"algorithm": "S", "d_in": "d_{in}", "S1": "S_{1}", "rho": r"\rho"}
+            shown.update({"epsilon": r"\epsilon", "delta": r"\delta", "alpha": r"\alpha"})
+            shown["sum_i map_i(d_in)"] = r"\sum_i \operatorname{map}_i(d_{in})"
             latex = shown.get(symbol.name, symbol.name)
             if len(symbol.name) > 1 and latex == symbol.name:
                 latex = rf"\mathit{{{symbol.name}}}"
