@@ -195,8 +195,42 @@ def constructor_page(constructor) -> str:
         _preconditions_table(contract) if contract.preconditions else "None.\n",
         heading(map_kind.capitalize(), 1),
         _bound_section(contract, constructor.__certdp_contract_module__, map_kind, name, docname),
+        heading("Trusted base", 1),
+        _trusted_base_section(name),
     ]
     return "\n".join(parts)
+
+
+def _trusted_base_section(name: str) -> str:
+    """The definitions behind the proven code that no proof document covers (the audit's)."""
+    from certdp.audit.closure import closure
+    from certdp.audit.discovery import discover
+
+    (folder,) = [c for c in discover() if c.name == name]
+    definitions = closure(folder)
+    trusted: dict[str, list[str]] = {}
+    for definition in definitions:
+        if definition.trusted:
+            module, _, short = definition.name.rpartition(".")
+            trusted.setdefault(module, []).append(short)
+    intro = (
+        f"The proven code of ``{name}`` uses {len(definitions)} certdp definitions, followed "
+        "through imports and calls (``certdp.audit.closure``); a change to any of them makes "
+        "the constructor *outdated* in ``certdp audit``.  "
+    )
+    if not trusted:
+        return intro + "Every one of them is proven by a proof or lemma document.\n"
+    count = sum(len(names) for names in trusted.values())
+    rows = "\n".join(
+        f"* ``{module}``: " + ", ".join(f"``{short}``" for short in names)
+        for module, names in sorted(trusted.items())
+    )
+    return (
+        intro + f"{count} of them lie outside every proven range: they are its *trusted base* "
+        "(``trusted_base`` in ``certdp audit --json``), trusted rather than proven.\n\n"
+        + rows
+        + "\n"
+    )
 
 
 def _preconditions_table(contract) -> str:

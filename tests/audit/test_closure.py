@@ -63,8 +63,7 @@ def test_a_constant_just_above_the_marker_is_in_the_closure_and_trusted(construc
         f"{checked}.make_sized_bounded_int_checked_sum.make_sized_bounded_int_checked_sum"
     ]
     assert called.proven_by == (
-        "transformations/sized_bounded_int_checked_sum/"
-        "make_sized_bounded_int_checked_sum.tex",
+        "transformations/sized_bounded_int_checked_sum/make_sized_bounded_int_checked_sum.tex",
     )
     # across modules: a shared lemma of the summation folder
     lemma = found["certdp.transformations._summation.integer_summation.can_int_sum_overflow"]
@@ -181,12 +180,8 @@ def test_synthetic_closure_follows_imports_and_calls(tree):
         "certdp.t.thing.make_thing.LIMIT",
         "certdp.t.thing.make_thing.make_thing",
     ]
-    assert found["certdp.t._support.helpers.helper"].proven_by == (
-        "t/_support/helpers.tex",
-    )
-    assert found["certdp.t.thing.make_thing.make_thing"].proven_by == (
-        "t/thing/make_thing.tex",
-    )
+    assert found["certdp.t._support.helpers.helper"].proven_by == ("t/_support/helpers.tex",)
+    assert found["certdp.t.thing.make_thing.make_thing"].proven_by == ("t/thing/make_thing.tex",)
     assert trusted_base(_thing(tree)) == [
         "certdp.t._support.helpers.SCALE",
         "certdp.t._support.helpers._private",
