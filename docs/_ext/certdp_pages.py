@@ -195,10 +195,27 @@ def constructor_page(constructor) -> str:
         _preconditions_table(contract) if contract.preconditions else "None.\n",
         heading(map_kind.capitalize(), 1),
         _bound_section(contract, constructor.__certdp_contract_module__, map_kind, name, docname),
+        heading("Machine check", 1),
+        _machine_check_section(name),
         heading("Trusted base", 1),
         _trusted_base_section(name),
     ]
     return "\n".join(parts)
+
+
+def _machine_check_section(name: str) -> str:
+    """What ``certdp prove`` proved about the constructor (bounded SMT), from its cache."""
+    from certdp.audit.checks import check_machine
+    from certdp.audit.closure import closure
+    from certdp.audit.discovery import discover
+
+    (folder,) = [c for c in discover() if c.name == name]
+    check = check_machine(folder, closure(folder))
+    return (
+        "``certdp prove`` asks the z3 SMT solver, bit-precisely and at small sizes, for two "
+        "neighbouring inputs whose outputs are farther apart than the constructor's own map "
+        f"allows.  Status: **{check.status}**.\n\n``{check.detail}``\n"
+    )
 
 
 def _trusted_base_section(name: str) -> str:

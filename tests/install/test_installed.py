@@ -139,7 +139,10 @@ def test_audit_json_and_junit(installed):
     assert report["package"].startswith(str(installed["venv"]))
     assert report["ledger"].endswith("certdp/proofs/vetting-ledger.json")
     for row in report["constructors"]:
-        assert {name: check["status"] for name, check in row["checks"].items()} == {
+        statuses = {name: check["status"] for name, check in row["checks"].items()}
+        # the packaged `certdp prove` cache: proved, undecided in time, or no model
+        assert statuses.pop("machine_checked") in ("ok", "timeout", "skipped"), row
+        assert statuses == {
             "artifacts": "ok",
             "binding": "ok",
             "freshness": "ok",

@@ -121,7 +121,9 @@ def test_out_of_domain_data_is_refused():
 
 
 def test_contract_verifies():
-    report = contract_of(dp.t.make_mean).verify()
+    # The search draws distances up to the type's limit, so reaching a pair within 1% of the
+    # map takes a longer search than the profile's default (60 examples reach 0.977).
+    report = contract_of(dp.t.make_mean).verify(max_examples=150)
     assert report.examples > 0 and 0.99 < report.max_tightness <= 1
 
 

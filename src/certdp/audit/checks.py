@@ -53,8 +53,16 @@ __all__ = [
     "check_contracts",
 ]
 
-CHECKS = ("artifacts", "binding", "freshness", "contracts", "build")
-OK, FAIL, SKIPPED, UNVETTED = "ok", "FAIL", "skipped", "unvetted"
+CHECKS = ("artifacts", "binding", "freshness", "contracts", "machine_checked", "build")
+OK, FAIL, SKIPPED, UNVETTED, TIMEOUT = "ok", "FAIL", "skipped", "unvetted", "timeout"
+
+#: The SMT-modelled lemmas (``certdp prove``) and the definitions that show a closure uses them.
+MODELLED_LEMMAS = {
+    "nearest_grid_index": "certdp.samplers.discrete_laplace_z2k.nearest_grid_index",
+    "discretization": "certdp.measurements._laplace.discretization.",
+    "bernoulli_ratio": "certdp.samplers.bernoulli.bernoulli_ratio",
+    "uniform_below": "certdp.samplers.uniform.",
+}
 QUICK_EXAMPLES = 20
 
 
@@ -84,7 +92,7 @@ class ConstructorAudit:
     def verdict(self) -> str:
         """One word for the row: ``FAIL``, ``outdated``, ``unvetted`` or ``ok``."""
         statuses = {check.status for check in self.checks.values()}
-        for verdict in (FAIL, OUTDATED, UNVETTED):
+        for verdict in (FAIL, OUTDATED, UNVETTED, TIMEOUT):
             if verdict in statuses:
                 return verdict
         return OK
@@ -198,6 +206,49 @@ def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=
             f"{', '.join(_readable(key) for key in status.changed)}; {where}",
         )
     return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}")
+
+
+def _machine_line(name: str, entry: dict) -> str:
+    where = ""
+    if entry.get("sizes") or entry.get("formats"):
+        where = f" (sizes {entry['sizes']}, formats {entry['formats']}"
+        where += f", {entry['solver_version']})" if entry.get("solver_version") else ")"
+    return f"{name}: {entry['status']}: {entry['detail']}{where}"
+
+
+def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
+    """The bounded SMT proof of the constructor's theorem (``certdp prove``), from its cache.
+
+    ``proved`` passes; a ``counterexample`` fails; a result whose model or code changed since it
+    was proved is outdated (run ``make prove``); no model of the constructor is ``skipped``,
+    naming the modelled lemmas its code relies on.
+    """
+    from certdp.prove import results
+
+    entry = results([constructor.name])[constructor.name]
+    status = entry["status"]
+    if status == "proved":
+        return Check(OK, _machine_line(constructor.name, entry))
+    if status == "counterexample":
+        return Check(FAIL, _machine_line(constructor.name, entry))
+    if status == "timeout":
+        return Check(TIMEOUT, _machine_line(constructor.name, entry))
+    if "stale" in entry["detail"]:
+        return Check(OUTDATED, _machine_line(constructor.name, entry) + ": run make prove")
+    names = {definition.name for definition in definitions}
+    lemmas = [
+        lemma
+        for lemma, prefix in MODELLED_LEMMAS.items()
+        if any(name.startswith(prefix) for name in names)
+    ]
+    if not lemmas:
+        return Check(SKIPPED, "not-run: no SMT model of this constructor")
+    lemma_results = results(lemmas)
+    return Check(
+        SKIPPED,
+        "not-run: no SMT model of this constructor; lemmas it relies on: "
+        + "; ".join(_machine_line(lemma, lemma_results[lemma]) for lemma in lemmas),
+    )
 
 
 def check_contracts(constructor: ConstructorFolder, examples: int) -> Check:
@@ -325,6 +376,7 @@ def _row(job: tuple[str, str, int]) -> ConstructorAudit:
         if constructor.contract.exists()
         else Check(FAIL, "no contract")
     )
+    row.checks["machine_checked"] = check_machine(constructor, definitions)
     return row
 
 

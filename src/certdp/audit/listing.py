@@ -256,7 +256,25 @@ def status_line(proof: Path) -> str:
         )
     definitions = closure(matches[0])
     status = status_of(matches[0], Ledger(package), definitions=definitions)
-    return _vetting_line(status) + trusted_base_paragraph(definitions)
+    return (
+        _vetting_line(status)
+        + machine_check_paragraph(matches[0], definitions)
+        + trusted_base_paragraph(definitions)
+    )
+
+
+def machine_check_paragraph(constructor, definitions) -> str:
+    """What ``certdp prove`` established about the constructor, for its first page."""
+    from .checks import check_machine
+
+    try:
+        check = check_machine(constructor, definitions)
+    except Exception as error:  # noqa: BLE001 - the page says the check could not be read
+        return f"\\par\\textbf{{Machine check:}} unavailable ({_latex_text(repr(error))}).\n"
+    return (
+        f"\\par{{\\small\\textbf{{Machine check (SMT, bounded):}} "
+        f"{_latex_text(check.detail)}.\\par}}\n"
+    )
 
 
 def trusted_base_paragraph(definitions) -> str:

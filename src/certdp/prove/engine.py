@@ -18,6 +18,7 @@ from pathlib import Path
 import z3
 
 from certdp.contracts.smt import solver_version
+from certdp.core.features import enable_features
 
 __all__ = [
     "MODELS",
@@ -117,6 +118,9 @@ def _jsonable(value):
 def _prove_shard(task) -> tuple[str, int, list[dict], list]:
     """Solve every ``shards``-th obligation of ``name`` from ``shard`` on."""
     name, module, timeout_seconds, shard, shards = task
+    # The machine check is about the code as it is, vetted or not: the models call the real
+    # constructors' maps, which the vetting gate would otherwise refuse while a proof is unvetted.
+    enable_features("contrib")
     obligations = importlib.import_module(module).obligations([name])[shard::shards]
     outcomes = [solve(obligation, timeout_seconds) for obligation in obligations]
     described = [(o.format, o.size) for o in obligations]
