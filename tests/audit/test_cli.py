@@ -24,6 +24,7 @@ class FakeTerminal(io.StringIO):
 def row(name: str, freshness: str = "ok") -> ConstructorAudit:
     checks = {c: Check("ok") for c in ("artifacts", "binding", "contracts")}
     checks["freshness"] = Check(freshness, "detail")
+    checks["machine_checked"] = Check("ok")
     checks["build"] = Check("skipped")
     return ConstructorAudit(f"t/{name}/{name}", name, checks)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from certdp.audit.checks import CHECKS
 from certdp.audit.discovery import discover
 
 REPO = Path(__file__).resolve().parents[2]
@@ -127,7 +128,9 @@ def test_audit_checks_the_installed_package(installed):
     assert summary in result.stdout
     assert "proofs not built (add --build" in result.stdout
     assert str(installed["venv"]) in result.stderr  # names the package it audits
-    assert len(re.findall(r"^ok +make_\w+$", result.stderr, re.MULTILINE)) == CONSTRUCTORS
+    # a row is "timeout" where the packaged SMT result is undecided (it does not fail the audit)
+    rows = re.findall(r"^(ok|timeout) +make_\w+$", result.stderr, re.MULTILINE)
+    assert len(rows) == CONSTRUCTORS
 
 
 def test_audit_json_and_junit(installed):
@@ -153,7 +156,7 @@ def test_audit_json_and_junit(installed):
         assert row["checks"]["freshness"]["detail"].startswith("vetted by ")
     suite = ElementTree.parse(junit).getroot()
     assert suite.get("failures") == "0"
-    assert len(suite.findall("testcase")) == 5 * CONSTRUCTORS
+    assert len(suite.findall("testcase")) == len(CHECKS) * CONSTRUCTORS
 
 
 def test_audit_one_name_and_an_unknown_name(installed):
