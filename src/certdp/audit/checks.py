@@ -255,34 +255,10 @@ def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
 
 
 def machine_result(name: str) -> dict:
-    """The cached ``certdp prove`` result of ``name`` (as :func:`certdp.prove.results` gives
-    it), reading only the model modules that exist, so a package holding a subset of the
-    constructors still reads the results of those it holds."""
-    from certdp.prove.engine import MODELS, cached_results, fingerprint
+    """The cached ``certdp prove`` result of ``name`` (see :func:`certdp.prove.results`)."""
+    from certdp.prove import results
 
-    for module in MODELS:
-        try:
-            modelled = importlib.import_module(module).MODELLED
-        except ModuleNotFoundError:
-            continue  # the model's constructor is not in this package
-        if name not in modelled:
-            continue
-        entry = cached_results().get(name)
-        if entry is None or entry.get("fingerprint") != fingerprint(name, module):
-            return {
-                "status": "not-run",
-                "detail": "stale: the model or the code it models changed since the last "
-                "`certdp prove`"
-                if entry
-                else "never proved",
-                "sizes": entry.get("sizes", []) if entry else [],
-                "formats": entry.get("formats", []) if entry else [],
-                "solver_version": entry.get("solver_version") if entry else None,
-            }
-        return {key: entry.get(key) for key in ("status", "detail", "sizes", "formats",
-                                                "solver_version")}  # fmt: skip
-    return {"status": "not-run", "detail": "no SMT model", "sizes": [], "formats": [],
-            "solver_version": None}  # fmt: skip
+    return results([name])[name]
 
 
 def check_contracts(constructor: ConstructorFolder, examples: int) -> Check:

@@ -10,11 +10,26 @@ committed cache when the fingerprint of the model and of the code it models is u
 
 from __future__ import annotations
 
-from .engine import CACHE, cached_results, fingerprint, known_constructors, prove
+import importlib
+
+from .engine import CACHE, MODELS, cached_results, fingerprint, prove
 
 __all__ = ["results", "prove", "CACHE"]
 
 _PUBLIC = ("status", "detail", "sizes", "formats", "solver_version")
+
+
+def _present_models() -> dict[str, str]:
+    """``{name: model module}`` for the models whose modules this package holds (a package
+    with a subset of the constructors still reads the results of those it has)."""
+    known = {}
+    for module in MODELS:
+        try:
+            modelled = importlib.import_module(module).MODELLED
+        except ModuleNotFoundError:
+            continue
+        known.update(dict.fromkeys(modelled, module))
+    return known
 
 
 def results(names=None, *, run: bool = False, **options) -> dict:
@@ -24,7 +39,7 @@ def results(names=None, *, run: bool = False, **options) -> dict:
     if run:
         proved = prove(names, **options)
         return {name: {k: entry.get(k) for k in _PUBLIC} for name, entry in proved.items()}
-    known = known_constructors()
+    known = _present_models()
     stored = cached_results()
     answer = {}
     for name in names or known:
