@@ -99,8 +99,10 @@ SYMBOLS = {
         " ``idealized-numerics``"
     ),
     "rho": Meaning(
-        "the rounding allowance: a bound on the :math:`L_p` norm of the rounding error of the"
-        " column sums of the rows summed (0 under ``idealized-numerics``)"
+        "for ``make_np_sum``, the rounding allowance: a bound on the :math:`L_p` norm of the"
+        " rounding error of the column sums of the rows summed (0 under"
+        " ``idealized-numerics``); for ``make_zCDP_to_approxDP``, the zero-concentrated"
+        " divergence :math:`\\rho` the inner measurement's map gives at :math:`d_{in}`"
     ),
     "known": Meaning(
         "whether the domain has a known size",
