@@ -30,14 +30,15 @@ __all__ = [
 ]
 
 
+# proof: begin errors
 class DPError(Exception):
     """Base class of every error raised by certdp."""
 
     variant = "DPError"
 
     def __init__(self, message: str, *, parameter: str | None = None):
-        self.parameter = parameter
-        super().__init__(f"{parameter}: {message}" if parameter else message)
+        self.parameter = parameter  # label: parameter
+        super().__init__(f"{parameter}: {message}" if parameter else message)  # label: message
 
 
 class MakeDomainError(DPError):
@@ -118,5 +119,8 @@ class ContractError(DPError):
     variant = "Contract"
 
     def __init__(self, message: str, *, condition: str, parameter: str | None = None):
-        self.condition = condition
-        super().__init__(f"[{condition}] {message}", parameter=parameter)
+        self.condition = condition  # label: condition
+        super().__init__(f"[{condition}] {message}", parameter=parameter)  # label: contract-message
+
+
+# proof: end errors

@@ -21,13 +21,14 @@ __all__ = [
 ]
 
 
+# proof: begin measures
 class Measure:
     """A divergence between distributions; distances are ``distance_type`` values."""
 
     distance_type = "f64"
 
     def __eq__(self, other) -> bool:
-        return type(self) is type(other)
+        return type(self) is type(other)  # label: measure-eq
 
     def __hash__(self) -> int:
         return hash(type(self).__name__)
@@ -38,7 +39,7 @@ class Measure:
     @staticmethod
     def ordered(d_a, d_b) -> bool:
         """Is the distance ``d_a`` at most ``d_b``?"""
-        return d_a <= d_b
+        return d_a <= d_b  # label: ordered
 
 
 class MaxDivergence(Measure):
@@ -68,7 +69,7 @@ class ApproximateDivergence(Measure):
     ``d``-close under ``measure`` up to an event of probability at most ``delta``."""
 
     def __init__(self, measure: Measure):
-        if not isinstance(measure, Measure):
+        if not isinstance(measure, Measure):  # label: inner-measure
             raise MeasureMismatchError(
                 f"must be a privacy measure, got {measure!r}", parameter="measure"
             )
@@ -90,7 +91,7 @@ class ApproximateDivergence(Measure):
     @staticmethod
     def ordered(d_a, d_b) -> bool:
         """The product order on pairs: is ``d_a <= d_b`` in both coordinates?"""
-        return d_a[0] <= d_b[0] and d_a[1] <= d_b[1]
+        return d_a[0] <= d_b[0] and d_a[1] <= d_b[1]  # label: product-order
 
 
 def zero_concentrated_divergence() -> ZeroConcentratedDivergence:
@@ -109,6 +110,10 @@ def approximate(measure: Measure) -> ApproximateDivergence:
     return ApproximateDivergence(measure)
 
 
+# proof: end measures
+
+
+# proof: begin privacy-profile
 class PrivacyProfile:
     """A curve ``epsilon -> delta`` (OpenDP's ``PrivacyProfile``): ``delta(epsilon)`` is valid
     for every ``epsilon >= 0``; :meth:`epsilon` returns an ``epsilon`` at which the curve was
@@ -123,7 +128,7 @@ class PrivacyProfile:
             raise FailedMapError(f"must be a number, got {epsilon!r}", parameter="epsilon")
         if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
             raise FailedMapError(f"must be non-negative, got {epsilon!r}", parameter="epsilon")
-        return self._curve(epsilon)
+        return self._curve(epsilon)  # label: curve
 
     def epsilon(self, delta) -> float:
         """The smallest ``epsilon`` the bisection finds with ``delta(epsilon) <= delta``.
@@ -139,23 +144,26 @@ class PrivacyProfile:
         if delta != delta or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
             raise FailedMapError(f"must lie in [0, 1], got {delta!r}", parameter="delta")
         if delta == 1:
-            return 0.0
+            return 0.0  # label: delta-one
         e_min, e_max = 0.0, 2.0
-        while self.delta(e_max) > delta:
+        while self.delta(e_max) > delta:  # label: grow
             e_max *= e_max
             if math.isinf(e_max):
-                return math.inf
+                return math.inf  # label: unbounded
         e_mid = e_min
         while True:
             new_mid = e_min + (e_max - e_min) / 2.0
             if new_mid == e_mid:
-                return e_min if self.delta(e_min) == delta else e_max
+                return e_min if self.delta(e_min) == delta else e_max  # label: answer
             e_mid = new_mid
             d_mid = self.delta(e_mid)
             if d_mid > delta:
-                e_min = e_mid
+                e_min = e_mid  # label: raise-min
             else:
-                e_max = e_mid
+                e_max = e_mid  # label: lower-max
 
     def __repr__(self) -> str:
         return "PrivacyProfile(epsilon -> delta)"
+
+
+# proof: end privacy-profile

@@ -34,14 +34,15 @@ __all__ = [
     "exact",
 ]
 
+# proof: begin records
 INFINITY = math.inf
 
 
 def exact(value) -> Fraction:
     """The exact rational value of a finite int or float (numpy scalars included)."""
     if isinstance(value, (np.floating, np.integer)):
-        value = value.item()
-    return Fraction(value)
+        value = value.item()  # label: exact-item
+    return Fraction(value)  # label: exact-fraction
 
 
 def record_key(value):
@@ -52,16 +53,20 @@ def record_key(value):
     row of a 2-D dataset) is the record made of its entries, in order.
     """
     if isinstance(value, np.ndarray):
-        return ("row", tuple(record_key(entry) for entry in value.tolist()))
+        return ("row", tuple(record_key(entry) for entry in value.tolist()))  # label: key-row
     if isinstance(value, (np.generic,)):
-        value = value.item()
+        value = value.item()  # label: key-item
     if isinstance(value, float):
         if math.isnan(value):
-            return ("float", "nan")
-        return ("float", struct.pack(">d", value))
-    return (type(value).__name__, value)
+            return ("float", "nan")  # label: key-nan
+        return ("float", struct.pack(">d", value))  # label: key-float
+    return (type(value).__name__, value)  # label: key-other
 
 
+# proof: end records
+
+
+# proof: begin dataset-metrics
 class Metric:
     """A distance between values; ``distance_type`` names the type of its distances."""
 
@@ -73,10 +78,10 @@ class Metric:
 
     def close(self, a, b, d) -> bool:
         """Exactly: is ``distance(a, b) <= d``?"""
-        return self.distance(a, b) <= exact(d)
+        return self.distance(a, b) <= exact(d)  # label: close
 
     def __eq__(self, other) -> bool:
-        return type(self) is type(other) and self._key() == other._key()
+        return type(self) is type(other) and self._key() == other._key()  # label: metric-eq
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))
@@ -92,9 +97,9 @@ class SymmetricDistance(Metric):
     """Size of the symmetric difference of two datasets seen as multisets (order ignored)."""
 
     def distance(self, a, b) -> int:
-        histogram_a = Counter(record_key(x) for x in a)
+        histogram_a = Counter(record_key(x) for x in a)  # label: histogram
         histogram_b = Counter(record_key(x) for x in b)
-        return sum(
+        return sum(  # label: l1-of-histograms
             abs(histogram_a[key] - histogram_b[key])
             for key in histogram_a.keys() | histogram_b.keys()
         )
@@ -111,13 +116,17 @@ class InsertDeleteDistance(Metric):
         for key_a in keys_a:
             current = [0]
             for j, key_b in enumerate(keys_b):
-                current.append(
+                current.append(  # label: lcs-step
                     previous[j] + 1 if key_a == key_b else max(previous[j + 1], current[j])
                 )
-            previous = current
-        return len(keys_a) + len(keys_b) - 2 * previous[-1]
+            previous = current  # label: lcs-row
+        return len(keys_a) + len(keys_b) - 2 * previous[-1]  # label: lcs-result
 
 
+# proof: end dataset-metrics
+
+
+# proof: begin numeric-metrics
 class _NumericMetric(Metric):
     def __init__(self, T: CarrierType):
         self.T = T
@@ -136,8 +145,8 @@ class _NumericMetric(Metric):
 def _difference(a, b) -> Fraction | float:
     for value in (a, b):
         if isinstance(value, (float, np.floating)) and not math.isfinite(value):
-            return INFINITY
-    return abs(exact(a) - exact(b))
+            return INFINITY  # label: difference-infinite
+    return abs(exact(a) - exact(b))  # label: difference-exact
 
 
 class AbsoluteDistance(_NumericMetric):
@@ -153,7 +162,7 @@ class L1Distance(_NumericMetric):
     def distance(self, a, b):
         if len(a) != len(b):
             return INFINITY
-        return sum((_difference(x, y) for x, y in zip(a, b)), Fraction(0))
+        return sum((_difference(x, y) for x, y in zip(a, b)), Fraction(0))  # label: l1-sum
 
 
 class L2Distance(_NumericMetric):
@@ -166,7 +175,7 @@ class L2Distance(_NumericMetric):
     def squared_distance(self, a, b):
         if len(a) != len(b):
             return INFINITY
-        return sum((_difference(x, y) ** 2 for x, y in zip(a, b)), Fraction(0))
+        return sum((_difference(x, y) ** 2 for x, y in zip(a, b)), Fraction(0))  # label: l2-sum
 
     def distance(self, a, b):
         import sympy
@@ -174,13 +183,17 @@ class L2Distance(_NumericMetric):
         squared = self.squared_distance(a, b)
         if squared == INFINITY:
             return sympy.oo
-        return sympy.sqrt(sympy.Rational(squared.numerator, squared.denominator))
+        return sympy.sqrt(sympy.Rational(squared.numerator, squared.denominator))  # label: l2-sqrt
 
     def close(self, a, b, d) -> bool:
         d = exact(d)
-        return d >= 0 and self.squared_distance(a, b) <= d * d
+        return d >= 0 and self.squared_distance(a, b) <= d * d  # label: l2-close
 
 
+# proof: end numeric-metrics
+
+
+# proof: begin metric-constructors
 def symmetric_distance() -> SymmetricDistance:
     """The symmetric distance between datasets (add or remove a record: distance 1)."""
     return SymmetricDistance()
@@ -193,7 +206,7 @@ def insert_delete_distance() -> InsertDeleteDistance:
 
 def _numeric(T, name) -> CarrierType:
     T = carrier(T)
-    if not T.is_numeric:
+    if not T.is_numeric:  # label: numeric
         raise MakeDomainError(f"{name} needs a numeric type, not {T}", parameter="T")
     return T
 
@@ -211,3 +224,6 @@ def l1_distance(T) -> L1Distance:
 def l2_distance(T) -> L2Distance:
     """The L2 distance between vectors of type ``T``."""
     return L2Distance(_numeric(T, "l2_distance"))
+
+
+# proof: end metric-constructors

@@ -25,6 +25,7 @@ __all__ = [
     "NUMERIC_TYPES",
 ]
 
+# proof: begin names
 INTEGER_TYPES = ("i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "usize")
 FLOAT_TYPES = ("f32", "f64")
 NUMERIC_TYPES = INTEGER_TYPES + FLOAT_TYPES
@@ -46,8 +47,10 @@ _NUMPY_DTYPES = {
 
 # OpenDP accepts Python type objects in place of names.
 _PYTHON_ALIASES = {int: "i32", float: "f64", bool: "bool", str: "String"}
+# proof: end names
 
 
+# proof: begin carrier-type
 @dataclass(frozen=True)
 class CarrierType:
     """A named carrier type with its exact value set."""
@@ -70,29 +73,29 @@ class CarrierType:
     def bits(self) -> int:
         if self.name == "usize":
             return 64
-        return int(self.name[1:])
+        return int(self.name[1:])  # label: bits
 
     @property
     def is_signed(self) -> bool:
-        return self.name.startswith("i")
+        return self.name.startswith("i")  # label: signed
 
     @property
     def min(self) -> int | float:
         if self.is_float:
-            return -self.max
+            return -self.max  # label: float-min
         if not self.is_signed:
-            return 0
-        return -(1 << (self.bits - 1))
+            return 0  # label: unsigned-min
+        return -(1 << (self.bits - 1))  # label: signed-min
 
     @property
     def max(self) -> int | float:
         if self.name == "f64":
-            return 1.7976931348623157e308
+            return float((2**53 - 1) * 2**971)  # label: f64-max
         if self.name == "f32":
-            return float(np.finfo(np.float32).max)
+            return float((2**24 - 1) * 2**104)  # label: f32-max
         if self.is_signed:
-            return (1 << (self.bits - 1)) - 1
-        return (1 << self.bits) - 1
+            return (1 << (self.bits - 1)) - 1  # label: signed-max
+        return (1 << self.bits) - 1  # label: unsigned-max
 
     @property
     def mantissa_bits(self) -> int:
@@ -123,28 +126,28 @@ class CarrierType:
         width-specific comparison ever applies to them.
         """
         kind = type(value)
-        if self.name == "bool":
+        if self.name == "bool":  # label: exact-bool
             return value if kind is bool else bool(value) if kind is np.bool_ else None
-        if self.name == "String":
+        if self.name == "String":  # label: exact-str
             return value if kind is str else str(value) if kind is np.str_ else None
         if self.is_integer:
             if kind is not int:
                 if not isinstance(value, np.integer) or isinstance(value, np.timedelta64):
                     return None
-                value = int(value)
-            return value if self.min <= value <= self.max else None
+                value = int(value)  # label: exact-numpy-int
+            return value if self.min <= value <= self.max else None  # label: exact-int-range
         if kind is not float:
-            if isinstance(value, (np.float16, np.float32, np.float64)):
+            if isinstance(value, (np.float16, np.float32, np.float64)):  # label: exact-numpy-float
                 value = float(value)
             elif isinstance(value, np.longdouble):
                 as_float = float(value)
                 if not (as_float == value or (math.isnan(as_float) and np.isnan(value))):
                     return None
-                value = as_float
+                value = as_float  # label: exact-longdouble
             else:
-                return None
+                return None  # label: exact-not-float
         if self.name == "f32" and math.isfinite(value) and not _is_binary32(value):
-            return None
+            return None  # label: exact-f32
         return value
 
     def contains(self, value) -> bool:
@@ -157,9 +160,13 @@ class CarrierType:
 
 def _is_binary32(value: float) -> bool:
     with np.errstate(over="ignore"):
-        return float(np.float32(value)) == value
+        return float(np.float32(value)) == value  # label: round-trip
 
 
+# proof: end carrier-type
+
+
+# proof: begin descriptors
 def carrier(T) -> CarrierType:
     """Normalise a type descriptor (``"f64"``, ``float``, ``CarrierType``) to a :class:`CarrierType`."""
     if isinstance(T, CarrierType):
@@ -191,3 +198,6 @@ def infer_type(value) -> CarrierType:
     if isinstance(value, str):
         return CarrierType("String")
     raise MakeDomainError(f"cannot infer a carrier type from {type(value).__name__}", parameter="T")
+
+
+# proof: end descriptors
