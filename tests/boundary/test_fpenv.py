@@ -10,7 +10,9 @@ import ctypes.util
 import platform
 import subprocess
 from contextlib import contextmanager
+from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import certdp.prelude as dp
@@ -114,3 +116,47 @@ def test_flush_to_zero_stops_maps_and_functions(mxcsr, bits, expected):
     assert any("binary64" in problem for problem in problems)
     assert any("binary32" in problem for problem in problems)
     assert ieee_environment_problems() == []
+
+
+def test_the_probe_operands_are_the_numbers_fpenv_tex_names():
+    from certdp.core import fpenv
+
+    binary64 = [
+        fpenv._ONE,
+        fpenv._HALF_ULP,
+        fpenv._THREE_QUARTER_ULP,
+        fpenv._ONE_PLUS_ULP,
+        fpenv._SMALLEST_NORMAL,
+        fpenv._SMALLEST_SUBNORMAL,
+        fpenv._TWO,
+    ]
+    assert all(type(operand) is float for operand in binary64)
+    assert binary64 == [1.0, 2.0**-53, 3 * 2.0**-54, 1 + 2.0**-52, 2.0**-1022, 2.0**-1074, 2.0]
+    assert all(type(operand) is np.float32 for operand in fpenv._F32)
+    exact32 = [1, 2**-24, 3 * 2**-25, 1 + 2**-23, 2**-126, 2**-149, 2]
+    assert [Fraction(float(operand)) for operand in fpenv._F32] == [
+        Fraction(value) for value in exact32
+    ]
+
+
+@pytest.mark.skipif(not X86, reason="the fesetround mode constants are those of x86-64")
+@pytest.mark.parametrize("mode", [FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO])
+def test_each_format_detects_a_directed_rounding_mode_on_its_own(mode):
+    from certdp.core import fpenv
+
+    rounding64 = (fpenv._ONE, fpenv._HALF_ULP, fpenv._THREE_QUARTER_ULP, fpenv._ONE_PLUS_ULP)
+    assert not fpenv._misrounds(*rounding64)
+    assert not fpenv._misrounds(*fpenv._F32[:4])
+    with rounding(mode):
+        detected64 = fpenv._misrounds(*rounding64)
+        with np.errstate(all="ignore"):
+            detected32 = fpenv._misrounds(*fpenv._F32[:4])
+    assert detected64 and detected32
+
+
+@pytest.mark.skipif(not X86, reason="the fesetround mode constants are those of x86-64")
+def test_an_f32_bound_is_not_rounded_outside_the_default_environment():
+    with rounding(FE_UPWARD):
+        with pytest.raises(FloatingPointEnvironmentError, match="rounding mode"):
+            dp.atom_domain(bounds=(0.1, 1.0), T="f32")
+    assert dp.atom_domain(bounds=(0.1, 1.0), T="f32").lower == float(np.float32(0.1))

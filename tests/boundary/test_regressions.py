@@ -175,3 +175,20 @@ def test_self_containing_zero_d_object_array_is_refused():
     nested[()] = nested
     with pytest.raises(FailedCastError, match="^p: "):
         exact_scalar(nested, "p")
+
+
+def test_a_subclass_of_a_builtin_number_is_refused_naming_its_builtin_base():
+    from enum import IntEnum
+
+    from certdp.core.conversion import exact_argument
+
+    class Level(IntEnum):
+        LOW = 1
+
+    class Text(str):
+        pass
+
+    with pytest.raises(DPError, match="^scale: must be a plain int, not the subclass Level$"):
+        exact_argument(Level.LOW, "scale")
+    with pytest.raises(DPError, match="^T: must be a plain str, not the subclass Text$"):
+        exact_argument(Text("f64"), "T")

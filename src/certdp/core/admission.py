@@ -29,6 +29,7 @@ from .types import CarrierType
 __all__ = ["exact_vector", "snapshot"]
 
 
+# proof: begin exact-vector
 def _refused_kind(value) -> str | None:
     if isinstance(value, np.ma.MaskedArray):
         return "a masked array is refused: its masked entries would still be computed on"
@@ -36,25 +37,24 @@ def _refused_kind(value) -> str | None:
         return f"{type(value).__name__} (an ndarray subclass) is refused: pass a numpy.ndarray"
     if isinstance(value, (str, bytes, bytearray, memoryview)):
         return f"a {type(value).__name__} is not a vector of values"
-    return None
+    return None  # label: refused-kind-none
 
 
 def snapshot(value):
     """A list, a tuple or a plain ``ndarray`` holding the records of ``value``, or a reason."""
-    reason = _refused_kind(value)
+    reason = _refused_kind(value)  # label: refused-kind
     if reason is not None:
         return reason
-    if type(value) in (list, tuple, np.ndarray):
+    if type(value) in (list, tuple, np.ndarray):  # label: snapshot-plain
         return value
     if isinstance(value, Sequence):
         try:
-            return list(value)
+            return list(value)  # label: snapshot-read
         except Exception:  # a sequence that cannot be read is not data
             return f"a {type(value).__name__} that could not be read as a sequence"
-    return f"a {type(value).__name__} is not a list, tuple or 1-D numpy array"
+    return f"a {type(value).__name__} is not a list, tuple or 1-D numpy array"  # label: no-sequence
 
 
-# proof: begin exact-vector
 def exact_vector(value, T: CarrierType):
     """The dataset ``value`` as exact values of ``T`` (see the module docstring), or a reason."""
     data = snapshot(value)  # label: snapshot

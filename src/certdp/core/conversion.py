@@ -39,13 +39,13 @@ from .errors import DPError, FailedCastError
 
 __all__ = ["exact_scalar", "exact_argument", "exact_arguments", "is_exact", "is_foreign_number"]
 
+# proof: begin exact-scalar
 #: The exact built-in types a converted value has.
 EXACT_TYPES = (bool, int, float, Fraction, str)
 
-_NUMPY_BINARY64_FLOATS = (np.float16, np.float32, np.float64)
+_NUMPY_BINARY64_FLOATS = (np.float16, np.float32, np.float64)  # label: binary64-floats
 
 
-# proof: begin exact-scalar
 def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
     """``value`` as an exact built-in value (see the module docstring); ``error`` otherwise."""
     kind = type(value)
@@ -121,6 +121,7 @@ def _exact_decimal(value: decimal.Decimal):
 # proof: end exact-scalar
 
 
+# proof: begin exact-argument
 def _refusal(value) -> str:
     kind = type(value).__name__
     if isinstance(value, np.ma.MaskedArray):
@@ -132,7 +133,8 @@ def _refusal(value) -> str:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return f"{kind} is not a number"
     if isinstance(value, (int, float, str)):
-        return f"must be a plain {type(value).__mro__[-2].__name__}, not the subclass {kind}"
+        base = next(base for base in (int, float, str) if isinstance(value, base))
+        return f"must be a plain {base.__name__}, not the subclass {kind}"  # label: subclass
     if isinstance(value, (complex, np.complexfloating)):
         return "complex numbers are not supported"
     if isinstance(value, (np.timedelta64, np.datetime64)):
@@ -144,7 +146,7 @@ def is_foreign_number(value) -> bool:
     """Is ``value`` a number of a type the boundary converts (NumPy, ``Decimal``, rational)?"""
     if is_exact(value):
         return False
-    return isinstance(value, (np.generic, decimal.Decimal, numbers.Number)) or (
+    return isinstance(value, (np.generic, decimal.Decimal, numbers.Number)) or (  # label: foreign
         type(value) is np.ndarray and value.ndim == 0
     )
 
@@ -157,19 +159,22 @@ def exact_argument(value, parameter: str, error: type[DPError] = FailedCastError
     Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
     numbers) is refused here too.
     """
-    if value is None or is_exact(value):
+    if value is None or is_exact(value):  # label: arg-exact
         return value
-    if type(value) in (tuple, list):
+    if type(value) in (tuple, list):  # label: arg-sequence
         return type(value)(exact_argument(item, parameter, error) for item in value)
-    if type(value) is np.ndarray and value.ndim > 0:
+    if type(value) is np.ndarray and value.ndim > 0:  # label: arg-array
         return value
-    if is_foreign_number(value):
+    if is_foreign_number(value):  # label: arg-foreign
         return exact_scalar(value, parameter, error)
     if isinstance(value, (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)):
-        raise error(_refusal(value), parameter=parameter)
-    return value
+        raise error(_refusal(value), parameter=parameter)  # label: arg-refuse
+    return value  # label: arg-pass
 
 
 def exact_arguments(arguments: dict, error: type[DPError] = FailedCastError) -> dict:
     """:func:`exact_argument` applied to each named argument of a call."""
     return {name: exact_argument(value, name, error) for name, value in arguments.items()}
+
+
+# proof: end exact-argument

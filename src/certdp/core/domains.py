@@ -3,7 +3,7 @@
 ``atom_domain`` is a set of scalars of one carrier type, optionally restricted to
 a closed interval and/or to non-NaN floats; ``vector_domain`` is the set of
 sequences of members of an atom domain, optionally of one known length.
-Every domain has an exact :meth:`member` test.
+Every domain has an exact :meth:`member` test.  The lemmas: domains.tex (beside this file).
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ import numpy as np
 from .admission import exact_vector, snapshot
 from .conversion import exact_argument, exact_scalar
 from .errors import FailedFunctionError, MakeDomainError
+from .fpenv import require_ieee_environment
 from .types import CarrierType, carrier, infer_type
 
 __all__ = ["Domain", "AtomDomain", "VectorDomain", "atom_domain", "vector_domain"]
 
 
+# proof: begin domain-model
 class Domain:
     """A set of values with an exact membership test.
 
@@ -35,13 +37,13 @@ class Domain:
 
     def member(self, value) -> bool:
         try:
-            self.admit(value)
+            self.admit(value)  # label: member
         except FailedFunctionError:
             return False
         return True
 
     def __eq__(self, other) -> bool:
-        return type(self) is type(other) and self._key() == other._key()
+        return type(self) is type(other) and self._key() == other._key()  # label: eq
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))
@@ -72,23 +74,23 @@ class AtomDomain(Domain):
         return None if self.bounds is None else self.bounds[1]
 
     def admit(self, value):
-        value = self.T.exact(value)
+        value = self.T.exact(value)  # label: atom-exact
         if value is None:
             raise refuse(self, f"type: not a value of {self.T}")
-        if self.T.is_float and math.isnan(value):
+        if self.T.is_float and math.isnan(value):  # label: atom-nan
             if not self.nan:
                 raise refuse(self, "NaN: the domain excludes NaN")
             return value
         if self.bounds is not None and not (self.bounds[0] <= value <= self.bounds[1]):
-            raise refuse(self, "bounds: outside the bounds")
+            raise refuse(self, "bounds: outside the bounds")  # label: atom-bounds
         return value
 
     def admit_all(self, values):
         """Vectorised :meth:`admit` over a sequence already made exact by :func:`exact_vector`."""
         if isinstance(values, np.ndarray):
-            if values.dtype == object or values.dtype.kind in "bU":
+            if values.dtype == object or values.dtype.kind in "bU":  # label: all-other-array
                 return values
-            array = values
+            array = values  # label: all-array
         elif self.T.is_float:
             if not values:
                 return values
@@ -96,23 +98,23 @@ class AtomDomain(Domain):
             if self.T.name == "f32":
                 with np.errstate(over="ignore", invalid="ignore"):
                     narrowed = array.astype(np.float32).astype(np.float64)
-                if not np.array_equal(narrowed, array, equal_nan=True):
+                if not np.array_equal(narrowed, array, equal_nan=True):  # label: all-f32
                     raise refuse(self, f"type: an element is not a value of {self.T}")
         elif self.T.is_integer:
             if not values:
                 return values
-            low, high = min(values), max(values)
+            low, high = min(values), max(values)  # label: all-int
             if low < self.T.min or high > self.T.max:
                 raise refuse(self, f"type: an element is outside the range of {self.T}")
             if self.bounds is not None and (low < self.bounds[0] or high > self.bounds[1]):
                 raise refuse(self, "bounds: an element is outside the bounds")
             return values
         else:
-            return values
-        if self.T.is_float and not self.nan and np.isnan(array).any():
+            return values  # label: all-other
+        if self.T.is_float and not self.nan and np.isnan(array).any():  # label: all-nan
             raise refuse(self, "NaN: an element is NaN and the domain excludes NaN")
         if self.bounds is not None:
-            with np.errstate(invalid="ignore"):
+            with np.errstate(invalid="ignore"):  # label: all-bounds
                 inside = np.all((array >= self.bounds[0]) & (array <= self.bounds[1]))
             if not inside:
                 raise refuse(self, "bounds: an element is outside the bounds")
@@ -140,18 +142,18 @@ class VectorDomain(Domain):
 
     def admit(self, value):
         if isinstance(self.element_domain, AtomDomain):
-            data = exact_vector(value, self.element_domain.T)
+            data = exact_vector(value, self.element_domain.T)  # label: vector-exact
             if isinstance(data, str):
                 raise refuse(self, f"type: {data}")
         else:
-            data = snapshot(value)
+            data = snapshot(value)  # label: vector-snapshot
             if isinstance(data, str):
                 raise refuse(self, f"type: {data}")
-        if self.size is not None and len(data) != self.size:
+        if self.size is not None and len(data) != self.size:  # label: vector-size
             raise refuse(self, f"size: the length is not {self.size}")
         if isinstance(self.element_domain, AtomDomain):
-            return self.element_domain.admit_all(data)
-        return [self.element_domain.admit(element) for element in data]
+            return self.element_domain.admit_all(data)  # label: vector-atoms
+        return [self.element_domain.admit(element) for element in data]  # label: vector-elements
 
     def _key(self) -> tuple:
         return (self.element_domain, self.size)
@@ -161,22 +163,26 @@ class VectorDomain(Domain):
         return f"VectorDomain({self.element_domain!r}{size})"
 
 
+# proof: end domain-model
+
+
+# proof: begin domain-constructors
 def carrier_bound(name: str, value, T: CarrierType):
     """A bound of ``T`` as its exact Python value, after the conversions OpenDP makes.
 
     A Python float given for ``f32`` is rounded to the nearest binary32 value (as OpenDP
     does); an integer or rational given for a float type must be exactly a value of it.
     """
-    value = exact_scalar(value, "bounds", MakeDomainError)
+    value = exact_scalar(value, "bounds", MakeDomainError)  # label: bound-exact
     if not T.is_numeric:
         raise MakeDomainError(
             f"bounds are only defined for numeric types, not {T}", parameter="bounds"
         )
-    if type(value) not in (int, float, Fraction):
+    if type(value) not in (int, float, Fraction):  # label: bound-number
         raise MakeDomainError(
             f"{name} must be a number, not {type(value).__name__}", parameter="bounds"
         )
-    if T.is_integer:
+    if T.is_integer:  # label: bound-integer
         if type(value) is not int:
             raise MakeDomainError(f"{name} {value!r} is not a value of {T}", parameter="bounds")
         if not T.contains(value):
@@ -184,31 +190,35 @@ def carrier_bound(name: str, value, T: CarrierType):
                 f"{name} {value} is not a value of {T} (outside its range)", parameter="bounds"
             )
         return value
-    if type(value) is float:
+    if type(value) is float:  # label: bound-float
         if math.isnan(value):
             raise MakeDomainError(f"{name} must not be NaN", parameter="bounds")
         if math.isinf(value):
             raise MakeDomainError(f"{name} must be finite, got {value!r}", parameter="bounds")
         if T.name == "f32":
-            value = nearest_binary32(value)
+            value = nearest_binary32(value)  # label: bound-round
             if math.isinf(value):
                 raise MakeDomainError(f"{name} is beyond the range of {T}", parameter="bounds")
         return value
     try:
-        as_float = float(value)
+        as_float = float(value)  # label: bound-rational
     except OverflowError:
         as_float = math.inf
     if not math.isfinite(as_float) or Fraction(as_float) != value or not T.contains(as_float):
-        raise MakeDomainError(
+        raise MakeDomainError(  # label: bound-exactly
             f"{name} {value} is not exactly representable in {T}", parameter="bounds"
         )
     return as_float
 
 
 def nearest_binary32(value: float) -> float:
-    """The binary32 value nearest to ``value`` (ties to even), as a Python float."""
+    """The binary32 value nearest to ``value`` (ties to even), as a Python float.
+
+    NumPy rounds in the thread's rounding mode, so the mode is checked first.
+    """
+    require_ieee_environment()  # label: nearest-environment
     with np.errstate(over="ignore"):
-        return float(np.float32(value))
+        return float(np.float32(value))  # label: nearest
 
 
 def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
@@ -223,19 +233,19 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
             raise MakeDomainError("must be given when bounds are not", parameter="T")
         if type(bounds) not in (tuple, list) or len(bounds) != 2:
             raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
-        T = infer_type(bounds[0])
-    T = carrier(T)
+        T = infer_type(bounds[0])  # label: infer
+    T = carrier(T)  # label: carrier
     if bounds is not None:
         if type(bounds) not in (tuple, list) or len(bounds) != 2:
             raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
         lower = carrier_bound("lower bound", bounds[0], T)
         upper = carrier_bound("upper bound", bounds[1], T)
-        if lower > upper:
+        if lower > upper:  # label: ordered
             raise MakeDomainError(
                 f"lower bound {lower!r} must not exceed upper bound {upper!r}", parameter="bounds"
             )
         bounds = (lower, upper)
-    nan = exact_argument(nan, "nan", MakeDomainError)
+    nan = exact_argument(nan, "nan", MakeDomainError)  # label: nan-flag
     if nan is not None and type(nan) is not bool:
         raise MakeDomainError(f"must be True, False or None, got {nan!r}", parameter="nan")
     if nan is None:
@@ -244,17 +254,20 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
         raise MakeDomainError(f"only float domains may contain NaN, not {T}", parameter="nan")
     if nan and bounds is not None:
         raise MakeDomainError("a bounded domain cannot contain NaN", parameter="nan")
-    return AtomDomain(T, bounds, bool(nan))
+    return AtomDomain(T, bounds, bool(nan))  # label: atom-domain
 
 
 def vector_domain(atom_domain: Domain, size: int | None = None) -> VectorDomain:
     """The domain of vectors of members of ``atom_domain``; of exactly ``size`` elements if given."""
-    if not isinstance(atom_domain, Domain):
+    if not isinstance(atom_domain, Domain):  # label: vector-element
         raise MakeDomainError(f"must be a domain, got {atom_domain!r}", parameter="atom_domain")
     if size is not None:
-        size = exact_scalar(size, "size", MakeDomainError)
+        size = exact_scalar(size, "size", MakeDomainError)  # label: size
         if type(size) is not int:
             raise MakeDomainError(f"must be an integer, got {size!r}", parameter="size")
         if size < 0:
             raise MakeDomainError(f"must be non-negative, got {size}", parameter="size")
-    return VectorDomain(atom_domain, size)
+    return VectorDomain(atom_domain, size)  # label: vector-domain
+
+
+# proof: end domain-constructors

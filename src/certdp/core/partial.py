@@ -11,6 +11,7 @@ import inspect
 __all__ = ["PartialConstructor", "partial_constructor"]
 
 
+# proof: begin partial
 class PartialConstructor:
     """A constructor with every argument but ``(input_domain, input_metric)`` supplied."""
 
@@ -19,16 +20,16 @@ class PartialConstructor:
         self.args = args
         self.kwargs = kwargs
 
-    def __call__(self, input_domain, input_metric):
+    def __call__(self, input_domain, input_metric):  # label: call
         return self.constructor(input_domain, input_metric, *self.args, **self.kwargs)
 
     def __rrshift__(self, space):
         from .transformation import Transformation
 
         if isinstance(space, Transformation):
-            return space >> self
+            return space >> self  # label: rrshift-transformation
         if isinstance(space, tuple) and len(space) == 2:
-            return self(*space)
+            return self(*space)  # label: rrshift-space
         return NotImplemented
 
     def __repr__(self) -> str:
@@ -39,7 +40,7 @@ def partial_constructor(constructor):
     """Build ``then_<name>`` from ``make_<name>(input_domain, input_metric, ...)``."""
 
     def then(*args, **kwargs):
-        return PartialConstructor(constructor, args, kwargs)
+        return PartialConstructor(constructor, args, kwargs)  # label: then
 
     parameters = list(inspect.signature(constructor).parameters.values())[2:]
     then.__signature__ = inspect.Signature(parameters)
@@ -51,3 +52,6 @@ def partial_constructor(constructor):
         "input domain and metric, then chain with ``>>``."
     )
     return then
+
+
+# proof: end partial

@@ -4,7 +4,8 @@ A :class:`Transformation` couples a function with an input and output domain,
 input and output metrics, and a stability map: if ``x, x'`` are members of the
 input domain at distance ``<= d_in``, then ``f(x), f(x')`` are at distance
 ``<= stability_map(d_in)``.  A :class:`Measurement` couples a randomised
-function with an input metric, an output measure and a privacy map.
+function with an input metric, an output measure and a privacy map.  The model of
+``invoke``/``map`` and the chaining theorem: transformation.tex (beside this file).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .metrics import InsertDeleteDistance, SymmetricDistance
 __all__ = ["Transformation", "Measurement", "validate_d_in"]
 
 
+# proof: begin model
 def validate_d_in(metric, d_in):
     """``d_in`` as an exact distance of ``metric``; a typed error if it is not one.
 
@@ -33,17 +35,17 @@ def validate_d_in(metric, d_in):
     denotes.  Then it must be a non-negative integer under a dataset metric, and a
     non-negative, non-NaN number otherwise.
     """
-    d_in = exact_scalar(d_in, "d_in", FailedMapError)
+    d_in = exact_scalar(d_in, "d_in", FailedMapError)  # label: d-in-exact
     if type(d_in) not in (int, float, Fraction):
         raise FailedMapError(f"must be a number, got {type(d_in).__name__}", parameter="d_in")
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
-        if type(d_in) is not int:
+        if type(d_in) is not int:  # label: d-in-dataset
             raise FailedMapError(
                 f"must be a non-negative integer under {metric}, got {d_in!r}", parameter="d_in"
             )
-    elif type(d_in) is float and math.isnan(d_in):
+    elif type(d_in) is float and math.isnan(d_in):  # label: d-in-nan
         raise FailedMapError("must not be NaN", parameter="d_in")
-    if d_in < 0:
+    if d_in < 0:  # label: d-in-negative
         raise FailedMapError(f"must be non-negative, got {d_in!r}", parameter="d_in")
     return d_in
 
@@ -57,13 +59,13 @@ class _Mapped:
     def _admit(self, arg):
         """The data the function computes on: ``arg`` through the input domain's boundary."""
         require_ieee_environment()
-        return self.input_domain.admit(arg)
+        return self.input_domain.admit(arg)  # label: admit
 
     def map(self, d_in):
         """The smallest distance this object guarantees for inputs ``d_in``-close."""
-        d_in = validate_d_in(self.input_metric, d_in)
+        d_in = validate_d_in(self.input_metric, d_in)  # label: map-validate
         require_ieee_environment()
-        d_out = self._map(d_in)
+        d_out = self._map(d_in)  # label: map-apply
         if switches.contracts.enabled and self.postcondition is not None:
             self.postcondition.check_map(self, d_in, d_out)
         return d_out
@@ -79,7 +81,7 @@ class _Mapped:
             )
         guaranteed = self.map(d_in)
         try:
-            return bool(guaranteed <= d_out)
+            return bool(guaranteed <= d_out)  # label: check-transformation
         except (TypeError, ValueError):
             raise FailedMapError(
                 f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
@@ -115,7 +117,7 @@ class Transformation(_Mapped):
     def invoke(self, arg):
         """Apply the function to ``arg``, which must be a member of the input domain."""
         arg = self._admit(arg)
-        answer = self.function(arg)
+        answer = self.function(arg)  # label: invoke-transformation
         if switches.contracts.enabled and self.postcondition is not None:
             self.postcondition.check_output(self, arg, answer)
         return answer
@@ -124,9 +126,9 @@ class Transformation(_Mapped):
         from .partial import PartialConstructor
 
         if isinstance(other, PartialConstructor):
-            other = other(self.output_domain, self.output_metric)
+            other = other(self.output_domain, self.output_metric)  # label: rshift-partial
         if isinstance(other, (Transformation, Measurement)):
-            return _chain(self, other)
+            return _chain(self, other)  # label: rshift-chain
         return NotImplemented
 
     def __repr__(self) -> str:
@@ -159,7 +161,7 @@ class Measurement(_Mapped):
             raise FailedMapError(f"must be a distance, got {d_out!r}", parameter="d_out")
         guaranteed = self.map(d_in)
         try:
-            return bool(self.output_measure.ordered(guaranteed, d_out))
+            return bool(self.output_measure.ordered(guaranteed, d_out))  # label: check-measurement
         except (TypeError, ValueError, IndexError, KeyError):
             raise FailedMapError(
                 f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
@@ -167,7 +169,7 @@ class Measurement(_Mapped):
 
     def invoke(self, arg):
         """Release ``function(arg)``; ``arg`` must be a member of the input domain."""
-        return self.function(self._admit(arg))
+        return self.function(self._admit(arg))  # label: invoke-measurement
 
     def __repr__(self) -> str:
         return (
@@ -177,13 +179,13 @@ class Measurement(_Mapped):
 
 
 def _chain(first: Transformation, second):
-    if first.output_domain != second.input_domain:
+    if first.output_domain != second.input_domain:  # label: chain-domain
         raise DomainMismatchError(
             f"output domain {first.output_domain} of the first does not equal "
             f"input domain {second.input_domain} of the second",
             parameter="chain",
         )
-    if first.output_metric != second.input_metric:
+    if first.output_metric != second.input_metric:  # label: chain-metric
         raise MetricMismatchError(
             f"output metric {first.output_metric} of the first does not equal "
             f"input metric {second.input_metric} of the second",
@@ -191,10 +193,10 @@ def _chain(first: Transformation, second):
         )
 
     def function(arg):
-        return second.invoke(first.invoke(arg))
+        return second.invoke(first.invoke(arg))  # label: chain-function
 
     def chained_map(d_in):
-        return second.map(first.map(d_in))
+        return second.map(first.map(d_in))  # label: chain-map
 
     if isinstance(second, Transformation):
         chained = Transformation(
@@ -211,3 +213,6 @@ def _chain(first: Transformation, second):
         )
     chained.components = (first, second)
     return chained
+
+
+# proof: end model
