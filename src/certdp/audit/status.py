@@ -98,20 +98,24 @@ def runtime_status_of(constructor: ConstructorFolder, entries: dict[str, Vetting
     return _compared(constructor, vetting, fingerprints, proof, with_closure=False)
 
 
-@lru_cache(maxsize=None)  # label: statuses-cache
-def _statuses() -> dict[str, VettingStatus]:
+@lru_cache(maxsize=None)  # label: folders-cache
+def _folders() -> tuple[dict[str, ConstructorFolder], dict[str, Vetting]]:
+    """The constructor folders of the package in use, by name, and its ledger's entries."""
     package = package_root()
     entries = read_entries(package)  # label: read-ledger
-    return {
-        constructor.name: runtime_status_of(constructor, entries)
-        for constructor in discover(package)
-    }
+    return {constructor.name: constructor for constructor in discover(package)}, entries
 
 
+@lru_cache(maxsize=None)  # label: status-cache
 def vetting_status(name: str) -> VettingStatus:
     """The status of the constructor named ``name`` (e.g. ``"make_is_equal"``) as the runtime
-    gate sees it (ranges, documents and models; not the closure), cached per process."""
-    return _statuses().get(name, VettingStatus(NEVER_VETTED))
+    gate sees it (ranges, documents and models; not the closure), computed once per process
+    and name: a process reads the proofs of the constructors it calls, and no others."""
+    folders, entries = _folders()
+    constructor = folders.get(name)  # label: find-folder
+    if constructor is None:
+        return VettingStatus(NEVER_VETTED)
+    return runtime_status_of(constructor, entries)
 
 
 # proof: end status
