@@ -46,6 +46,34 @@ def test_numeric_definitions_are_proven_by_the_numeric_lemmas(constructors, inde
             assert all(doc.startswith("numeric/") for doc in definition.proven_by)
 
 
+#: The infrastructure every certified constructor runs, and the documents that prove it.
+WRAPPER_DOCUMENTS = {
+    "certdp.audit.": "audit/gate.tex",
+    "certdp.contracts.contract.": "contracts/certified.tex",
+    "certdp.core.features.": "core/features.tex",
+    "certdp.core.switches.": "core/features.tex",
+}
+
+
+@pytest.mark.parametrize("name", ["make_is_equal", "make_laplace"])
+def test_the_wrapper_and_gate_are_proven_and_the_gate_skips_the_closure_module(
+    constructors, index, name
+):
+    found = _by_name(closure(constructors[name], index))
+    assert "certdp.audit.gate.require_vetted_or_contrib" in found
+    assert "certdp.contracts.contract.certified" in found
+    # the runtime gate compares ranges, documents and models: the audit's closure
+    # computation, its diff hint and the ledger's writer are no part of a constructor
+    assert not [n for n in found if n.startswith("certdp.audit.closure.")]
+    for absent in ("current_fingerprints", "Ledger"):
+        assert f"certdp.audit.ledger.{absent}" not in found
+    assert "certdp.audit.status.status_of" not in found
+    for definition_name, definition in found.items():
+        for prefix, document in WRAPPER_DOCUMENTS.items():
+            if definition_name.startswith(prefix):
+                assert definition.proven_by == (document,), definition_name
+
+
 def test_a_constant_just_above_the_marker_is_in_the_closure_and_trusted(constructors, index):
     constructor = constructors["make_sum"]
     found = _by_name(closure(constructor, index))

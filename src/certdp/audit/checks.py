@@ -157,18 +157,22 @@ def check_binding(constructor: ConstructorFolder) -> Check:
             problems.append(f"range {name!r} is not in {file}")
             continue
         labels |= set(markers.labels_in(name).values())
+    problems.extend(_missing_models(constructor, proof))
     for lemma in proof.lemma_documents:
         if not lemma.exists():
             problems.append(
                 f"lemma document {constructor.relative(lemma.parent)}/{lemma.name} does not exist"
             )
             continue
-        for file, name in ProofText(lemma).code_ranges:
+        lemma_proof = ProofText(lemma)
+        for file, name in lemma_proof.code_ranges:
             try:
                 if name not in read_markers(lemma.parent / file).ranges:
                     problems.append(f"lemma {lemma.name}: range {name!r} is not in {file}")
             except Exception as error:
                 problems.append(f"lemma {lemma.name}: {error}")
+        missing = _missing_models(constructor, lemma_proof)
+        problems.extend(f"lemma {lemma.name}: {problem}" for problem in missing)
     broken = [label for label in proof.code_references if label not in labels]
     if broken:
         problems.append("broken reference(s) to code label(s): " + ", ".join(broken))
@@ -186,6 +190,19 @@ def check_binding(constructor: ConstructorFolder) -> Check:
         if only_proof:
             problems.append("precondition mismatch: the contract lacks " + ", ".join(only_proof))
     return Check(FAIL, "; ".join(problems)) if problems else Check(OK)
+
+
+def _missing_models(constructor: ConstructorFolder, proof: ProofText) -> list[str]:
+    """A problem for each SMT model the proof names (``\\machineModel``) that is not a file."""
+    missing = []
+    for model in proof.machine_models:
+        if not model.is_file():
+            try:
+                shown = constructor.relative(model)
+            except ValueError:  # outside the package
+                shown = str(model)
+            missing.append(f"SMT model {shown} does not exist")
+    return missing
 
 
 def _readable(key: str) -> str:

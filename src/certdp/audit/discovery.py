@@ -20,6 +20,7 @@ __all__ = [
     "NAMESPACES",
 ]
 
+# proof: begin discovery
 NAMESPACES = ("transformations", "measurements", "numpy", "combinators")
 
 
@@ -117,10 +118,12 @@ _CODE_RANGE = re.compile(r"\\(?:certdpcode|provesCode)\{([^}]*)\}\{([^}]*)\}")
 _CODE_REF = re.compile(r"\\(?:[a-zA-Z]*ref\*?\{code:|codeline\{)([^}]*)\}")
 _PRECONDITION = re.compile(r"\\precondition\{([^}]*)\}")
 _USES_LEMMA = re.compile(r"\\usesLemma\{([^}]*)\}")
+_MACHINE_MODEL = re.compile(r"\\machineModel\{([^}]*)\}")
 
 
 class ProofText:
-    """What a proof's LaTeX source claims: proven ranges, code references, precondition ids."""
+    """What a proof's LaTeX source claims: proven ranges, code references, precondition ids,
+    the lemma documents and SMT models it names."""
 
     def __init__(self, path: Path):
         self.path = path
@@ -147,6 +150,17 @@ class ProofText:
             for relative in dict.fromkeys(_USES_LEMMA.findall(self.text))
         ]
 
+    @cached_property
+    def machine_models(self) -> list[Path]:
+        """The SMT models this proof names (``\\machineModel{path}``), resolved."""
+        return [
+            (self.path.parent / relative).resolve()
+            for relative in dict.fromkeys(_MACHINE_MODEL.findall(self.text))
+        ]
+
     def normalised(self) -> str:
         """The source without comments and with whitespace collapsed (for the ledger)."""
         return " ".join(self.text.split())
+
+
+# proof: end discovery

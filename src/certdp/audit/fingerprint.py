@@ -22,6 +22,7 @@ from .sources import SourceMarkers
 __all__ = ["fingerprint_range"]
 
 
+# proof: begin fingerprint
 def _label_anchors(tree: ast.AST, labels: dict[int, str]) -> list[tuple[str, int]]:
     """For each label, the position in ``ast.walk`` order of the node it annotates."""
     nodes = [node for node in ast.walk(tree) if hasattr(node, "lineno")]
@@ -61,3 +62,6 @@ def fingerprint_range(markers: SourceMarkers, name: str) -> str:
             "ast:" + ast.dump(tree, include_attributes=False) + repr(_label_anchors(tree, labels))
         )
     return hashlib.sha256(normal.encode()).hexdigest()
+
+
+# proof: end fingerprint

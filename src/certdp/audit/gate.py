@@ -15,23 +15,27 @@ from .status import UP_TO_DATE, vetting_status
 
 __all__ = ["require_vetted_or_contrib"]
 
+# proof: begin gate
 #: Constructors found up to date in this process (the check then costs one set lookup).
 _up_to_date: set[str] = set()
 
 
 def require_vetted_or_contrib(name: str) -> None:
     """Raise unless ``name``'s proof is vetted and up to date, or ``contrib`` is enabled."""
-    if name in _up_to_date:
+    if name in _up_to_date:  # label: cache-hit
         return
-    status = vetting_status(name)
+    status = vetting_status(name)  # label: status
     if status.state == UP_TO_DATE:
-        _up_to_date.add(name)
+        _up_to_date.add(name)  # label: remember
         return
-    if feature_enabled("contrib"):
+    if feature_enabled("contrib"):  # label: contrib
         return
-    raise FeatureNotEnabledError(
+    raise FeatureNotEnabledError(  # label: refuse
         f"{name} requires 'contrib' because its proof is {status}: call "
         f'dp.enable_features("contrib") to use it anyway, or have the proof vetted '
         f'(certdp vet {name} --by "Reviewer")',
         parameter="features",
     )
+
+
+# proof: end gate

@@ -46,6 +46,7 @@ __all__ = [
     "read_markers",
 ]
 
+# proof: begin markers
 #: Range and label names: they end up in LaTeX labels and file names, so no
 #: spaces, braces, backslashes or percent signs.
 NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.:-]*"
@@ -224,3 +225,6 @@ def read_markers(path: str | Path) -> SourceMarkers:
     """:func:`parse_markers` applied to the file at ``path`` (read as UTF-8)."""
     path = Path(path)
     return parse_markers(path.read_text(encoding="utf-8"), path=str(path))
+
+
+# proof: end markers

@@ -16,13 +16,17 @@ from .discovery import ConstructorFolder, discover, package_root
 from .ledger import (
     UNCOMMITTED,
     Ledger,
+    Vetting,
     current_fingerprints,
     fingerprinted_files,
     is_closure_key,
+    proof_fingerprints,
+    read_entries,
 )
 
 __all__ = ["VettingStatus", "vetting_status", "status_of", "UP_TO_DATE", "OUTDATED", "NEVER_VETTED"]
 
+# proof: begin status
 UP_TO_DATE, OUTDATED, NEVER_VETTED = "up to date", "outdated", "never vetted"
 
 
@@ -55,23 +59,15 @@ class VettingStatus:
         return self.state
 
 
-def status_of(
-    constructor: ConstructorFolder, ledger: Ledger, *, with_closure: bool = True, definitions=None
+def _compared(
+    constructor: ConstructorFolder,
+    vetting: Vetting,
+    fingerprints: dict[str, str],
+    proof: str,
+    with_closure: bool,
 ) -> VettingStatus:
-    """Compare the current fingerprints of ``constructor`` with its ledger entry.
-
-    With ``with_closure=False`` (the runtime gate) only the proven ranges and the documents are
-    compared; the audit compares the closure of definitions behind them too.
-    """
-    vetting = ledger.get(constructor.key)
-    if vetting is None:
-        return VettingStatus(NEVER_VETTED)
-    try:
-        fingerprints, proof = current_fingerprints(
-            constructor, with_closure=with_closure, definitions=definitions
-        )
-    except Exception:  # a proof naming a missing range cannot be up to date
-        fingerprints, proof = {}, ""
+    """The status from current ``fingerprints`` and ``proof`` digest against ``vetting``;
+    ``with_closure=False`` leaves the recorded closure keys out of the comparison."""
     recorded = {
         key: value
         for key, value in vetting.fingerprints.items()
@@ -86,25 +82,58 @@ def status_of(
         changed.append(constructor.relative(constructor.proof))
     if not changed:
         return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
-    outdated = VettingStatus(
-        OUTDATED, vetting.commit, vetting.reviewer, vetting.date, tuple(changed)
-    )
-    if constructor.checkout is None or vetting.commit == UNCOMMITTED:
-        return outdated  # no repository to diff against
-    files = " ".join(constructor.in_checkout(file) for file in outdated.changed_files)
-    return dataclasses.replace(outdated, diff_command=f"git diff {vetting.commit} -- {files}")
+    return VettingStatus(OUTDATED, vetting.commit, vetting.reviewer, vetting.date, tuple(changed))
 
 
-@lru_cache(maxsize=None)
-def _statuses() -> dict[str, VettingStatus]:
+def runtime_status_of(constructor: ConstructorFolder, entries: dict[str, Vetting]) -> VettingStatus:
+    """What the runtime gate compares: the proven ranges, the documents and the SMT models
+    (:func:`certdp.audit.ledger.proof_fingerprints`), not the closure; no diff command."""
+    vetting = entries.get(constructor.key)
+    if vetting is None:
+        return VettingStatus(NEVER_VETTED)
+    try:
+        fingerprints, proof = proof_fingerprints(constructor)
+    except Exception:  # label: unreadable-proof
+        fingerprints, proof = {}, ""  # a proof naming a missing file cannot be up to date
+    return _compared(constructor, vetting, fingerprints, proof, with_closure=False)
+
+
+@lru_cache(maxsize=None)  # label: folders-cache
+def _folders() -> tuple[dict[str, ConstructorFolder], dict[str, Vetting]]:
+    """The constructor folders of the package in use, by name, and its ledger's entries."""
     package = package_root()
-    ledger = Ledger(package)
-    return {
-        constructor.name: status_of(constructor, ledger, with_closure=False)
-        for constructor in discover(package)
-    }
+    entries = read_entries(package)  # label: read-ledger
+    return {constructor.name: constructor for constructor in discover(package)}, entries
 
 
+@lru_cache(maxsize=None)  # label: status-cache
 def vetting_status(name: str) -> VettingStatus:
-    """The status of the constructor named ``name`` (e.g. ``"make_is_equal"``), cached per process."""
-    return _statuses().get(name, VettingStatus(NEVER_VETTED))
+    """The status of the constructor named ``name`` (e.g. ``"make_is_equal"``) as the runtime
+    gate sees it (ranges, documents and models; not the closure), computed once per process
+    and name: a process reads the proofs of the constructors it calls, and no others."""
+    folders, entries = _folders()
+    constructor = folders.get(name)  # label: find-folder
+    if constructor is None:
+        return VettingStatus(NEVER_VETTED)
+    return runtime_status_of(constructor, entries)
+
+
+# proof: end status
+
+
+def status_of(constructor: ConstructorFolder, ledger: Ledger, *, definitions=None) -> VettingStatus:
+    """The audit's status: compare the current fingerprints of ``constructor``, the closure of
+    definitions behind its proven code included, with its ledger entry; an outdated status
+    names the ``git diff`` to read when the package is a checkout."""
+    vetting = ledger.get(constructor.key)
+    if vetting is None:
+        return VettingStatus(NEVER_VETTED)
+    try:
+        fingerprints, proof = current_fingerprints(constructor, definitions=definitions)
+    except Exception:  # a proof naming a missing range cannot be up to date
+        fingerprints, proof = {}, ""
+    status = _compared(constructor, vetting, fingerprints, proof, with_closure=True)
+    if status.state != OUTDATED or constructor.checkout is None or vetting.commit == UNCOMMITTED:
+        return status  # up to date, or no repository to diff against
+    files = " ".join(constructor.in_checkout(file) for file in status.changed_files)
+    return dataclasses.replace(status, diff_command=f"git diff {vetting.commit} -- {files}")

@@ -52,6 +52,7 @@ __all__ = [
     "at_least",
 ]
 
+# proof: begin exact-values
 log = logging.getLogger("certdp.contracts")
 
 #: The input distance, the free variable of every bound.
@@ -75,6 +76,9 @@ def at_least(value, bound) -> bool:
         return bool(decided)
     difference = (as_rational(value) - bound).evalf(200)
     return bool(difference >= 0)
+
+
+# proof: end exact-values
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,7 @@ class Contract:
         return [precondition.id for precondition in self.preconditions]
 
     # -- run time -------------------------------------------------------------
+    # proof: begin contract-runtime
     def bind(self, args, kwargs) -> SimpleNamespace:
         signature = inspect.signature(inspect.unwrap(self.constructor))
         bound = signature.bind(*args, **kwargs)
@@ -193,6 +198,8 @@ class Contract:
             }
         )
         return self.bound.subs(substitutions)
+
+    # proof: end contract-runtime
 
     # -- test time ------------------------------------------------------------
     def verify(
@@ -315,6 +322,7 @@ class MeasurementContract(Contract):
         return float(ratio) if ratio.is_finite else 1.0  # both infinite: as tight as it gets
 
 
+# proof: begin postcondition
 class Postcondition:
     """The runtime checks a contract attaches to an object it built."""
 
@@ -354,6 +362,10 @@ class Postcondition:
             )
 
 
+# proof: end postcondition
+
+
+# proof: begin certified
 def contract_of(constructor) -> Contract:
     """The contract of a certified constructor, from the ``contract.py`` beside it."""
     module = importlib.import_module(constructor.__certdp_contract_module__)
@@ -376,14 +388,14 @@ def exact_call(signature: inspect.Signature, args, kwargs, error):
     with ``error`` naming the parameter; so is a call that does not fit the signature.
     """
     try:
-        bound = signature.bind(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)  # label: bind
     except TypeError as exc:
-        raise error(str(exc), parameter="arguments") from None
-    _infer_type_arguments(signature, bound)
-    exact = exact_arguments(bound.arguments, error)
+        raise error(str(exc), parameter="arguments") from None  # label: bind-refused
+    _infer_type_arguments(signature, bound)  # label: infer-T
+    exact = exact_arguments(bound.arguments, error)  # label: exact-arguments
     for parameter, value in exact.items():
-        bound.arguments[parameter] = value
-    return bound.args, bound.kwargs
+        bound.arguments[parameter] = value  # label: replace
+    return bound.args, bound.kwargs  # label: exact-call-return
 
 
 def _infer_type_arguments(signature: inspect.Signature, bound: inspect.BoundArguments) -> None:
@@ -425,18 +437,21 @@ def certified(constructor):
 
     @functools.wraps(constructor)
     def wrapper(*args, **kwargs):
-        if name not in _up_to_date:
-            require_vetted_or_contrib(name)
-        args, kwargs = exact_call(signature, args, kwargs, error)
-        if not switches.contracts.enabled:
-            return constructor(*args, **kwargs)
-        contract = contract_of(wrapper)
-        arguments = contract.bind(args, kwargs)
-        contract.check_preconditions(arguments)
-        built = constructor(*args, **kwargs)
-        built.postcondition = Postcondition(contract, arguments)
+        if name not in _up_to_date:  # label: fast-path
+            require_vetted_or_contrib(name)  # label: gate-call
+        args, kwargs = exact_call(signature, args, kwargs, error)  # label: boundary-call
+        if not switches.contracts.enabled:  # label: contracts-off
+            return constructor(*args, **kwargs)  # label: plain-call
+        contract = contract_of(wrapper)  # label: contract-load
+        arguments = contract.bind(args, kwargs)  # label: contract-bind
+        contract.check_preconditions(arguments)  # label: preconditions
+        built = constructor(*args, **kwargs)  # label: checked-call
+        built.postcondition = Postcondition(contract, arguments)  # label: attach
         return built
 
     wrapper.__certdp_contract_module__ = package + ".contract"
     wrapper.__certdp_certified__ = True
     return wrapper
+
+
+# proof: end certified

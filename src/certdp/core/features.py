@@ -10,6 +10,7 @@ from .errors import FeatureNotEnabledError
 
 __all__ = ["enable_features", "disable_features", "assert_features", "feature_enabled"]
 
+# proof: begin features
 KNOWN_FEATURES = frozenset(
     {"contrib", "floating-point", "honest-but-curious", "idealized-numerics"}
 )
@@ -52,3 +53,6 @@ def assert_features(*features: str, reason: str | None = None) -> None:
             f"call dp.enable_features({', '.join(repr(f) for f in missing)})",
             parameter="features",
         )
+
+
+# proof: end features

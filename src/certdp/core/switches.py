@@ -1,6 +1,7 @@
 """Process-wide switches read on hot paths (kept import-free to avoid cycles)."""
 
 
+# proof: begin switches
 class _Switch:
     __slots__ = ("enabled",)
 
@@ -10,3 +11,6 @@ class _Switch:
 
 #: Runtime contract enforcement (``dp.enable_contracts()``).
 contracts = _Switch()
+
+
+# proof: end switches
