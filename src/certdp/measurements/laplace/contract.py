@@ -15,14 +15,7 @@ from certdp.measurements._laplace.contract_support import (
     laplace_divergence,
     laplace_parameters,
 )
-from certdp.measurements.float_laplace_cks20.contract import arguments as float_arguments
-from certdp.measurements.integer_laplace.contract import arguments as integer_arguments
-from certdp.measurements.vector_float_laplace_cks20.contract import (
-    arguments as vector_float_arguments,
-)
-from certdp.measurements.vector_integer_laplace.contract import (
-    arguments as vector_integer_arguments,
-)
+from certdp.measurements._laplace.laplace_contracts import laplace_arguments
 
 from .make_laplace import make_laplace
 
@@ -34,7 +27,11 @@ def _numeric_atoms(domain) -> bool:
 
 def arguments():
     return st.one_of(
-        float_arguments(), vector_float_arguments(), integer_arguments(), vector_integer_arguments()
+        *(
+            laplace_arguments(vector=vector, floating=floating)
+            for floating in (True, False)
+            for vector in (False, True)
+        )
     )
 
 

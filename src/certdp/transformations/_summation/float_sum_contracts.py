@@ -1,5 +1,6 @@
-"""The pieces the float sum contracts share: preconditions, the closed-form bounds of the
-theorems, and hypothesis strategies of valid arguments and representable distances.
+"""The float sum contracts: preconditions, the closed-form bounds of the theorems, hypothesis
+strategies of valid arguments and representable distances, and :func:`float_sum_contract`,
+which builds a constructor's whole contract from its shape.
 
 Precondition ids are the ones the proofs state with ``\\precondition``.
 """
@@ -12,7 +13,8 @@ from types import SimpleNamespace
 import sympy
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import D_IN, Precondition
+from certdp.contracts.contract import D_IN, Precondition, TransformationContract
+from certdp.core.errors import ArithmeticOverflowError
 from certdp.numeric import is_representable
 
 from .float_summation import ALGORITHMS, _float_type_of, parse_summation
@@ -32,6 +34,7 @@ __all__ = [
     "preconditions",
     "float_sum_arguments",
     "representable_distances",
+    "float_sum_contract",
 ]
 
 LOWER, UPPER = sympy.Symbol("L", real=True), sympy.Symbol("U", real=True)
@@ -172,3 +175,25 @@ def representable_distances(built) -> st.SearchStrategy:
 def namespace(**kwargs) -> SimpleNamespace:
     """Arguments as the contract binds them (for tests of the preconditions)."""
     return SimpleNamespace(**kwargs)
+
+
+def float_sum_contract(constructor, *, sized: bool, sizes: st.SearchStrategy):
+    """The contract of a float sum constructor: the four preconditions (the last on ``size``
+    for sized sums, on ``size_limit`` otherwise), the theorem of its shape, arguments whose
+    size is drawn from ``sizes``, and overflow refusals (and refusals where no map is proven)
+    as valid outcomes."""
+    size_name = "size" if sized else "size_limit"
+    return TransformationContract(
+        constructor=constructor,
+        preconditions=preconditions(
+            "strategy-known",
+            "bounds-finite-of-T",
+            "bounds-ordered",
+            "size-non-negative" if sized else "size-limit-non-negative",
+        ),
+        bound=SIZED_BOUND if sized else UNSIZED_BOUND,
+        parameters=bound_parameters,
+        arguments=lambda: float_sum_arguments(size_name=size_name, sizes=sizes),
+        d_in=representable_distances,
+        refusals=(ArithmeticOverflowError,),
+    )

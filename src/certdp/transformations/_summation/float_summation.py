@@ -12,7 +12,10 @@ function states the property that ``float_summation.tex`` proves:
 * :func:`saturating_float_sum` is the same computation with every addition clamped to
   ``[-MAX, MAX]`` (OpenDP's saturating sums);
 * :func:`can_float_sum_overflow` is OpenDP's predicate (own one for ``Exact``): when it is
-  false, no addition of a sum of at most ``n`` values in the bounds leaves ``T``'s range.
+  false, no addition of a sum of at most ``n`` values in the bounds leaves ``T``'s range;
+* :func:`unsized_stability_map` and :func:`sized_stability_map` are the maps of the two shapes,
+  ``d_in * max(U - L, |L|, U) + relaxation`` and ``floor(d_in / 2) * (U - L) + relaxation``,
+  rounded up, and :func:`float_sum_transformation` builds a sum's transformation.
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ from fractions import Fraction
 
 import numpy as np
 
+from certdp.core.domains import atom_domain, vector_domain
 from certdp.core.errors import ArithmeticOverflowError, MakeTransformationError
+from certdp.core.metrics import absolute_distance
+from certdp.core.transformation import Transformation
 from certdp.core.types import carrier
 from certdp.numeric import (
     inf_add,
@@ -33,6 +39,7 @@ from certdp.numeric import (
     inf_div,
     inf_log2,
     inf_mul,
+    inf_sub,
     is_representable,
     neg_inf_div,
     neg_inf_sub,
@@ -58,8 +65,12 @@ __all__ = [
     "as_float_array",
     "pairwise_tree_sum",
     "exact_rational_sum",
+    "unsized_stability_map",
+    "sized_stability_map",
+    "float_sum_transformation",
 ]
 
+# proof: begin arguments
 ALGORITHMS = ("Sequential", "Pairwise", "Exact")
 _NAME = re.compile(r"^\s*(Sequential|Pairwise|Exact)\s*<\s*(f32|f64|T)\s*>\s*$")
 
@@ -88,7 +99,6 @@ class FloatSummation:
         return f"{self.algorithm}<{self.T}>"
 
 
-# proof: begin arguments
 def _float_type_of(value) -> str | None:
     if isinstance(value, np.float32):
         return "f32"
@@ -287,24 +297,17 @@ def refuse_unsound_saturation(
         )
 
 
-# proof: end refusals
-
-
 def can_float_sum_overflow(size, bounds, S) -> bool:
     """``overflow_possible`` for a strategy name (as ``make_sum`` asks it)."""
     summation = parse_summation(S, bounds)
     lower, upper = float_bounds(bounds, summation)
-    return overflow_possible(summation, size, lower, upper)
+    return overflow_possible(summation, size, lower, upper)  # label: can-overflow
+
+
+# proof: end refusals
 
 
 # -- the sums -----------------------------------------------------------------------------
-
-
-def as_float_array(data, summation: FloatSummation) -> np.ndarray:
-    """The records as a 1-D array of ``T`` (exact: members of the input domain are T values)."""
-    if isinstance(data, np.ndarray) and data.dtype == summation.dtype:
-        return data
-    return np.asarray(data, dtype=summation.dtype)
 
 
 # proof: begin pairwise
@@ -388,6 +391,13 @@ def _pairwise_levels(values: np.ndarray, saturate: bool):
 
 
 # proof: begin sums
+def as_float_array(data, summation: FloatSummation) -> np.ndarray:
+    """The records as a 1-D array of ``T`` (exact: members of the input domain are T values)."""
+    if isinstance(data, np.ndarray) and data.dtype == summation.dtype:
+        return data
+    return np.asarray(data, dtype=summation.dtype)  # label: as-array
+
+
 def _sequential_sum(values: np.ndarray, saturate: bool):
     """Left to right in the dtype: ``((s + v_0) + v_1) + ...`` from ``s = -0.0`` (Rust's
     ``Iterator::sum``), or from ``s = +0.0`` with every addition clamped to the finite range
@@ -473,3 +483,56 @@ def saturating_float_sum(summation: FloatSummation, data) -> float:
 
 
 # proof: end sums
+
+
+# -- the transformation of each shape ------------------------------------------------------
+
+
+# proof: begin shapes
+def unsized_stability_map(summation: FloatSummation, size_limit: int, lower: float, upper: float):
+    """``d_in -> d_in * max(U - L, |L|, U) + relaxation``, every operation rounded up, for
+    sums of at most ``size_limit`` records; raises as :func:`sum_relaxation` does."""
+    T = summation.T
+    per_record = max(inf_sub(upper, lower, T), bound_magnitude(lower, upper))  # label: ideal
+    relaxation = sum_relaxation(summation, size_limit, lower, upper)  # label: unsized-relaxation
+
+    def stability_map(d_in):
+        return inf_add(  # label: unsized-map
+            inf_mul(inf_cast(d_in, T), per_record, T), relaxation, T
+        )
+
+    return stability_map
+
+
+def sized_stability_map(summation: FloatSummation, size: int, lower: float, upper: float):
+    """``d_in -> floor(d_in / 2) * (U - L) + relaxation``, every operation rounded up, for sums
+    of exactly ``size`` records; raises as :func:`sum_relaxation` does."""
+    T = summation.T
+    span = inf_sub(upper, lower, T)  # label: span
+    relaxation = sum_relaxation(summation, size, lower, upper)  # label: sized-relaxation
+
+    def stability_map(d_in):
+        changed = inf_cast(d_in // 2, T)  # label: map-pairs
+        return inf_add(inf_mul(changed, span, T), relaxation, T)  # label: sized-map
+
+    return stability_map
+
+
+def float_sum_transformation(
+    summation: FloatSummation, bounds, size, function, input_metric, stability_map
+):
+    """The transformation of a float sum: vectors of values of ``T`` in ``bounds`` (of
+    exactly ``size`` records, or any number when ``size`` is ``None``) to non-NaN values of
+    ``T``, from ``input_metric`` to the absolute distance."""
+    T = summation.T
+    return Transformation(
+        input_domain=vector_domain(atom_domain(bounds=bounds, T=T), size=size),  # label: domain
+        output_domain=atom_domain(T=T, nan=False),  # label: output-domain
+        function=function,
+        input_metric=input_metric,
+        output_metric=absolute_distance(T),  # label: output-metric
+        stability_map=stability_map,
+    )
+
+
+# proof: end shapes

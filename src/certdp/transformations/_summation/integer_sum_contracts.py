@@ -1,5 +1,6 @@
-"""The pieces the integer sum contracts share: preconditions, the two bounds of the
-theorems, and hypothesis strategies of valid arguments and representable distances.
+"""The integer sum contracts: preconditions, the two bounds of the theorems, hypothesis
+strategies of valid arguments and representable distances, and :func:`integer_sum_contract`,
+which builds a constructor's whole contract from its shape and its preconditions.
 
 Precondition ids are the ones the proofs state with ``\\precondition``.
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 import sympy
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import D_IN, Precondition
+from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.core.types import carrier
 
 from .integer_summation import (
@@ -32,6 +33,7 @@ __all__ = [
     "preconditions",
     "integer_sum_arguments",
     "representable_distances",
+    "integer_sum_contract",
 ]
 
 LOWER = sympy.Symbol("L", integer=True)
@@ -169,3 +171,18 @@ def representable_distances(*, sized: bool):
         return distances_up_to(min(largest, DATASET_DISTANCE_LIMIT))
 
     return strategy
+
+
+def integer_sum_contract(constructor, *, sized: bool, conditions: str):
+    """The contract of an integer sum constructor: its preconditions (``conditions``: their
+    ids, separated by spaces, in the order the code checks them) and the theorem of its shape,
+    ``floor(d_in / 2) * (U - L)`` for sized sums and ``d_in * max(|L|, U)`` otherwise."""
+    checks = preconditions(*conditions.split())
+    return TransformationContract(
+        constructor=constructor,
+        preconditions=checks,
+        bound=SIZED_BOUND if sized else UNSIZED_BOUND,
+        parameters=bound_parameters,
+        arguments=lambda: integer_sum_arguments(sized=sized, conditions=checks),
+        d_in=representable_distances(sized=sized),
+    )

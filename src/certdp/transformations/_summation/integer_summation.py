@@ -1,5 +1,5 @@
 """What every integer sum shares: argument checks, the overflow predicate, the stability
-arithmetic and the summation kernels.
+arithmetic, the summation kernels and the transformation of each shape (sized or not).
 
 Each function states the property that ``integer_summation.tex`` proves and that the
 proofs of the integer sum constructors cite:
@@ -9,7 +9,10 @@ proofs of the integer sum constructors cite:
 * :func:`scaled_distance` returns ``multiplier * constant`` exactly, or raises;
 * :func:`exact_sum` is the exact integer sum; :func:`monotonic_saturating_sum`,
   :func:`split_saturating_sum` and :func:`ordered_saturating_sum` return exactly what
-  Rust's saturating folds of OpenDP's monotonic, split and ordered sums return.
+  Rust's saturating folds of OpenDP's monotonic, split and ordered sums return;
+* :func:`unsized_integer_sum` and :func:`sized_integer_sum` build the transformation of a
+  sum of any number / of exactly ``size`` records in ``bounds``, with the stability map
+  ``d_in * max(|lower|, upper)`` / ``floor(d_in / 2) * (upper - lower)`` (Lemma "shapes").
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from certdp.core.errors import (
     FailedCastError,
     MakeTransformationError,
 )
+from certdp.core.metrics import absolute_distance
+from certdp.core.transformation import Transformation
 from certdp.core.types import CarrierType, carrier, infer_type
 from certdp.numeric import checked_mul, exact_cast, saturating_add, saturating_sum
 
@@ -34,6 +39,7 @@ __all__ = [
     "bounded_vector_domain",
     "can_int_sum_overflow",
     "signs_agree",
+    "require_one_sign",
     "bound_magnitude",
     "bound_range",
     "scaled_distance",
@@ -42,6 +48,8 @@ __all__ = [
     "monotonic_saturating_sum",
     "split_saturating_sum",
     "ordered_saturating_sum",
+    "unsized_integer_sum",
+    "sized_integer_sum",
 ]
 
 
@@ -91,6 +99,21 @@ def bounded_vector_domain(bounds, T: CarrierType, size: int | None) -> VectorDom
     return vector_domain(atom_domain(bounds=bounds, T=T), size=size)
 
 
+def signs_agree(bounds: tuple[int, int]) -> bool:
+    """Do the bounds share a sign (zero agreeing with both)?"""
+    lower, upper = bounds
+    return lower == 0 or upper == 0 or (lower > 0) == (upper > 0)  # label: signs-agree
+
+
+def require_one_sign(bounds: tuple[int, int]) -> None:
+    """Raise ``MakeTransformationError`` unless the bounds share a sign (monotonic sums)."""
+    if not signs_agree(bounds):  # label: signs-check
+        raise MakeTransformationError(
+            f"monotonic summation needs bounds of one sign, got {list(bounds)}",
+            parameter="bounds",
+        )
+
+
 # proof: end arguments
 
 
@@ -108,12 +131,6 @@ def can_int_sum_overflow(size: int, bounds: tuple[int, int], T: CarrierType) -> 
 
 
 # proof: end overflow-predicate
-
-
-def signs_agree(bounds: tuple[int, int]) -> bool:
-    """Do the bounds share a sign (zero agreeing with both)?"""
-    lower, upper = bounds
-    return lower == 0 or upper == 0 or (lower > 0) == (upper > 0)
 
 
 # proof: begin constants
@@ -287,3 +304,47 @@ def _first_prefix_outside_array(values: np.ndarray, T: CarrierType) -> tuple[int
 
 
 # proof: end prefixes
+
+
+# -- the transformation of each shape ------------------------------------------------------
+
+
+# proof: begin shapes
+def unsized_integer_sum(bounds: tuple[int, int], T: CarrierType, function, input_metric):
+    """The sum ``function`` of any number of values of ``T`` in ``bounds``, from
+    ``input_metric`` to the absolute distance, with the stability map
+    ``d_in -> d_in * max(|lower|, upper)`` (exact, or a typed error)."""
+    input_domain = bounded_vector_domain(bounds, T, None)  # label: unsized-domain
+    magnitude = bound_magnitude(bounds, T)  # label: unsized-magnitude
+
+    def stability_map(d_in):
+        return scaled_distance(d_in, magnitude, T)  # label: unsized-map
+
+    return _integer_sum(input_domain, T, function, input_metric, stability_map)
+
+
+def sized_integer_sum(size: int, bounds: tuple[int, int], T: CarrierType, function, input_metric):
+    """The sum ``function`` of exactly ``size`` values of ``T`` in ``bounds``, from
+    ``input_metric`` to the absolute distance, with the stability map
+    ``d_in -> floor(d_in / 2) * (upper - lower)`` (exact, or a typed error)."""
+    span = bound_range(bounds, T)  # label: sized-range
+    input_domain = bounded_vector_domain(bounds, T, size)  # label: sized-domain
+
+    def stability_map(d_in):
+        return scaled_distance(d_in // 2, span, T)  # label: sized-map
+
+    return _integer_sum(input_domain, T, function, input_metric, stability_map)
+
+
+def _integer_sum(input_domain, T: CarrierType, function, input_metric, stability_map):
+    return Transformation(
+        input_domain=input_domain,
+        output_domain=atom_domain(T=T),  # label: output-domain
+        function=function,
+        input_metric=input_metric,
+        output_metric=absolute_distance(T),  # label: output-metric
+        stability_map=stability_map,
+    )
+
+
+# proof: end shapes

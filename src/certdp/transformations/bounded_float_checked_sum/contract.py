@@ -6,34 +6,12 @@ Preconditions (ids as in the proof) and the stability bound (with the exact rela
 
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import TransformationContract
-from certdp.core.errors import ArithmeticOverflowError
-from certdp.transformations._summation.float_sum_contracts import (
-    UNSIZED_BOUND,
-    bound_parameters,
-    float_sum_arguments,
-    preconditions,
-    representable_distances,
-)
+from certdp.transformations._summation.float_sum_contracts import float_sum_contract
 
 from .make_bounded_float_checked_sum import make_bounded_float_checked_sum
 
-PRECONDITIONS = preconditions(
-    "strategy-known",
-    "bounds-finite-of-T",
-    "bounds-ordered",
-    "size-limit-non-negative",
-)
-
 # size_limit >= 12 >= the longest dataset the search draws, so the function never samples a
 # random subset here (the coupled truncation is tested on its own in tests/sums).
-CONTRACT = TransformationContract(
-    constructor=make_bounded_float_checked_sum,
-    preconditions=PRECONDITIONS,
-    bound=UNSIZED_BOUND,
-    parameters=bound_parameters,
-    arguments=lambda: float_sum_arguments(size_name="size_limit", sizes=st.integers(12, 24)),
-    d_in=representable_distances,
-    # overflow refusals (and refusals where no map is proven) are valid outcomes
-    refusals=(ArithmeticOverflowError,),
+CONTRACT = float_sum_contract(
+    make_bounded_float_checked_sum, sized=False, sizes=st.integers(12, 24)
 )

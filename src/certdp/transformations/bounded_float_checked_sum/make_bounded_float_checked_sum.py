@@ -16,19 +16,17 @@ import os
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.domains import atom_domain, vector_domain
-from certdp.core.metrics import absolute_distance, symmetric_distance
+from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
-from certdp.numeric import inf_add, inf_cast, inf_mul, inf_sub
 from certdp.transformations._summation.float_summation import (
     as_float_array,
-    bound_magnitude,
     checked_size,
     float_bounds,
     float_sum,
+    float_sum_transformation,
     parse_summation,
     refuse_overflow,
-    sum_relaxation,
+    unsized_stability_map,
 )
 
 __all__ = ["make_bounded_float_checked_sum", "uniform_subset"]
@@ -60,12 +58,10 @@ def make_bounded_float_checked_sum(size_limit, bounds, S="Pairwise<T>") -> Trans
     (default: pairwise in the type of the bounds); longer inputs are cut to a uniformly random
     subset.  Stability: ``d_in * max(U - L, |L|, U) + relaxation``."""
     summation = parse_summation(S, bounds)  # label: strategy
-    T = summation.T
     lower, upper = float_bounds(bounds, summation)  # label: bounds
     size_limit = checked_size(size_limit, "size_limit")  # label: size-limit
     refuse_overflow(summation, size_limit, lower, upper)  # label: overflow-refusal
-    per_record = max(inf_sub(upper, lower, T), bound_magnitude(lower, upper))  # label: ideal
-    relaxation = sum_relaxation(summation, size_limit, lower, upper)  # label: relaxation
+    stability_map = unsized_stability_map(summation, size_limit, lower, upper)  # label: map
 
     def function(data):
         values = as_float_array(data, summation)
@@ -73,18 +69,8 @@ def make_bounded_float_checked_sum(size_limit, bounds, S="Pairwise<T>") -> Trans
             values = values[uniform_subset(len(values), size_limit)]  # label: truncate
         return float_sum(summation, values)  # label: function
 
-    def stability_map(d_in):
-        return inf_add(  # label: stability-map
-            inf_mul(inf_cast(d_in, T), per_record, T), relaxation, T
-        )
-
-    return Transformation(
-        input_domain=vector_domain(atom_domain(bounds=(lower, upper), T=T)),  # label: input-domain
-        output_domain=atom_domain(T=T, nan=False),  # label: output-domain
-        function=function,
-        input_metric=symmetric_distance(),  # label: input-metric
-        output_metric=absolute_distance(T),
-        stability_map=stability_map,
+    return float_sum_transformation(  # label: shape
+        summation, (lower, upper), None, function, symmetric_distance(), stability_map
     )
 
 

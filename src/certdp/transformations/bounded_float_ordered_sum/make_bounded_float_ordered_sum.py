@@ -11,19 +11,17 @@ saturate with bounds of both signs.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import atom_domain, vector_domain
-from certdp.core.metrics import absolute_distance, insert_delete_distance
+from certdp.core.metrics import insert_delete_distance
 from certdp.core.transformation import Transformation
-from certdp.numeric import inf_add, inf_cast, inf_mul, inf_sub
 from certdp.transformations._summation.float_summation import (
     as_float_array,
-    bound_magnitude,
     checked_size,
     float_bounds,
+    float_sum_transformation,
     parse_summation,
     refuse_unsound_saturation,
     saturating_float_sum,
-    sum_relaxation,
+    unsized_stability_map,
 )
 
 __all__ = ["make_bounded_float_ordered_sum"]
@@ -36,11 +34,9 @@ def make_bounded_float_ordered_sum(size_limit, bounds, S="Pairwise<T>") -> Trans
     ``S``, saturating at ``T``'s finite range.
     Stability: ``d_in * max(U - L, |L|, U) + relaxation``."""
     summation = parse_summation(S, bounds)  # label: strategy
-    T = summation.T
     lower, upper = float_bounds(bounds, summation)  # label: bounds
     size_limit = checked_size(size_limit, "size_limit")  # label: size-limit
-    per_record = max(inf_sub(upper, lower, T), bound_magnitude(lower, upper))  # label: ideal
-    relaxation = sum_relaxation(summation, size_limit, lower, upper)  # label: relaxation
+    stability_map = unsized_stability_map(summation, size_limit, lower, upper)  # label: map
     refuse_unsound_saturation(summation, size_limit, lower, upper)  # label: saturation-refusal
 
     def function(data):
@@ -48,18 +44,8 @@ def make_bounded_float_ordered_sum(size_limit, bounds, S="Pairwise<T>") -> Trans
         records = as_float_array(data, summation)[:size_limit]
         return saturating_float_sum(summation, records)  # label: function
 
-    def stability_map(d_in):
-        return inf_add(  # label: stability-map
-            inf_mul(inf_cast(d_in, T), per_record, T), relaxation, T
-        )
-
-    return Transformation(
-        input_domain=vector_domain(atom_domain(bounds=(lower, upper), T=T)),  # label: input-domain
-        output_domain=atom_domain(T=T, nan=False),  # label: output-domain
-        function=function,
-        input_metric=insert_delete_distance(),  # label: input-metric
-        output_metric=absolute_distance(T),
-        stability_map=stability_map,
+    return float_sum_transformation(  # label: shape
+        summation, (lower, upper), None, function, insert_delete_distance(), stability_map
     )
 
 

@@ -9,18 +9,14 @@ distance to the absolute distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import atom_domain
-from certdp.core.errors import MakeTransformationError
-from certdp.core.metrics import absolute_distance, symmetric_distance
+from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.transformations._summation.integer_summation import (
-    bound_magnitude,
-    bounded_vector_domain,
     integer_bounds,
     integer_type,
     monotonic_saturating_sum,
-    scaled_distance,
-    signs_agree,
+    require_one_sign,
+    unsized_integer_sum,
 )
 
 __all__ = ["make_bounded_int_monotonic_sum"]
@@ -33,28 +29,12 @@ def make_bounded_int_monotonic_sum(bounds, T=None) -> Transformation:
     share a sign (zero counts as either).  Stability: ``d_in * max(|lower|, upper)``."""
     T = integer_type(T, bounds)  # label: type
     bounds = integer_bounds(bounds, T)  # label: bounds
-    if not signs_agree(bounds):  # label: signs-check
-        raise MakeTransformationError(
-            f"monotonic summation needs bounds of one sign, got {list(bounds)}",
-            parameter="bounds",
-        )
-    input_domain = bounded_vector_domain(bounds, T, None)  # label: input-domain
-    magnitude = bound_magnitude(bounds, T)  # label: magnitude
+    require_one_sign(bounds)  # label: signs-check
 
     def function(data):
         return monotonic_saturating_sum(data, T)  # label: function
 
-    def stability_map(d_in):
-        return scaled_distance(d_in, magnitude, T)  # label: stability-map
-
-    return Transformation(
-        input_domain=input_domain,
-        output_domain=atom_domain(T=T),  # label: output-domain
-        function=function,
-        input_metric=symmetric_distance(),  # label: input-metric
-        output_metric=absolute_distance(T),
-        stability_map=stability_map,
-    )
+    return unsized_integer_sum(bounds, T, function, symmetric_distance())  # label: shape
 
 
 # proof: end constructor

@@ -1,29 +1,14 @@
 """Contract of ``make_bounded_int_ordered_sum``: the theorem of make_bounded_int_ordered_sum.tex, executable.
 
-Preconditions (ids as in the proof) and the stability bound
-``d_in * max(|L|, U)``.
+Preconditions (ids as in the proof) and the stability bound ``d_in * max(|L|, U)``.
 """
 
-from certdp.contracts.contract import TransformationContract
-from certdp.transformations._summation.integer_sum_contracts import (
-    UNSIZED_BOUND,
-    bound_parameters,
-    integer_sum_arguments,
-    preconditions,
-    representable_distances,
-)
+from certdp.transformations._summation.integer_sum_contracts import integer_sum_contract
 
 from .make_bounded_int_ordered_sum import make_bounded_int_ordered_sum
 
-PRECONDITIONS = preconditions(
-    "T-integer", "bounds-of-T", "bounds-ordered", "magnitude-representable"
-)
-
-CONTRACT = TransformationContract(
-    constructor=make_bounded_int_ordered_sum,
-    preconditions=PRECONDITIONS,
-    bound=UNSIZED_BOUND,
-    parameters=bound_parameters,
-    arguments=lambda: integer_sum_arguments(sized=False, conditions=PRECONDITIONS),
-    d_in=representable_distances(sized=False),
+CONTRACT = integer_sum_contract(
+    make_bounded_int_ordered_sum,
+    sized=False,
+    conditions="T-integer bounds-of-T bounds-ordered magnitude-representable",
 )

@@ -8,16 +8,13 @@ absolute distance, although saturation makes the sum depend on the order of the 
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import atom_domain
-from certdp.core.metrics import absolute_distance, insert_delete_distance
+from certdp.core.metrics import insert_delete_distance
 from certdp.core.transformation import Transformation
 from certdp.transformations._summation.integer_summation import (
-    bound_magnitude,
-    bounded_vector_domain,
     integer_bounds,
     integer_type,
     ordered_saturating_sum,
-    scaled_distance,
+    unsized_integer_sum,
 )
 
 __all__ = ["make_bounded_int_ordered_sum"]
@@ -30,23 +27,11 @@ def make_bounded_int_ordered_sum(bounds, T=None) -> Transformation:
     under the insert-delete distance.  Stability: ``d_in * max(|lower|, upper)``."""
     T = integer_type(T, bounds)  # label: type
     bounds = integer_bounds(bounds, T)  # label: bounds
-    input_domain = bounded_vector_domain(bounds, T, None)  # label: input-domain
-    magnitude = bound_magnitude(bounds, T)  # label: magnitude
 
     def function(data):
         return ordered_saturating_sum(data, T)  # label: function
 
-    def stability_map(d_in):
-        return scaled_distance(d_in, magnitude, T)  # label: stability-map
-
-    return Transformation(
-        input_domain=input_domain,
-        output_domain=atom_domain(T=T),  # label: output-domain
-        function=function,
-        input_metric=insert_delete_distance(),  # label: input-metric
-        output_metric=absolute_distance(T),
-        stability_map=stability_map,
-    )
+    return unsized_integer_sum(bounds, T, function, insert_delete_distance())  # label: shape
 
 
 # proof: end constructor

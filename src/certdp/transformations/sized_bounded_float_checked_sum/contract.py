@@ -6,32 +6,10 @@ Preconditions (ids as in the proof) and the stability bound (with the exact rela
 
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import TransformationContract
-from certdp.core.errors import ArithmeticOverflowError
-from certdp.transformations._summation.float_sum_contracts import (
-    SIZED_BOUND,
-    bound_parameters,
-    float_sum_arguments,
-    preconditions,
-    representable_distances,
-)
+from certdp.transformations._summation.float_sum_contracts import float_sum_contract
 
 from .make_sized_bounded_float_checked_sum import make_sized_bounded_float_checked_sum
 
-PRECONDITIONS = preconditions(
-    "strategy-known",
-    "bounds-finite-of-T",
-    "bounds-ordered",
-    "size-non-negative",
-)
-
-CONTRACT = TransformationContract(
-    constructor=make_sized_bounded_float_checked_sum,
-    preconditions=PRECONDITIONS,
-    bound=SIZED_BOUND,
-    parameters=bound_parameters,
-    arguments=lambda: float_sum_arguments(size_name="size", sizes=st.integers(0, 8)),
-    d_in=representable_distances,
-    # overflow refusals (and refusals where no map is proven) are valid outcomes
-    refusals=(ArithmeticOverflowError,),
+CONTRACT = float_sum_contract(
+    make_sized_bounded_float_checked_sum, sized=True, sizes=st.integers(0, 8)
 )

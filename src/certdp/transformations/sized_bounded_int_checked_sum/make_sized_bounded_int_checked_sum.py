@@ -9,19 +9,16 @@ distance to the absolute distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import atom_domain
 from certdp.core.errors import MakeTransformationError
-from certdp.core.metrics import absolute_distance, symmetric_distance
+from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.transformations._summation.integer_summation import (
-    bound_range,
-    bounded_vector_domain,
     can_int_sum_overflow,
     checked_size,
     exact_sum,
     integer_bounds,
     integer_type,
-    scaled_distance,
+    sized_integer_sum,
 )
 
 __all__ = ["make_sized_bounded_int_checked_sum"]
@@ -44,23 +41,11 @@ def make_sized_bounded_int_checked_sum(size, bounds, T=None) -> Transformation:
             "or a wider type",
             parameter="bounds",
         )
-    span = bound_range(bounds, T)  # label: range
-    input_domain = bounded_vector_domain(bounds, T, size)  # label: input-domain
 
     def function(data):
         return exact_sum(data)  # label: function
 
-    def stability_map(d_in):
-        return scaled_distance(d_in // 2, span, T)  # label: stability-map
-
-    return Transformation(
-        input_domain=input_domain,
-        output_domain=atom_domain(T=T),  # label: output-domain
-        function=function,
-        input_metric=symmetric_distance(),  # label: input-metric
-        output_metric=absolute_distance(T),
-        stability_map=stability_map,
-    )
+    return sized_integer_sum(size, bounds, T, function, symmetric_distance())  # label: shape
 
 
 # proof: end constructor

@@ -9,19 +9,15 @@ valid stability map from the symmetric distance to the absolute distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import atom_domain
-from certdp.core.errors import MakeTransformationError
-from certdp.core.metrics import absolute_distance, symmetric_distance
+from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.transformations._summation.integer_summation import (
-    bound_range,
-    bounded_vector_domain,
     checked_size,
     integer_bounds,
     integer_type,
     monotonic_saturating_sum,
-    scaled_distance,
-    signs_agree,
+    require_one_sign,
+    sized_integer_sum,
 )
 
 __all__ = ["make_sized_bounded_int_monotonic_sum"]
@@ -35,28 +31,12 @@ def make_sized_bounded_int_monotonic_sum(size, bounds, T=None) -> Transformation
     T = integer_type(T, bounds)  # label: type
     bounds = integer_bounds(bounds, T)  # label: bounds
     size = checked_size(size)  # label: size
-    if not signs_agree(bounds):  # label: signs-check
-        raise MakeTransformationError(
-            f"monotonic summation needs bounds of one sign, got {list(bounds)}",
-            parameter="bounds",
-        )
-    span = bound_range(bounds, T)  # label: range
-    input_domain = bounded_vector_domain(bounds, T, size)  # label: input-domain
+    require_one_sign(bounds)  # label: signs-check
 
     def function(data):
         return monotonic_saturating_sum(data, T)  # label: function
 
-    def stability_map(d_in):
-        return scaled_distance(d_in // 2, span, T)  # label: stability-map
-
-    return Transformation(
-        input_domain=input_domain,
-        output_domain=atom_domain(T=T),  # label: output-domain
-        function=function,
-        input_metric=symmetric_distance(),  # label: input-metric
-        output_metric=absolute_distance(T),
-        stability_map=stability_map,
-    )
+    return sized_integer_sum(size, bounds, T, function, symmetric_distance())  # label: shape
 
 
 # proof: end constructor

@@ -1,29 +1,14 @@
 """Contract of ``make_sized_bounded_int_ordered_sum``: the theorem of make_sized_bounded_int_ordered_sum.tex, executable.
 
-Preconditions (ids as in the proof) and the stability bound
-``floor(d_in / 2) * (U - L)``.
+Preconditions (ids as in the proof) and the stability bound ``floor(d_in / 2) * (U - L)``.
 """
 
-from certdp.contracts.contract import TransformationContract
-from certdp.transformations._summation.integer_sum_contracts import (
-    SIZED_BOUND,
-    bound_parameters,
-    integer_sum_arguments,
-    preconditions,
-    representable_distances,
-)
+from certdp.transformations._summation.integer_sum_contracts import integer_sum_contract
 
 from .make_sized_bounded_int_ordered_sum import make_sized_bounded_int_ordered_sum
 
-PRECONDITIONS = preconditions(
-    "T-integer", "bounds-of-T", "size-non-negative", "range-representable", "bounds-ordered"
-)
-
-CONTRACT = TransformationContract(
-    constructor=make_sized_bounded_int_ordered_sum,
-    preconditions=PRECONDITIONS,
-    bound=SIZED_BOUND,
-    parameters=bound_parameters,
-    arguments=lambda: integer_sum_arguments(sized=True, conditions=PRECONDITIONS),
-    d_in=representable_distances(sized=True),
+CONTRACT = integer_sum_contract(
+    make_sized_bounded_int_ordered_sum,
+    sized=True,
+    conditions="T-integer bounds-of-T size-non-negative range-representable bounds-ordered",
 )
