@@ -32,7 +32,15 @@ from certdp.contracts.obligation import Obligation
 
 from .discretization import K_MAX, K_MIN, get_discretization_consts
 
-__all__ = ["WIDTH", "scaled_value", "grid_index_model", "obligations", "MODELLED"]
+__all__ = [
+    "WIDTH",
+    "scaled_value",
+    "grid_index_model",
+    "built_relaxation",
+    "measurement_obligations",
+    "obligations",
+    "MODELLED",
+]
 
 #: Bits of the scaled integers: |x| 2^1074 < 2^2098, and the grid point c 2^j < 2^2099.
 WIDTH = 2104
@@ -150,6 +158,158 @@ def _discretization(T: str) -> Obligation:
     )  # fmt: skip
 
 
+# -- the Laplace measurements ----------------------------------------------------------------
+
+_MEASUREMENTS = {
+    "make_float_laplace_cks20": "float_laplace_cks20",
+    "make_vector_float_laplace_cks20": "vector_float_laplace_cks20",
+    "make_integer_laplace": "integer_laplace",
+    "make_vector_integer_laplace": "vector_integer_laplace",
+}
+#: Grid exponents at which the relaxation is read from built measurements (a build runs the
+#: contracts, so not every k): the ends of the range and points between.
+SAMPLED_K = {T: sorted({K_MIN[T], K_MIN[T] + 1, -1, 0, 1, K_MAX[T]}) for T in K_MIN}
+_VECTOR_SIZE = 3
+
+
+def built_relaxation(measurement) -> Fraction:
+    """The exact relaxation the built measurement's privacy map adds to ``d_in``."""
+    import inspect
+
+    return inspect.getclosurevars(measurement._map).nonlocals["relaxation"]
+
+
+def _vector_relaxation_mismatch(size: int) -> str | None:
+    import certdp.prelude as dp
+
+    from ..vector_float_laplace_cks20 import make_vector_float_laplace_cks20
+
+    for T in ("f32", "f64"):
+        for k in SAMPLED_K[T]:
+            domain = dp.vector_domain(dp.atom_domain(T=T, nan=False), size=size)
+            built = make_vector_float_laplace_cks20(domain, dp.l1_distance(T=T), 1.0, k)
+            expected = size * (Fraction(2) ** k - Fraction(2) ** K_MIN[T])
+            if built_relaxation(built) != expected:
+                return f"{T} k={k} size={size}: code relaxation {built_relaxation(built)}"
+    return None
+
+
+def _atom_relaxation_mismatch(_size: int) -> str | None:
+    import certdp.prelude as dp
+
+    from ..float_laplace_cks20 import make_float_laplace_cks20
+
+    for T in ("f32", "f64"):
+        for k in SAMPLED_K[T]:
+            built = make_float_laplace_cks20(
+                dp.atom_domain(T=T, nan=False), dp.absolute_distance(T=T), 1.0, k
+            )
+            expected = Fraction(2) ** k - Fraction(2) ** K_MIN[T]
+            if built_relaxation(built) != expected:
+                return f"{T} k={k}: code relaxation {built_relaxation(built)}"
+    return None
+
+
+def _integer_relaxation_mismatch(vector: bool):
+    import certdp.prelude as dp
+
+    from ..integer_laplace import make_integer_laplace
+    from ..vector_integer_laplace import make_vector_integer_laplace
+
+    def mismatch(_size):
+        for T in ("i8", "u32", "i64", "u128"):
+            if vector:
+                domain, metric = dp.vector_domain(dp.atom_domain(T=T)), dp.l1_distance(T=T)
+                built = make_vector_integer_laplace(domain, metric, 1.0)
+            else:
+                domain, metric = dp.atom_domain(T=T), dp.absolute_distance(T=T)
+                built = make_integer_laplace(domain, metric, 1.0)
+            if built_relaxation(built) != 0:
+                return f"{T}: code relaxation {built_relaxation(built)}"
+        return None
+
+    return mismatch
+
+
+def measurement_obligations(name: str) -> list[Obligation]:
+    """The obligations of one Laplace measurement: part 1 (the map's rounding, for every
+    f32/f64 input, and as a division circuit at reduced precision), part 2 (the discretization
+    lemma, re-proved here, and its sum over coordinates), part 3 (the log-likelihood bound)."""
+    from .mechanism_smt import (
+        int64_fast_path,
+        l1_composition,
+        laplace_llr,
+        map_circuit,
+        rounding_up,
+    )
+
+    quotient = "(d_in + R)/scale"
+    result = [rounding_up(name, quotient), map_circuit(name)]
+    if name == "make_float_laplace_cks20":
+        result += [_reclaimed(_discretization(T), name) for T in ("f64", "f32")]
+        result.append(l1_composition(name, 1, _atom_relaxation_mismatch))
+        result.append(laplace_llr(name, 1))
+    elif name == "make_vector_float_laplace_cks20":
+        result += [_reclaimed(_discretization(T), name) for T in ("f64", "f32")]
+        result += [
+            l1_composition(name, n, _vector_relaxation_mismatch) for n in range(1, _VECTOR_SIZE + 1)
+        ]
+        result.append(laplace_llr(name, _VECTOR_SIZE))
+    elif name == "make_integer_laplace":
+        result.append(l1_composition(name, 1, _integer_relaxation_mismatch(False)))
+        result.append(laplace_llr(name, 1))
+    elif name == "make_vector_integer_laplace":
+        result.append(l1_composition(name, 1, _integer_relaxation_mismatch(True)))
+        result.append(int64_fast_path(name))
+        result.append(laplace_llr(name, _VECTOR_SIZE))
+    return result
+
+
+def _reclaimed(obligation: Obligation, constructor: str) -> Obligation:
+    obligation.constructor = constructor
+    obligation.claim = "part 2 (discretization lemma, per coordinate): " + obligation.claim
+    return obligation
+
+
+def _dispatch_obligation() -> Obligation:
+    """``make_laplace`` delegates to the constructor of its domain's shape and type."""
+
+    def violation():
+        import certdp.prelude as dp
+        from certdp.core.types import INTEGER_TYPES
+
+        from ..laplace.make_laplace import LAPLACE_CONSTRUCTORS, choose_laplace_constructor
+
+        for T in (*INTEGER_TYPES, "f32", "f64"):
+            nature = "float" if T in ("f32", "f64") else "integer"
+            atom = dp.atom_domain(T=T, nan=False) if nature == "float" else dp.atom_domain(T=T)
+            for shape, domain in (("atom", atom), ("vector", dp.vector_domain(atom))):
+                chosen = choose_laplace_constructor(domain)
+                if chosen is not LAPLACE_CONSTRUCTORS[shape, nature]:
+                    return z3.BoolVal(True), lambda m, T=T, s=shape: {"T": T, "shape": s}
+        return z3.BoolVal(False), lambda m: {}
+
+    return Obligation(
+        constructor="make_laplace",
+        claim="dispatch: for every numeric type and shape, make_laplace delegates to the "
+        "constructor whose obligations follow",
+        format="all", size=1, violation=violation,
+    )  # fmt: skip
+
+
+def _laplace_obligations() -> list[Obligation]:
+    seen, result = set(), [_dispatch_obligation()]
+    for name in _MEASUREMENTS:
+        for obligation in measurement_obligations(name):
+            if obligation.claim in seen:  # shared parts (the lemma, the rounding) once
+                continue
+            seen.add(obligation.claim)
+            obligation.constructor = "make_laplace"
+            obligation.claim = f"[{name}] {obligation.claim}"
+            result.append(obligation)
+    return result
+
+
 def obligations(names=None) -> list[Obligation]:
     result = []
     for T in ("f64", "f32"):
@@ -157,13 +317,36 @@ def obligations(names=None) -> list[Obligation]:
             result.append(_nearest(T))
         if names is None or "discretization" in names:
             result.append(_discretization(T))
+    for name in _MEASUREMENTS:
+        if names is None or name in names:
+            result += measurement_obligations(name)
+    if names is None or "make_laplace" in names:
+        result += _laplace_obligations()
     return result
 
+
+_SHARED_LAPLACE = [
+    "measurements/_laplace/mechanism_smt.py",
+    "measurements/_laplace/laplace_map.py",
+    "measurements/_laplace/discretization.py",
+    "measurements/_laplace/parameters.py",
+    "numeric/floats.py",
+    "samplers/discrete_laplace_z2k.py",
+]
 
 MODELLED = {
     "nearest_grid_index": ["samplers/discrete_laplace_z2k.py"],
     "discretization": [
         "measurements/_laplace/discretization.py",
         "samplers/discrete_laplace_z2k.py",
+    ],
+    **{
+        name: [f"measurements/{folder}/{name}.py", *_SHARED_LAPLACE]
+        for name, folder in _MEASUREMENTS.items()
+    },
+    "make_laplace": [
+        "measurements/laplace/make_laplace.py",
+        *[f"measurements/{folder}/{name}.py" for name, folder in _MEASUREMENTS.items()],
+        *_SHARED_LAPLACE,
     ],
 }
