@@ -373,3 +373,32 @@ def test_ordered_sum_accepts_any_sequence_of_records():
     t = dp.t.make_bounded_float_ordered_sum(2, (0.0, 1e303))
     assert t(deque([1.0, 2.0, 4.0])) == 3.0
     assert t([1.0, 2.0, 4.0]) == 3.0
+
+
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        "Bogus",  # an algorithm the lemmas do not cover
+        "f16",  # a type that is not a float carrier of the sums
+    ],
+)
+def test_a_hand_built_strategy_outside_the_proven_ones_is_refused(strategy):
+    from certdp.transformations._summation.float_summation import FloatSummation
+
+    S = FloatSummation("Bogus", "f32") if strategy == "Bogus" else FloatSummation("Pairwise", "f16")
+    dp.enable_features("contrib")
+    with pytest.raises(dp.DPError, match="^S: a FloatSummation must be exactly that class"):
+        dp.t.make_sized_bounded_float_checked_sum(4, (1.0, 2.0), S=S)
+
+
+def test_a_subclass_of_the_strategy_is_refused():
+    from certdp.transformations._summation.float_summation import FloatSummation
+
+    class Sneaky(FloatSummation):
+        @property
+        def mantissa_bits(self):
+            return 200
+
+    dp.enable_features("contrib")
+    with pytest.raises(dp.DPError, match="^S: "):
+        dp.t.make_bounded_float_checked_sum(4, (1.0, 2.0), S=Sneaky("Pairwise", "f64"))

@@ -72,6 +72,7 @@ __all__ = [
 
 # proof: begin arguments
 ALGORITHMS = ("Sequential", "Pairwise", "Exact")
+_TYPES = ("f32", "f64")
 _NAME = re.compile(r"^\s*(Sequential|Pairwise|Exact)\s*<\s*(f32|f64|T)\s*>\s*$")
 
 
@@ -110,6 +111,13 @@ def _float_type_of(value) -> str | None:
 def parse_summation(S, bounds=None) -> FloatSummation:
     """The strategy named ``S``; ``"...<T>"`` takes ``T`` from the type of ``bounds[0]``."""
     if isinstance(S, FloatSummation):
+        if type(S) is not FloatSummation or S.algorithm not in ALGORITHMS or S.T not in _TYPES:
+            raise MakeTransformationError(
+                "a FloatSummation must be exactly that class, with an algorithm among "
+                + ", ".join(ALGORITHMS)
+                + " and T f32 or f64",
+                parameter="S",
+            )  # label: strategy-instance
         return S
     match = _NAME.match(S) if isinstance(S, str) else None
     if match is None:

@@ -164,7 +164,8 @@ def scaled_distance(multiplier: int, constant: int, T: CarrierType) -> int:
         factor = exact_cast(multiplier, T.name)  # label: cast-multiplier
     except FailedCastError as error:
         raise FailedCastError(
-            f"{multiplier} is not a value of {T}: {error}", parameter="d_in"
+            f"the distance factor {multiplier} taken from d_in is not a value of {T}: {error}",
+            parameter="d_in",
         ) from error
     try:
         return checked_mul(factor, constant, T.name)  # label: checked-product
