@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import certdp.prelude as dp
-from certdp.core.errors import FloatingPointEnvironmentError
+from certdp.core.errors import FailedMapError, FloatingPointEnvironmentError, MakeDomainError
 from certdp.core.fpenv import ieee_environment_problems
 
 X86 = platform.machine() in ("x86_64", "AMD64")
@@ -160,3 +160,52 @@ def test_an_f32_bound_is_not_rounded_outside_the_default_environment():
         with pytest.raises(FloatingPointEnvironmentError, match="rounding mode"):
             dp.atom_domain(bounds=(0.1, 1.0), T="f32")
     assert dp.atom_domain(bounds=(0.1, 1.0), T="f32").lower == float(np.float32(0.1))
+
+
+# Construction runs the probe too (referee coreB, A2, B3, B7): domains, bounds, transformations,
+# measurements and the validation of d_in compare floats, and a subnormal read as zero changes
+# those comparisons.
+
+
+def test_daz_refuses_bounds_it_would_misorder(mxcsr):
+    with mxcsr_bits(mxcsr, DAZ):
+        with pytest.raises(FloatingPointEnvironmentError, match="flushed to zero"):
+            dp.atom_domain(bounds=(5e-324, 0.0), T="f64")
+    with pytest.raises(MakeDomainError, match="must not exceed"):
+        dp.atom_domain(bounds=(5e-324, 0.0), T="f64")
+
+
+@pytest.mark.parametrize("bits", [FTZ, DAZ])
+def test_a_binary32_bound_is_not_judged_under_flushing(mxcsr, bits):
+    from certdp.core.domains import carrier_bound
+    from certdp.core.types import carrier
+
+    tiny = Fraction(1, 2**140)
+    with mxcsr_bits(mxcsr, bits):
+        with pytest.raises(FloatingPointEnvironmentError):
+            carrier_bound("lower bound", tiny, carrier("f32"))
+    assert carrier_bound("lower bound", tiny, carrier("f32")) == 2.0**-140
+
+
+def test_domains_and_transformations_are_not_built_under_daz(mxcsr):
+    summed, laplace = built()
+    element = dp.atom_domain(bounds=(0.0, 1.0))
+    with mxcsr_bits(mxcsr, DAZ):
+        with pytest.raises(FloatingPointEnvironmentError):
+            dp.vector_domain(element, size=3)
+        with pytest.raises(FloatingPointEnvironmentError):
+            type(summed)(element, element, abs, summed.input_metric, summed.input_metric, abs)
+        with pytest.raises(FloatingPointEnvironmentError):
+            type(laplace)(element, abs, laplace.input_metric, laplace.output_measure, abs)
+    assert dp.vector_domain(element, size=3).size == 3
+
+
+def test_a_negative_subnormal_d_in_is_not_read_as_zero(mxcsr):
+    laplace = built()[1]
+    with mxcsr_bits(mxcsr, DAZ):
+        with pytest.raises(FloatingPointEnvironmentError):
+            laplace.map(-5e-324)
+        with pytest.raises(FloatingPointEnvironmentError):
+            laplace.check(-5e-324, 1.0)
+    with pytest.raises(FailedMapError, match="non-negative"):
+        laplace.map(-5e-324)

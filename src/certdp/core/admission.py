@@ -41,10 +41,13 @@ def _refused_kind(value) -> str | None:
 
 
 def snapshot(value):
-    """A list, a tuple or a plain ``ndarray`` holding the records of ``value``, or a reason."""
+    """A list, a tuple or a plain ``ndarray`` of one or more dimensions holding the records of
+    ``value``, or a reason."""
     reason = _refused_kind(value)  # label: refused-kind
     if reason is not None:
         return reason
+    if type(value) is np.ndarray and value.ndim == 0:  # label: snapshot-zero-d
+        return "a 0-d array is a scalar, not a vector"
     if type(value) in (list, tuple, np.ndarray):  # label: snapshot-plain
         return value
     if isinstance(value, Sequence):
@@ -90,8 +93,12 @@ def _exact_array(array: np.ndarray, T: CarrierType):
             return f"an element is not a value of {T}"
         return narrow  # label: f32-array
     if T.is_integer and kind in "iu":
-        if array.size and (array.min() < T.min or array.max() > T.max):  # label: int-range
-            return f"an element is outside the range of {T}"
+        if array.size:
+            # The ends are compared as Python ints: NumPy before 2.0 compares integers of
+            # different widths through float64, which is not exact.
+            low, high = int(array.min()), int(array.max())  # label: int-ends
+            if low < T.min or high > T.max:  # label: int-range
+                return f"an element is outside the range of {T}"
         if T.bits > 64:
             return array.tolist()  # label: wide-int
         return np.ascontiguousarray(array.astype(T.numpy_dtype, copy=False))  # label: int-array

@@ -36,6 +36,7 @@ class Domain:
         raise NotImplementedError
 
     def member(self, value) -> bool:
+        require_ieee_environment()  # label: member-environment
         try:
             self.admit(value)  # label: member
         except FailedFunctionError:
@@ -173,6 +174,7 @@ def carrier_bound(name: str, value, T: CarrierType):
     A Python float given for ``f32`` is rounded to the nearest binary32 value (as OpenDP
     does); an integer or rational given for a float type must be exactly a value of it.
     """
+    require_ieee_environment()  # label: bound-environment
     value = exact_scalar(value, "bounds", MakeDomainError)  # label: bound-exact
     if not T.is_numeric:
         raise MakeDomainError(
@@ -228,6 +230,7 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
     ``"f64"``).  For floats, ``nan`` defaults to ``True`` without bounds and must be
     false with bounds (a bounded domain contains no NaN).
     """
+    require_ieee_environment()  # label: atom-environment
     if T is None:
         if bounds is None:
             raise MakeDomainError("must be given when bounds are not", parameter="T")
@@ -259,6 +262,7 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
 
 def vector_domain(atom_domain: Domain, size: int | None = None) -> VectorDomain:
     """The domain of vectors of members of ``atom_domain``; of exactly ``size`` elements if given."""
+    require_ieee_environment()  # label: vector-environment
     if not isinstance(atom_domain, Domain):  # label: vector-element
         raise MakeDomainError(f"must be a domain, got {atom_domain!r}", parameter="atom_domain")
     if size is not None:

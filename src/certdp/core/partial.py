@@ -24,10 +24,16 @@ class PartialConstructor:
         return self.constructor(input_domain, input_metric, *self.args, **self.kwargs)
 
     def __rrshift__(self, space):
-        from .transformation import Transformation
+        from .errors import MakeTransformationError
+        from .transformation import Measurement, Transformation
 
         if isinstance(space, Transformation):
-            return space >> self  # label: rrshift-transformation
+            return space.__rshift__(self)  # label: rrshift-transformation
+        if isinstance(space, Measurement):
+            raise MakeTransformationError(  # label: rrshift-measurement
+                "a measurement's output is a release: nothing can be chained after it",
+                parameter="chain",
+            )
         if isinstance(space, tuple) and len(space) == 2:
             return self(*space)  # label: rrshift-space
         return NotImplemented

@@ -18,6 +18,7 @@ from .conversion import exact_argument, exact_scalar
 from .errors import (
     DomainMismatchError,
     FailedMapError,
+    MakeTransformationError,
     MetricMismatchError,
 )
 from .fpenv import require_ieee_environment
@@ -33,7 +34,9 @@ def validate_d_in(metric, d_in):
     The value first passes the boundary (:func:`certdp.core.conversion.exact_scalar`): a NumPy
     scalar, ``Decimal`` or rational becomes the exact ``int``, ``Fraction`` or ``float`` it
     denotes.  Then it must be a non-negative integer under a dataset metric, and a
-    non-negative, non-NaN number otherwise.
+    non-negative, non-NaN number otherwise; a float zero is returned as ``0.0`` (never ``-0.0``).
+    Call it in the IEEE default environment (``map`` probes first): under denormals-are-zero a
+    negative subnormal would compare as zero.
     """
     d_in = exact_scalar(d_in, "d_in", FailedMapError)  # label: d-in-exact
     if type(d_in) not in (int, float, Fraction):
@@ -47,6 +50,8 @@ def validate_d_in(metric, d_in):
         raise FailedMapError("must not be NaN", parameter="d_in")
     if d_in < 0:  # label: d-in-negative
         raise FailedMapError(f"must be non-negative, got {d_in!r}", parameter="d_in")
+    if type(d_in) is float and d_in == 0:
+        return 0.0  # label: d-in-zero
     return d_in
 
 
@@ -63,8 +68,8 @@ class _Mapped:
 
     def map(self, d_in):
         """The smallest distance this object guarantees for inputs ``d_in``-close."""
+        require_ieee_environment()  # label: map-environment
         d_in = validate_d_in(self.input_metric, d_in)  # label: map-validate
-        require_ieee_environment()
         d_out = self._map(d_in)  # label: map-apply
         if switches.contracts.enabled and self.postcondition is not None:
             self.postcondition.check_map(self, d_in, d_out)
@@ -103,6 +108,7 @@ class Transformation(_Mapped):
         output_metric,
         stability_map,
     ):
+        require_ieee_environment()  # label: transformation-environment
         self.input_domain = input_domain
         self.output_domain = output_domain
         self.function = function
@@ -127,6 +133,12 @@ class Transformation(_Mapped):
 
         if isinstance(other, PartialConstructor):
             other = other(self.output_domain, self.output_metric)  # label: rshift-partial
+            if not isinstance(other, (Transformation, Measurement)):
+                raise MakeTransformationError(  # label: rshift-not-mapped
+                    f"the constructor returned a {type(other).__name__}, not a transformation "
+                    "or measurement",
+                    parameter="chain",
+                )
         if isinstance(other, (Transformation, Measurement)):
             return _chain(self, other)  # label: rshift-chain
         return NotImplemented
@@ -142,6 +154,7 @@ class Measurement(_Mapped):
     """A private measurement (see the module docstring)."""
 
     def __init__(self, input_domain, function, input_metric, output_measure, privacy_map):
+        require_ieee_environment()  # label: measurement-environment
         self.input_domain = input_domain
         self.function = function
         self.input_metric = input_metric
