@@ -27,13 +27,14 @@ from .error_bounds import gamma
 
 __all__ = ["RowNormTest", "CHUNK_ROWS"]
 
+# proof: begin row-norm-test
 #: Rows handled per numpy call: large enough to amortise the call, small enough for the cache.
-CHUNK_ROWS = 1 << 14
+CHUNK_ROWS = 1 << 14  # label: chunk-rows
 
 # Rows per repetition of the origin when subtracting it from a contiguous block.
-_TILE = 64
+_TILE = 64  # label: tile
 # Integers of magnitude at most 2**53 convert to float64 exactly.
-_EXACT_INTEGER_LIMIT = 1 << 53
+_EXACT_INTEGER_LIMIT = 1 << 53  # label: exact-integer-limit
 
 
 class RowNormTest:
@@ -47,11 +48,11 @@ class RowNormTest:
         self.norm = norm
         self.p = p
         if origin is not None and not np.any(origin):
-            origin = None  # subtracting zeros changes no value: skip it
+            origin = None  # zeros change no value  # label: zero-origin-dropped
         self.origin = origin
         self._origin_exact = None if origin is None else [Fraction(v) for v in origin.tolist()]
-        self._tiled_origin = None if origin is None else np.tile(origin, _TILE)
-        self._bound = Fraction(norm) ** p
+        self._tiled_origin = None if origin is None else np.tile(origin, _TILE)  # label: tiled
+        self._bound = Fraction(norm) ** p  # label: bound
         self._thresholds: dict[int, tuple[float, float]] = {}
 
     # proof: begin thresholds
@@ -173,3 +174,6 @@ class RowNormTest:
         return True
 
     # proof: end decide
+
+
+# proof: end row-norm-test

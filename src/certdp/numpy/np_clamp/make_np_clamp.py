@@ -28,10 +28,10 @@ from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
 
 __all__ = ["make_np_clamp", "then_np_clamp"]
 
-_DTYPE = {"f64": np.float64, "f32": np.float32}
-
-
 # proof: begin helpers
+_DTYPE = {"f64": np.float64, "f32": np.float32}  # label: dtypes
+
+
 def _first_margin(T: str, num_columns: int) -> float:
     """A relative shrink that rounding seldom undoes: a few units in the last place per column."""
     return math.ldexp(num_columns + 4, -53 if T == "f64" else -24)  # label: first-margin

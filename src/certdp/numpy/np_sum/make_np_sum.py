@@ -37,17 +37,17 @@ from certdp.numpy.array2_domain import NPArray2Domain
 
 __all__ = ["make_np_sum", "then_np_sum", "SIZE_LIMIT", "origin_norm_upper", "rounding_allowance"]
 
+# proof: begin helpers
 #: Rows a dataset of unknown size keeps at most before it is summed (OpenDP's float sums' limit).
-SIZE_LIMIT = 1 << 20
+SIZE_LIMIT = 1 << 20  # label: size-limit
 
 _MAX = {
     "f64": Fraction(np.finfo(np.float64).max.item()),
     "f32": Fraction(np.finfo(np.float32).max.item()),
-}
-_DTYPE = {"f64": np.float64, "f32": np.float32}
+}  # label: largest-finite
+_DTYPE = {"f64": np.float64, "f32": np.float32}  # label: dtypes
 
 
-# proof: begin helpers
 def origin_norm_upper(origin: np.ndarray, p: int) -> Fraction:
     """An upper bound of ``||origin||_p`` (exact for ``p = 1``, rounded up for ``p = 2``)."""
     values = [Fraction(v) for v in np.atleast_1d(origin).tolist()]
@@ -163,16 +163,18 @@ def make_np_sum(input_domain, input_metric) -> Transformation:
 # proof: end constructor
 
 
+# proof: begin opendp-map
 def _opendp_map(domain: NPArray2Domain):
     """OpenDP 0.16's map for ``domain``, evaluated with the same numpy operations."""
     norm = domain.norm
     to_T = float if domain.T.name == "f64" else (lambda v: float(np.float32(v)))
     if domain.size is None:
-        total = norm + np.linalg.norm(np.atleast_1d(domain.origin), ord=domain.p)
+        origin_norm = np.linalg.norm(np.atleast_1d(domain.origin), ord=domain.p)
+        total = norm + origin_norm  # label: opendp-total
 
         def stability_map(d_in):
             try:
-                return to_T(d_in * total)
+                return to_T(d_in * total)  # label: opendp-unknown
             except OverflowError as error:
                 raise FailedMapError(
                     f"{d_in} * {total} overflows: {error}", parameter="d_in"
@@ -181,9 +183,12 @@ def _opendp_map(domain: NPArray2Domain):
     else:
 
         def stability_map(d_in):
-            return to_T(d_in // 2 * 2 * norm)
+            return to_T(d_in // 2 * 2 * norm)  # label: opendp-known
 
     return stability_map
+
+
+# proof: end opendp-map
 
 
 then_np_sum = partial_constructor(make_np_sum)
