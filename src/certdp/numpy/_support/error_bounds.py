@@ -14,8 +14,11 @@ from certdp.core.errors import ArithmeticOverflowError
 __all__ = ["unit_roundoff", "gamma", "subnormal_half_spacing"]
 
 # proof: begin error-bounds
-_SIGNIFICAND_BITS = {"f64": 53, "f32": 24}  # label: significand-bits
-_SMALLEST_SUBNORMAL_EXPONENT = {"f64": -1074, "f32": -149}  # label: subnormal-exponent
+# f16, f8 and f6 are the reduced-precision formats of the bounded proofs (contracts/smt.py)
+_SIGNIFICAND_BITS = {"f64": 53, "f32": 24, "f16": 11, "f8": 4, "f6": 3}  # label: significand-bits
+_SMALLEST_SUBNORMAL_EXPONENT = {
+    "f64": -1074, "f32": -149, "f16": -24, "f8": -9, "f6": -4,
+}  # fmt: skip  # label: subnormal-exponent
 
 
 def unit_roundoff(T: str) -> Fraction:

@@ -23,9 +23,9 @@ import numpy as np
 from certdp.core.errors import ArithmeticOverflowError
 from certdp.numeric import round_rational
 
-from .error_bounds import gamma
+from .error_bounds import gamma, subnormal_half_spacing
 
-__all__ = ["RowNormTest", "CHUNK_ROWS"]
+__all__ = ["RowNormTest", "CHUNK_ROWS", "threshold_bounds"]
 
 # proof: begin row-norm-test
 #: Rows handled per numpy call: large enough to amortise the call, small enough for the cache.
@@ -35,6 +35,18 @@ CHUNK_ROWS = 1 << 14  # label: chunk-rows
 _TILE = 64  # label: tile
 # Integers of magnitude at most 2**53 convert to float64 exactly.
 _EXACT_INTEGER_LIMIT = 1 << 53  # label: exact-integer-limit
+
+
+def threshold_bounds(bound: Fraction, p: int, k: int, W: str = "f64") -> tuple[Fraction, Fraction]:
+    """Exact ``(R^p (1 - gamma) - e, R^p (1 + gamma) + e)`` for ``bound = R^p``, rows of ``k``
+    columns and estimates computed in the format ``W``."""
+    if p == 1:
+        g, e = gamma(k + 1, W), Fraction(0)  # label: p1-constants
+    else:
+        g, e = gamma(k + 3, W), 2 * k * subnormal_half_spacing(W)  # label: p2-constants
+    accept = bound * (1 - g) - e  # label: accept-exact
+    reject = bound * (1 + g) + e  # label: reject-exact
+    return accept, reject
 
 
 class RowNormTest:
@@ -59,12 +71,7 @@ class RowNormTest:
     def thresholds(self, k: int) -> tuple[float, float]:
         """``(accept_below, reject_above)`` for rows of ``k`` columns."""
         if k not in self._thresholds:
-            if self.p == 1:
-                g, e = gamma(k + 1, "f64"), Fraction(0)  # label: p1-constants
-            else:
-                g, e = gamma(k + 3, "f64"), Fraction(k, 1 << 1074)  # label: p2-constants
-            accept = self._bound * (1 - g) - e  # label: accept-exact
-            reject = self._bound * (1 + g) + e  # label: reject-exact
+            accept, reject = threshold_bounds(self._bound, self.p, k)  # label: threshold-bounds
             accept_below = -1.0 if accept < 0 else round_rational(accept, "f64", "down")
             try:
                 reject_above = round_rational(reject, "f64", "up")  # label: reject-rounded
