@@ -128,7 +128,7 @@ def test_clamp_row_model_is_the_code(case):
     dtype = np.float32 if T == "f32" else np.float64
     origin = [float(dtype(o)) for o in origin]
     k = len(origin)
-    domain = dp.array2_domain(T=T, num_columns=k)
+    domain = dp.numpy.array2_domain(T=T, num_columns=k)
     built = dp.numpy.make_np_clamp(domain, dp.symmetric_distance(), radius, p, origin=origin)
     code = built(np.array(rows, dtype=dtype))
     for i, row in enumerate(rows):
@@ -142,14 +142,14 @@ def test_exact_norm_test_decides_the_ball():
     for row, radius, p, expected in [
         ((3.5, 3.0), 7.0, 1, True),
         ((3.5, 3.0), 6.5, 1, False),
-        ((3.5, 2.0), 5.0, 2, True),
-        ((3.5, 2.0), 4.999999999999999, 2, False),
+        ((3.5, 3.0), 5.0, 2, True),
+        ((3.5, 3.0), 4.999999999999999, 2, False),
         ((math.inf, 0.0), 1e300, 1, False),
     ]:
         within = smt_model.within_exact([_numeral(v, "f64") for v in row], origin, radius, p, "f64")
         assert z3.is_true(z3.simplify(within)) is expected
-        offsets = [Fraction(row[0]) - Fraction(0.5), Fraction(row[1]) + 1]
         if all(math.isfinite(v) for v in row):
+            offsets = [Fraction(row[0]) - Fraction(0.5), Fraction(row[1]) + 1]
             total = sum(abs(d) ** p for d in offsets)
             assert (total <= Fraction(radius) ** p) is expected
 
@@ -161,3 +161,33 @@ def test_every_obligation_says_what_it_covers(name):
     for obligation in obligations:
         assert obligation.constructor == name
         assert "for all" in obligation.claim or "every" in obligation.claim
+
+
+def test_thresholds_without_the_rounding_allowance_are_refuted(monkeypatch):
+    """The row-norm obligation is not vacuous: comparing the float estimate with R^p itself
+    (no gamma) accepts a row outside the ball, and the solver finds one."""
+    from certdp.prove.engine import solve
+
+    def naive(radius, p, k, W):
+        exact = Fraction(radius) ** p
+        return smt_model._rounded(exact, W, z3.RNE()), smt_model._rounded(exact, W, z3.RNE())
+
+    monkeypatch.setattr(smt_model, "thresholds", naive)
+    obligation = smt_model._row_test_obligation("make_np_sum", "f8", 1, 2, "3/2")
+    assert solve(obligation, 120)["status"] == "counterexample"
+
+
+def test_sum_map_without_the_rounding_term_is_refuted(monkeypatch):
+    """The column-sum obligation is not vacuous: the idealized map (no 2 rho) is refuted by a
+    reordering of the same rows whose float sums differ."""
+    import importlib
+
+    from certdp.prove.engine import solve
+
+    make_np_sum = importlib.import_module("certdp.numpy.np_sum.make_np_sum")
+
+    monkeypatch.setattr(
+        make_np_sum, "known_size_bound", lambda d_in, radius, rho: (d_in // 2) * 2 * radius
+    )
+    obligation = smt_model._sum_instance("f8", 1, 1, 3, "3/2", ["-3/4"], 1)
+    assert solve(obligation, 120)["status"] == "counterexample"
