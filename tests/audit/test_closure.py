@@ -74,13 +74,16 @@ def test_the_wrapper_and_gate_are_proven_and_the_gate_skips_the_closure_module(
                 assert definition.proven_by == (document,), definition_name
 
 
-def test_a_constant_just_above_the_marker_is_in_the_closure_and_trusted(constructors, index):
+def test_a_module_constant_is_in_the_closure_and_proven_inside_the_range(constructors, index):
     constructor = constructors["make_sum"]
     found = _by_name(closure(constructor, index))
+    # the grid of the probe: a module-level constant the constructor reads (it now sits inside
+    # the proven range, so the proof covers it; one just above the marker would be trusted)
     constant = found["certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT"]
     begin = constructor.code.read_text().splitlines().index("# proof: begin constructor") + 1
-    assert constant.last < begin and constant.trusted
-    assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" in trusted_base(
+    assert constant.first > begin and not constant.trusted
+    assert constant.proven_by == ("transformations/sum/make_sum.tex",)
+    assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" not in trusted_base(
         constructor, index
     )
     own = found["certdp.transformations.sum.make_sum.make_sum"]
@@ -300,9 +303,10 @@ def test_the_probes_change_exactly_one_fingerprint_of_the_closure(
 def test_command_line_lists_the_trusted_base(capsys):
     from certdp.audit.closure import _main
 
-    assert _main(["make_sum"]) == 0
+    assert _main(["make_sum", "--all"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("make_sum: ")
     assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" in out
+    assert "[trusted]" in out  # the trusted base (core, numeric) is listed with the rest
     # make_sum cites the numeric lemmas now; the specialised sums it dispatches to it does not
     assert "proven but not cited: transformations/" in out

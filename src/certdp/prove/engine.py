@@ -42,6 +42,7 @@ MODELS = {
     "certdp.measurements._laplace.smt_model": "laplace",
     "certdp.samplers.smt_model": "samplers",
     "certdp.measurements._gaussian.smt_model": "gaussian",
+    "certdp.numpy._support.smt_model": "numpy",
 }
 
 _SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/engine.py"]

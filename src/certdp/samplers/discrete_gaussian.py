@@ -28,12 +28,12 @@ __all__ = [
     "sample_discrete_gaussian",
 ]
 
-#: Digits of W and of the thresholds compared at once by the batch acceptance test.
-WORD = 64
-WORD_MASK = (1 << WORD) - 1
-
-
 # proof: begin discrete-gaussian
+#: Digits of W and of the thresholds compared at once by the batch acceptance test.
+WORD = 64  # label: word
+WORD_MASK = (1 << WORD) - 1  # label: word-mask
+
+
 def acceptance_exponent(scale: Fraction) -> tuple[int, int, Callable[[int], int]]:
     """``(t, d, n)`` with ``t = floor(scale) + 1`` and ``n(y) / d`` equal to
     ``(|y| - scale^2 / t)^2 / (2 scale^2)`` exactly, for ``scale > 0``."""
@@ -127,7 +127,9 @@ def discrete_gaussian_batch_sampler(scale: Fraction) -> Callable[[EntropySource,
                 inverse = inverse.reshape(-1)
                 limits = [threshold(int(m)) for m in unique]
                 always = np.array([limit >> WORD for limit in limits], dtype=bool)[inverse]
-                bounds = np.array([limit & (WORD_MASK) for limit in limits], dtype=np.uint64)
+                bounds = np.array(
+                    [limit & (WORD_MASK) for limit in limits], dtype=np.uint64
+                )  # label: batch-bounds
                 bounds = bounds[inverse]
                 words = source.words(size)  # label: batch-words
                 accepted = always | (words < bounds)  # label: batch-compare

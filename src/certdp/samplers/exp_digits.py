@@ -13,17 +13,17 @@ from fractions import Fraction
 
 __all__ = ["exp_neg_enclosure", "exp_neg_digits"]
 
-#: Extra bits carried through the squarings.
-GUARD_BITS = 16
-
-
 # proof: begin exp-neg-enclosure
+#: Extra bits carried through the squarings.
+GUARD_BITS = 16  # label: guard-bits
+
+
 def exp_neg_enclosure(n: int, d: int, precision: int) -> tuple[int, int]:
     """Integers ``lo <= 2^precision * exp(-n/d) <= hi``, for ``n >= 0``, ``d >= 1`` and
     ``precision >= 0``."""
     halvings = (n // d).bit_length()  # label: halvings
     y = Fraction(n, d << halvings)  # y = x / 2^halvings, 0 <= y < 1  # label: reduced
-    work = precision + halvings + GUARD_BITS
+    work = precision + halvings + GUARD_BITS  # label: work
     # alternating series: |exp(-y) - partial sum up to term j| <= the next term
     total, term, index = Fraction(1), Fraction(1), 0
     threshold = Fraction(1, 1 << (work + 2))

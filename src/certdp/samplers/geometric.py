@@ -40,13 +40,13 @@ __all__ = [
     "sample_geometric_exp",
 ]
 
-#: Longest threshold table built; below x = 44 / TABLE_LIMIT the counting algorithm is used.
-TABLE_LIMIT = 4096
-#: Digits of W and of the thresholds compared at once.
-WORD = 64
-
-
 # proof: begin threshold-table
+#: Longest threshold table built; below x = 44 / TABLE_LIMIT the counting algorithm is used.
+TABLE_LIMIT = 4096  # label: table-limit
+#: Digits of W and of the thresholds compared at once.
+WORD = 64  # label: word
+
+
 def threshold_table(n: int, d: int, limit: int = TABLE_LIMIT) -> list[int] | None:
     """``[floor(2^64 exp(-v n/d)) for v = 1, 2, ..., L]``, where ``L`` is the first ``v`` whose
     entry is 0; ``None`` when ``L`` would exceed ``limit``."""

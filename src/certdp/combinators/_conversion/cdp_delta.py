@@ -36,9 +36,6 @@ from certdp.numeric import (
 
 __all__ = ["cdp_delta", "inf_exp", "inf_ln_1p"]
 
-#: Largest finite f64.
-F64_MAX = 1.7976931348623157e308
-
 
 # proof: begin directed-elementary
 def _exact(value) -> Fraction:
@@ -86,6 +83,10 @@ def inf_ln_1p(x: float) -> float:
 
 
 # proof: begin cdp-delta
+#: Largest finite f64.
+F64_MAX = 1.7976931348623157e308  # label: f64-max
+
+
 def _f64(value, name: str, up: bool) -> float:
     """``value`` as an f64: rounded up (``up``, +inf beyond the range) or down (the largest
     finite f64 beyond it); refuses what is not a number, NaN and values with the sign set."""

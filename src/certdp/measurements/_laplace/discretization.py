@@ -21,13 +21,13 @@ from certdp.core.errors import MakeMeasurementError
 
 __all__ = ["K_MIN", "K_MAX", "get_discretization_consts"]
 
-#: Exponent of the smallest positive subnormal: every finite value is a multiple of 2^K_MIN.
-K_MIN = {"f64": -1074, "f32": -149}
-#: Exponent of the largest power of two that is a finite value.
-K_MAX = {"f64": 1023, "f32": 127}
-
-
 # proof: begin discretization-consts
+#: Exponent of the smallest positive subnormal: every finite value is a multiple of 2^K_MIN.
+K_MIN = {"f64": -1074, "f32": -149}  # label: k-min
+#: Exponent of the largest power of two that is a finite value.
+K_MAX = {"f64": 1023, "f32": 127}  # label: k-max
+
+
 def get_discretization_consts(k, T: str) -> tuple[int, Fraction]:
     """``(k, 2^k - 2^K_MIN[T])``, exactly; ``k`` defaults to ``K_MIN[T]``."""
     if T not in K_MIN:  # label: float-type

@@ -21,18 +21,18 @@ import numpy as np
 
 __all__ = ["STRANDS", "CHUNK_ROWS", "depth", "column_sum"]
 
+# proof: begin depth
 #: Strands per chunk (a power of two): rows ``i`` and ``i + STRANDS`` share a strand.
-STRANDS = 64
-LOG2_STRANDS = 6
+STRANDS = 64  # label: strands-count
+LOG2_STRANDS = 6  # label: log2-strands
 #: Rows per chunk (a multiple of ``STRANDS``).
-CHUNK_ROWS = 1 << 14
+CHUNK_ROWS = 1 << 14  # label: chunk-rows
 
 
 def _ceil_div(a: int, b: int) -> int:
-    return -(-a // b)
+    return -(-a // b)  # label: ceil-div
 
 
-# proof: begin depth
 def depth(n: int) -> int:
     """An upper bound on the number of float64 additions between any of ``n`` summands and
     its column's float64 sum."""

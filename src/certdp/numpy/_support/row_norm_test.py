@@ -23,17 +23,30 @@ import numpy as np
 from certdp.core.errors import ArithmeticOverflowError
 from certdp.numeric import round_rational
 
-from .error_bounds import gamma
+from .error_bounds import gamma, subnormal_half_spacing
 
-__all__ = ["RowNormTest", "CHUNK_ROWS"]
+__all__ = ["RowNormTest", "CHUNK_ROWS", "threshold_bounds"]
 
+# proof: begin row-norm-test
 #: Rows handled per numpy call: large enough to amortise the call, small enough for the cache.
-CHUNK_ROWS = 1 << 14
+CHUNK_ROWS = 1 << 14  # label: chunk-rows
 
 # Rows per repetition of the origin when subtracting it from a contiguous block.
-_TILE = 64
+_TILE = 64  # label: tile
 # Integers of magnitude at most 2**53 convert to float64 exactly.
-_EXACT_INTEGER_LIMIT = 1 << 53
+_EXACT_INTEGER_LIMIT = 1 << 53  # label: exact-integer-limit
+
+
+def threshold_bounds(bound: Fraction, p: int, k: int, W: str = "f64") -> tuple[Fraction, Fraction]:
+    """Exact ``(R^p (1 - gamma) - e, R^p (1 + gamma) + e)`` for ``bound = R^p``, rows of ``k``
+    columns and estimates computed in the format ``W``."""
+    if p == 1:
+        g, e = gamma(k + 1, W), Fraction(0)  # label: p1-constants
+    else:
+        g, e = gamma(k + 3, W), 2 * k * subnormal_half_spacing(W)  # label: p2-constants
+    accept = bound * (1 - g) - e  # label: accept-exact
+    reject = bound * (1 + g) + e  # label: reject-exact
+    return accept, reject
 
 
 class RowNormTest:
@@ -47,23 +60,18 @@ class RowNormTest:
         self.norm = norm
         self.p = p
         if origin is not None and not np.any(origin):
-            origin = None  # subtracting zeros changes no value: skip it
+            origin = None  # zeros change no value  # label: zero-origin-dropped
         self.origin = origin
         self._origin_exact = None if origin is None else [Fraction(v) for v in origin.tolist()]
-        self._tiled_origin = None if origin is None else np.tile(origin, _TILE)
-        self._bound = Fraction(norm) ** p
+        self._tiled_origin = None if origin is None else np.tile(origin, _TILE)  # label: tiled
+        self._bound = Fraction(norm) ** p  # label: bound
         self._thresholds: dict[int, tuple[float, float]] = {}
 
     # proof: begin thresholds
     def thresholds(self, k: int) -> tuple[float, float]:
         """``(accept_below, reject_above)`` for rows of ``k`` columns."""
         if k not in self._thresholds:
-            if self.p == 1:
-                g, e = gamma(k + 1, "f64"), Fraction(0)  # label: p1-constants
-            else:
-                g, e = gamma(k + 3, "f64"), Fraction(k, 1 << 1074)  # label: p2-constants
-            accept = self._bound * (1 - g) - e  # label: accept-exact
-            reject = self._bound * (1 + g) + e  # label: reject-exact
+            accept, reject = threshold_bounds(self._bound, self.p, k)  # label: threshold-bounds
             accept_below = -1.0 if accept < 0 else round_rational(accept, "f64", "down")
             try:
                 reject_above = round_rational(reject, "f64", "up")  # label: reject-rounded
@@ -173,3 +181,6 @@ class RowNormTest:
         return True
 
     # proof: end decide
+
+
+# proof: end row-norm-test

@@ -16,7 +16,8 @@ import numpy as np
 
 __all__ = ["RowSelection"]
 
-_WORD = {8: np.uint64, 4: np.uint32, 2: np.uint16, 1: np.uint8}
+# proof: begin row-selection
+_WORD = {8: np.uint64, 4: np.uint32, 2: np.uint16, 1: np.uint8}  # label: word-types
 
 
 class RowSelection:
@@ -25,8 +26,8 @@ class RowSelection:
     def __init__(self, num_columns: int):
         self.multipliers = np.array(
             [secrets.randbits(64) | 1 for _ in range(num_columns)], dtype=np.uint64
-        )
-        self.offset = np.uint64(secrets.randbits(64))
+        )  # label: multipliers
+        self.offset = np.uint64(secrets.randbits(64))  # label: offset
 
     # proof: begin select
     def words(self, array: np.ndarray) -> np.ndarray:
@@ -54,3 +55,6 @@ class RowSelection:
         return array[order[:limit]]  # label: keep-first
 
     # proof: end select
+
+
+# proof: end row-selection

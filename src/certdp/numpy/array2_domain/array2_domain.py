@@ -22,14 +22,15 @@ from certdp.numpy._support.row_norm_test import RowNormTest
 
 __all__ = ["NPArray2Domain", "array2_domain"]
 
+# proof: begin array2-domain
 _DTYPES = {
     "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
     "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64, "usize": np.uint64,
     "f32": np.float32, "f64": np.float64, "bool": np.bool_,
-}  # fmt: skip
+}  # fmt: skip  # label: dtypes
 #: The widest row an array2_domain describes: 2^32 columns (a row of 32 GiB in f64).
-MAX_COLUMNS = 1 << 32
-_ORIGIN_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}
+MAX_COLUMNS = 1 << 32  # label: max-columns
+_ORIGIN_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}  # label: origin-types
 
 
 class NPArray2Domain(Domain):
@@ -47,11 +48,11 @@ class NPArray2Domain(Domain):
         self.num_columns = num_columns
         self.nan = nan
         self.T = T
-        self.dtype = np.dtype(_DTYPES[T.name])
+        self.dtype = np.dtype(_DTYPES[T.name])  # label: member-dtype
         self.row_test = None
         if norm is not None:
             vector = origin.astype(np.float64) if origin.ndim == 1 else None
-            self.row_test = RowNormTest(norm, p, vector)
+            self.row_test = RowNormTest(norm, p, vector)  # label: row-test
 
     @property
     def descriptor(self) -> NPArray2Domain:
@@ -61,31 +62,31 @@ class NPArray2Domain(Domain):
     def origin_vector(self, num_columns: int) -> np.ndarray:
         """The origin as a float64 vector of ``num_columns`` exact values."""
         if self.origin.ndim == 0:
-            return np.zeros(num_columns, dtype=np.float64)
-        return self.origin.astype(np.float64)
+            return np.zeros(num_columns, dtype=np.float64)  # label: origin-zero
+        return self.origin.astype(np.float64)  # label: origin-vector
 
     def admit(self, value):
         """``value`` itself when it is a member; otherwise the rule it breaks, without data."""
-        if type(value) is not np.ndarray:
+        if type(value) is not np.ndarray:  # label: admit-type
             kind = type(value).__name__
             if isinstance(value, np.ndarray):
                 raise refuse(self, f"type: a {kind} (an ndarray subclass) is refused")
             raise refuse(self, f"type: a {kind} is not a numpy.ndarray")
-        if value.ndim != 2:
+        if value.ndim != 2:  # label: admit-ndim
             raise refuse(self, f"shape: a {value.ndim}-d array is not 2-d")
-        if value.dtype != self.dtype:
+        if value.dtype != self.dtype:  # label: admit-dtype
             raise refuse(self, f"type: dtype {value.dtype.str} is not {self.dtype.str}")
-        if self.num_columns is not None and value.shape[1] != self.num_columns:
+        if self.num_columns is not None and value.shape[1] != self.num_columns:  # label: width
             raise refuse(self, f"width: the number of columns is not {self.num_columns}")
-        if self.size is not None and value.shape[0] != self.size:
+        if self.size is not None and value.shape[0] != self.size:  # label: admit-size
             raise refuse(self, f"size: the number of rows is not {self.size}")
         if self.row_test is not None:
             # a NaN row has no norm: the row test rejects it
-            if not self.row_test.all_within(value):
+            if not self.row_test.all_within(value):  # label: admit-norm
                 raise refuse(self, "norm: a row is outside the norm ball (or holds NaN)")
-        elif self.T.is_float and not self.nan and np.isnan(value).any():
+        elif self.T.is_float and not self.nan and np.isnan(value).any():  # label: admit-nan
             raise refuse(self, "NaN: an entry is NaN and the domain excludes NaN")
-        return value
+        return value  # label: admit-member
 
     def _key(self) -> tuple:
         origin = None
@@ -268,4 +269,7 @@ def array2_domain(
         )
     return NPArray2Domain(
         origin=origin, norm=norm, p=p, size=size, num_columns=num_columns, nan=bool(nan), T=T
-    )
+    )  # label: build
+
+
+# proof: end array2-domain

@@ -37,17 +37,17 @@ from certdp.numpy.array2_domain import NPArray2Domain
 
 __all__ = ["make_np_sum", "then_np_sum", "SIZE_LIMIT", "origin_norm_upper", "rounding_allowance"]
 
+# proof: begin helpers
 #: Rows a dataset of unknown size keeps at most before it is summed (OpenDP's float sums' limit).
-SIZE_LIMIT = 1 << 20
+SIZE_LIMIT = 1 << 20  # label: size-limit
 
 _MAX = {
     "f64": Fraction(np.finfo(np.float64).max.item()),
     "f32": Fraction(np.finfo(np.float32).max.item()),
-}
-_DTYPE = {"f64": np.float64, "f32": np.float32}
+}  # label: largest-finite
+_DTYPE = {"f64": np.float64, "f32": np.float32}  # label: dtypes
 
 
-# proof: begin helpers
 def origin_norm_upper(origin: np.ndarray, p: int) -> Fraction:
     """An upper bound of ``||origin||_p`` (exact for ``p = 1``, rounded up for ``p = 2``)."""
     values = [Fraction(v) for v in np.atleast_1d(origin).tolist()]
@@ -63,14 +63,27 @@ def origin_norm_upper(origin: np.ndarray, p: int) -> Fraction:
     return Fraction(inf_sqrt(squares, "f64")) * scale  # label: norm2
 
 
-def rounding_allowance(rows: int, reach: Fraction, T: str, num_columns: int) -> Fraction:
-    """``rho``: bounds ``||column_sum(x) - sum(x)||_p`` for ``rows`` rows of p-norm at most ``reach``."""
-    g = gamma(depth(rows), "f64")
-    if T == "f64":
+def rounding_allowance(
+    rows: int, reach: Fraction, T: str, num_columns: int, W: str = "f64"
+) -> Fraction:
+    """``rho``: bounds ``||column_sum(x) - sum(x)||_p`` for ``rows`` rows of p-norm at most
+    ``reach``, summed in the format ``W`` and rounded to ``T``."""
+    g = gamma(depth(rows), W)
+    if T == W:
         return g * rows * reach  # label: rho-f64
-    # float32 data are summed in float64, then rounded once to float32
-    relative = g + unit_roundoff("f32") * (1 + g)
-    return relative * rows * reach + num_columns * subnormal_half_spacing("f32")  # label: rho-f32
+    # the data are summed in W, then rounded once to T
+    relative = g + unit_roundoff(T) * (1 + g)
+    return relative * rows * reach + num_columns * subnormal_half_spacing(T)  # label: rho-f32
+
+
+def known_size_bound(d_in: int, radius: Fraction, rho: Fraction) -> Fraction:
+    """The exact map value for a known size: ``floor(d_in / 2) * 2 R + 2 rho``."""
+    return (d_in // 2) * 2 * radius + 2 * rho  # label: bound-known
+
+
+def unknown_size_bound(d_in: int, per_record: Fraction, rho: Fraction) -> Fraction:
+    """The exact map value for an unknown size: ``d_in * per_record + 2 rho``."""
+    return d_in * per_record + 2 * rho  # label: bound-unknown
 
 
 # proof: end helpers
@@ -143,7 +156,7 @@ def make_np_sum(input_domain, input_metric) -> Transformation:
             return column_sum(selection.select(x, limit), dtype)  # label: function-unknown
 
         def stability_map(d_in):
-            return inf_cast(d_in * per_record + 2 * rho, T)  # label: map-unknown
+            return inf_cast(unknown_size_bound(d_in, per_record, rho), T)  # label: map-unknown
 
     else:
 
@@ -151,7 +164,7 @@ def make_np_sum(input_domain, input_metric) -> Transformation:
             return column_sum(x, dtype)  # label: function-known
 
         def stability_map(d_in):
-            return inf_cast((d_in // 2) * 2 * radius + 2 * rho, T)  # label: map-known
+            return inf_cast(known_size_bound(d_in, radius, rho), T)  # label: map-known
 
     built = Transformation(
         input_domain, output_domain, function, input_metric, output_metric, stability_map
@@ -163,16 +176,18 @@ def make_np_sum(input_domain, input_metric) -> Transformation:
 # proof: end constructor
 
 
+# proof: begin opendp-map
 def _opendp_map(domain: NPArray2Domain):
     """OpenDP 0.16's map for ``domain``, evaluated with the same numpy operations."""
     norm = domain.norm
     to_T = float if domain.T.name == "f64" else (lambda v: float(np.float32(v)))
     if domain.size is None:
-        total = norm + np.linalg.norm(np.atleast_1d(domain.origin), ord=domain.p)
+        origin_norm = np.linalg.norm(np.atleast_1d(domain.origin), ord=domain.p)
+        total = norm + origin_norm  # label: opendp-total
 
         def stability_map(d_in):
             try:
-                return to_T(d_in * total)
+                return to_T(d_in * total)  # label: opendp-unknown
             except OverflowError as error:
                 raise FailedMapError(
                     f"{d_in} * {total} overflows: {error}", parameter="d_in"
@@ -181,9 +196,12 @@ def _opendp_map(domain: NPArray2Domain):
     else:
 
         def stability_map(d_in):
-            return to_T(d_in // 2 * 2 * norm)
+            return to_T(d_in // 2 * 2 * norm)  # label: opendp-known
 
     return stability_map
+
+
+# proof: end opendp-map
 
 
 then_np_sum = partial_constructor(make_np_sum)

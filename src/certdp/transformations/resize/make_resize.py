@@ -31,13 +31,13 @@ from certdp.samplers.shuffle import shuffled
 
 __all__ = ["make_resize", "then_resize", "resized"]
 
+# proof: begin output-metric
 _OUTPUT_METRICS = {
     "SymmetricDistance": symmetric_distance,
     "InsertDeleteDistance": insert_delete_distance,
-}
+}  # label: metric-names
 
 
-# proof: begin output-metric
 def _output_metric(MO):
     """The dataset metric named by ``MO``: OpenDP's type name, or the metric (or its class)."""
     if isinstance(MO, (SymmetricDistance, InsertDeleteDistance)):

@@ -32,11 +32,11 @@ from certdp.transformations._summation.integer_summation import (
 
 __all__ = ["make_sum", "then_sum", "DEFAULT_SIZE_LIMIT"]
 
-#: The records a float sum of unknown size keeps at most (OpenDP's default).
-DEFAULT_SIZE_LIMIT = 1 << 20
-
-
 # proof: begin constructor
+#: The records a float sum of unknown size keeps at most (OpenDP's default).
+DEFAULT_SIZE_LIMIT = 1 << 20  # label: default-size-limit
+
+
 @certified
 def make_sum(input_domain, input_metric) -> Transformation:
     """Sum a vector of bounded numbers with the cheapest specialised sum that is sound.
