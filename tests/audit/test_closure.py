@@ -300,13 +300,23 @@ def test_the_probes_change_exactly_one_fingerprint_of_the_closure(
     assert [name for name in before if before[name] != after[name]] == [changed]
 
 
-def test_command_line_lists_the_trusted_base(capsys):
+def test_command_line_lists_every_definition_with_the_documents_proving_it(capsys):
     from certdp.audit.closure import _main
 
     assert _main(["make_sum", "--all"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("make_sum: ")
-    assert "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT" in out
-    assert "[trusted]" in out  # the trusted base (core, numeric) is listed with the rest
-    # make_sum cites the numeric lemmas now; the specialised sums it dispatches to it does not
-    assert "proven but not cited: transformations/" in out
+    assert out.startswith("make_sum: ") and ", 0 trusted" in out.splitlines()[0]
+    assert (
+        "certdp.transformations.sum.make_sum.DEFAULT_SIZE_LIMIT  transformations/sum/make_sum.py"
+        in out
+    )
+    assert "[transformations/sum/make_sum.tex]" in out
+    assert "[trusted]" not in out and "proven but not cited" not in out
+
+
+def test_no_constructor_trusts_certdp_code_or_relies_on_an_uncited_document(constructors, index):
+    """Issue #12's goal: every certdp definition a constructor's code reaches is proven by a
+    document its proof cites (directly or through cited lemmas)."""
+    for name, constructor in constructors.items():
+        assert trusted_base(constructor, index) == [], name
+        assert uncited_documents(constructor, index) == {}, name
