@@ -478,3 +478,26 @@ def test_batch_inversion_refines_undecided_words():
             # W starts with the 64 digits of exp(-v): it is below exp(-(v - 1)) and near exp(-v)
             assert counts[index] in (v - 1, v)
     assert counts[2] >= len(table) - 1  # W < 2^-64 < exp(-44)
+
+
+@pytest.mark.parametrize("m", [0, 1, 7, 64, 200])
+@pytest.mark.parametrize("d", [1, 3, 2**70 + 1])
+def test_exp_neg_digits_at_the_all_zero_threshold_agrees_with_high_precision(m, d):
+    import mpmath
+
+    for n in (d * (m + 1) - 1, d * (m + 1), d * (m + 1) + 1, d * m):
+        if n < 1:
+            continue
+        with mpmath.workdps(400):
+            expected = int(mpmath.floor(mpmath.ldexp(mpmath.exp(-mpmath.mpf(n) / d), m)))
+        assert exp_neg_digits(n, d, m) == expected, (n, d, m)
+
+
+def test_exp_neg_digits_of_a_huge_exponent_is_zero_without_the_enclosure(monkeypatch):
+    from certdp.samplers import exp_digits
+
+    def refuse(*args):
+        raise AssertionError("the enclosure of a huge n/d would take minutes")
+
+    monkeypatch.setattr(exp_digits, "exp_neg_enclosure", refuse)
+    assert exp_digits.exp_neg_digits(2**2000 + 1, 3, 64) == 0

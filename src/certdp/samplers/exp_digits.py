@@ -49,6 +49,8 @@ def exp_neg_enclosure(n: int, d: int, precision: int) -> tuple[int, int]:
 # proof: begin exp-neg-digits
 def exp_neg_digits(n: int, d: int, m: int) -> int:
     """``floor(2^m exp(-n/d))`` for integers ``n, d >= 1``, ``m >= 0``."""
+    if n >= d * (m + 1):  # exp(-n/d) <= e^-(m+1) < 2^-(m+1): the digits are all 0  # label: tiny
+        return 0
     extra = 64
     while True:
         lo, hi = exp_neg_enclosure(n, d, m + extra)  # label: enclose
