@@ -98,3 +98,28 @@ def test_cli_prints_cached_results(capsys):
 @pytest.mark.parametrize("name", ["no_such_constructor"])
 def test_unknown_names_are_not_run(name):
     assert prove_package.results([name])[name]["status"] == "not-run"
+
+
+def test_every_smt_model_file_is_discovered():
+    package = engine._PACKAGE
+    files = {p for p in package.rglob(engine.MODEL_FILE) if "__pycache__" not in p.parts}
+    assert {engine._module_file(module) for module in engine.MODELS} == files
+    assert "certdp.transformations._summation.smt_model" in engine.MODELS
+
+
+def test_each_finished_result_is_in_the_cache_at_once(tmp_path):
+    """An interrupted run keeps what it finished: when the first result is reported, the
+    cache already holds it (and the entries of the other names are kept)."""
+    cache = tmp_path / "results.json"
+    stored = json.loads(engine.CACHE.read_text())
+    stored["uniform_below"]["fingerprint"] = "0" * 64
+    cache.write_text(json.dumps(stored))
+    seen = {}
+
+    def progress(name, result):
+        seen[name] = json.loads(cache.read_text())[name]["fingerprint"]
+
+    engine.prove(["uniform_below"], cache=cache, jobs=1, progress=progress)
+    current = engine.fingerprint("uniform_below", engine.known_constructors()["uniform_below"])
+    assert seen == {"uniform_below": current}
+    assert json.loads(cache.read_text())["make_clamp"] == stored["make_clamp"]

@@ -83,6 +83,59 @@ def test_checked_fold_is_the_checked_and_the_exact_sum(case):
         assert _as_int(total, T) == expected == exact_sum(values)
 
 
+def _exact(values):
+    return [z3.IntVal(v) for v in values]
+
+
+def _int_of(expression) -> int:
+    return z3.simplify(expression).as_long()
+
+
+@given(typed_values())
+def test_exact_saturating_fold_is_the_ordered_sum(case):
+    T, values = case
+    assert _int_of(smt_model.exact_saturating_fold(_exact(values), T)) == (
+        ordered_saturating_sum(values, T)
+    )
+
+
+@given(typed_values(same_sign=True))
+def test_exact_saturating_fold_is_the_monotonic_sum_on_one_sign(case):
+    T, values = case
+    assert _int_of(smt_model.exact_saturating_fold(_exact(values), T)) == (
+        monotonic_saturating_sum(values, T)
+    )
+
+
+@given(typed_values())
+def test_exact_split_fold_is_the_split_sum(case):
+    T, values = case
+    assert _int_of(smt_model.exact_split_fold(_exact(values), T)) == (
+        split_saturating_sum(values, T)
+    )
+
+
+@given(typed_values())
+def test_exact_checked_fold_is_the_checked_sum(case):
+    T, values = case
+    total, overflowed = smt_model.exact_checked_fold(_exact(values), T)
+    try:
+        expected = checked_sum(values, T.name)
+    except ArithmeticOverflowError:
+        assert z3.is_true(z3.simplify(overflowed))
+    else:
+        assert z3.is_false(z3.simplify(overflowed))
+        assert _int_of(total) == expected == exact_sum(values)
+
+
+@given(typed_values())
+def test_exact_and_bit_vector_folds_agree(case):
+    """The two encodings of the saturating fold are the same function on every value of T."""
+    T, values = case
+    bit_vector = _as_int(smt_model.saturating_fold(_terms(values, T), T.bits, T.is_signed), T)
+    assert bit_vector == _int_of(smt_model.exact_saturating_fold(_exact(values), T))
+
+
 def _bits(value: float, fmt: str) -> int:
     return (
         struct.unpack("<I", struct.pack("<f", value))[0]
@@ -127,6 +180,6 @@ def test_symmetric_form_agrees_with_the_fold_on_a_sample(name):
         return
     T = carrier("i8")
     values = [-3, 5, 5, 4] if kind != "monotonic" else [5, 5, 4, 2]
-    fold, _ = smt_model._int_kernel(kind, T)(_terms(values, T))
-    symmetric, _ = smt_model.canonical_model(kind, T)(_terms(values[::-1], T))
-    assert _as_int(fold, T) == _as_int(symmetric, T)
+    fold, _ = smt_model._int_kernel(kind, T)(_exact(values))
+    symmetric, _ = smt_model.canonical_model(kind, T)(_exact(values[::-1]))
+    assert _int_of(fold) == _int_of(symmetric)

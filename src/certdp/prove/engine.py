@@ -12,16 +12,18 @@ import hashlib
 import importlib
 import json
 import multiprocessing
-import time
+import os
 from pathlib import Path
-
-import z3
 
 from certdp.contracts.smt import solver_version
 from certdp.core.features import enable_features
 
+from .solver import solve
+
 __all__ = [
     "MODELS",
+    "MODEL_FILE",
+    "discover_models",
     "CACHE",
     "solve",
     "fingerprint",
@@ -34,18 +36,31 @@ _PACKAGE = Path(__file__).resolve().parents[1]  # src/certdp
 #: The committed cache: a fresh clone starts warm.
 CACHE = Path(__file__).resolve().parent / "results.json"
 
-#: Model modules and, per constructor (or lemma), the files whose code the model stands for.
-MODELS = {
-    "certdp.transformations._summation.smt_model": "summation",
-    "certdp.transformations.clamp.smt_model": "clamp",
-    "certdp.transformations.is_equal.smt_model": "is_equal",
-    "certdp.measurements._laplace.smt_model": "laplace",
-    "certdp.samplers.smt_model": "samplers",
-    "certdp.measurements._gaussian.smt_model": "gaussian",
-    "certdp.numpy._support.smt_model": "numpy",
-}
+#: The file name of a model module: every one under the package is discovered.
+MODEL_FILE = "smt_model.py"
 
-_SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/engine.py"]
+
+def discover_models(package: Path = _PACKAGE) -> dict[str, str]:
+    """``{model module: the folder it sits in}`` for every ``smt_model.py`` under ``package``,
+    sorted by module name.  There is no registry to edit: a model beside its constructor (or
+    in its ``_topic`` folder) is found, and a package holding a subset of the constructors
+    finds the models it holds."""
+    found = {}
+    for path in sorted(package.rglob(MODEL_FILE)):
+        relative = path.relative_to(package).with_suffix("")
+        if "__pycache__" in relative.parts:
+            continue
+        found[".".join(("certdp", *relative.parts))] = relative.parent.name
+    return found
+
+
+#: Model modules, discovered (kept under this name for the callers that read it).
+MODELS = discover_models()
+
+#: What every result depends on besides its own model and code: the shared SMT vocabulary, the
+#: obligation record and the decision procedure.  (Not the engine: scheduling and caching do not
+#: change what is proved.)
+_SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/solver.py"]
 
 
 def _module_file(module: str) -> Path:
@@ -70,53 +85,6 @@ def fingerprint(name: str, module: str) -> str:
     return digest.hexdigest()
 
 
-def solve(obligation, timeout_seconds: float) -> dict:
-    """One obligation: ``{"status": proved|counterexample|timeout, ...}``.  Its violation is a
-    formula or a list of cases (formulas with their decoders), checked one after another."""
-    started = time.perf_counter()
-    cases = obligation.violation()
-    if not isinstance(cases, list):
-        cases = [cases]
-    undecided = None
-    for formula, decode in cases:
-        remaining = timeout_seconds - (time.perf_counter() - started)
-        if remaining <= 0:
-            undecided = undecided or "time budget spent"
-            break
-        solver = z3.Solver()  # a fresh solver per case: non-incremental bit-blasting is faster
-        solver.set("timeout", max(1, int(remaining * 1000)))
-        solver.add(formula)
-        answer = solver.check()
-        if answer == z3.sat:
-            example = decode(solver.model())
-            if obligation.confirm is not None:
-                example["code"] = obligation.confirm(example)
-            return {
-                "status": "counterexample", "claim": obligation.claim,
-                "seconds": round(time.perf_counter() - started, 3), "example": _jsonable(example),
-            }  # fmt: skip
-        if answer == z3.unknown:
-            undecided = solver.reason_unknown()
-    seconds = round(time.perf_counter() - started, 3)
-    if undecided is None:
-        return {"status": "proved", "claim": obligation.claim, "seconds": seconds,
-                "cases": len(cases)}  # fmt: skip
-    return {"status": "timeout", "claim": obligation.claim, "seconds": seconds,
-            "reason": undecided}  # fmt: skip
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (int, str, bool)) or value is None:
-        return value
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
 def _prove_shard(task) -> tuple[str, int, list[dict], list]:
     """Solve every ``shards``-th obligation of ``name`` from ``shard`` on."""
     name, module, timeout_seconds, shard, shards = task
@@ -127,6 +95,12 @@ def _prove_shard(task) -> tuple[str, int, list[dict], list]:
     outcomes = [solve(obligation, timeout_seconds) for obligation in obligations]
     described = [(o.format, o.size) for o in obligations]
     return name, shard, outcomes, described
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text)
+    os.replace(partial, path)
 
 
 def _summarise(described, outcomes) -> dict:
@@ -175,7 +149,8 @@ def prove(
     cache: Path | None = CACHE, progress=None,
 ) -> dict:  # fmt: skip
     """Prove the constructors ``names`` (default: all modelled), re-using cached results whose
-    fingerprint is unchanged; returns ``{name: result}`` and rewrites ``cache``."""
+    fingerprint is unchanged; returns ``{name: result}``.  Each constructor's result is merged
+    into ``cache`` as soon as all its obligations are decided."""
     known = known_constructors()
     wanted = list(known) if not names else list(names)
     unknown = [n for n in wanted if n not in known]
@@ -209,8 +184,18 @@ def prove(
             result["seconds"] = round(sum(o["seconds"] for part in ordered for o in part[1]), 2)
             result["fingerprint"] = fingerprint(name, known[name])
             results[name] = result
+            record(name)
             if progress:
                 progress(name, result)
+
+    def record(name):
+        """Merge one finished result into the cache at once (re-read, so that results another
+        run wrote meanwhile are kept): an interrupted run keeps what it finished."""
+        if cache is None:
+            return
+        merged = cached_results(cache)
+        merged[name] = {k: v for k, v in results[name].items() if k != "cached"}
+        _write_atomically(cache, json.dumps(dict(sorted(merged.items())), indent=1) + "\n")
 
     if work:
         if jobs > 1:
@@ -221,10 +206,4 @@ def prove(
         else:
             for item in work:
                 collect(*_prove_shard(item))
-    if cache is not None and tasks:
-        merged = dict(stored)
-        for name, result in results.items():
-            if name in known:
-                merged[name] = {k: v for k, v in result.items() if k != "cached"}
-        cache.write_text(json.dumps(dict(sorted(merged.items())), indent=1) + "\n")
     return {name: results[name] for name in wanted}

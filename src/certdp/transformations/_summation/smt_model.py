@@ -1,9 +1,12 @@
 """SMT models of the summation kernels, and the bounded stability theorems of every sum.
 
-The models are z3 terms over bit-vectors (integers of each width, two's complement) and IEEE
-floats (``FPSort``), built the way OpenDP's Rust computes: folds of ``saturating_add``, of
-``checked_add`` (wrapping, with the overflow flag), the pairwise tree, the sequential fold from
-``-0.0``.  ``tests/prove/test_summation_model.py`` evaluates each model on random concrete data
+The models are z3 terms built the way OpenDP's Rust computes: folds of ``saturating_add``, of
+``checked_add`` (with the overflow flag), the pairwise tree, the sequential fold from ``-0.0``.
+Integers are modelled twice, as bit-vectors (two's complement, each width) and in exact integer
+arithmetic on the range of each width (``exact_*``: Rust's definitions of the saturating and
+checked additions); the theorems are stated in the exact form, which linear arithmetic decides
+in milliseconds where bit-blasting 128-bit saturating folds does not finish.  Floats are IEEE
+``FPSort`` terms.  ``tests/prove/test_summation_model.py`` evaluates each model on random concrete data
 and asserts it equals the output of the code in ``integer_summation.py`` /
 ``float_summation.py`` bit for bit, so a model cannot drift from the code it stands for.
 
@@ -19,14 +22,14 @@ How the neighbour relation is encoded (exactly, see :mod:`certdp.contracts.smt`)
 * symmetric distance: the same, followed by a symbolic permutation of ``x'``.  For the integer
   sums the permutation is left out, because their models are proven order-invariant first:
   obligation ``fold == symmetric form`` shows that on every in-domain dataset of length
-  ``<= N`` the fold equals a function of exact (wider) sums of the records
+  ``<= N`` the fold equals a function of exact sums of the records
   (:func:`canonical_model`), and a sum of integers does not depend on the order of its terms.
   So ``f(pi(x')) = f(x')``; then it is enough to edit at the end of the dataset (any record can
   be moved there first), and the stability obligations use the symmetric form.  The float sums
   are order-dependent (rounding), and keep the symbolic permutation.
 
-Datasets of variable length are ``N`` symbolic slots and a symbolic length; the output is the
-model on each prefix, selected by the length (``select_by_length``), so no record is padded.
+Every dataset length and every edit script is its own case (a separate solver call), so no
+record is padded and each case is small.
 
 Reduced precision: the float proofs are parametric in the precision ``p`` of ``T``.  For ``N``
 beyond what f32 bit-blasting affords, the same theorem is proved in a small IEEE format, with
@@ -50,11 +53,9 @@ from certdp.contracts.smt import (
     float_round_up,
     float_sort,
     float_value,
-    int_bounds,
     permute,
     saturating_add,
     within_float,
-    within_int,
 )
 from certdp.core.errors import DPError
 from certdp.core.types import INTEGER_TYPES, carrier
@@ -104,6 +105,70 @@ def split_fold(terms: list, bits: int, signed: bool):
     return saturating_add(negatives, positives, signed)
 
 
+# The integer kernels again, in exact integer arithmetic (z3 ``Int``, linear arithmetic) on
+# the range ``[T.min, T.max]`` of the type.  Rust defines ``saturating_add`` as the exact sum
+# clamped to the range, and ``checked_add`` as ``None`` exactly when the exact sum leaves it, so
+# these are the same functions as the bit-vector folds above on every value of ``T`` (a
+# ``bits``-wide word and an integer of the range are the same value); the tests evaluate both
+# against the code.  The solver decides the theorems far faster in this form: bit-blasting the
+# comparisons of 128-bit saturating folds does not finish in minutes, linear arithmetic takes
+# milliseconds.
+
+
+def exact_clamp(value, T):
+    """``value`` (an integer term) clamped to ``[T.min, T.max]``."""
+    high, low = z3.IntVal(T.max), z3.IntVal(T.min)
+    return z3.If(value > high, high, z3.If(value < low, low, value))
+
+
+def exact_inside(value, T, lower=None, upper=None):
+    """``lower <= value <= upper`` (default: the range of ``T``)."""
+    lower = T.min if lower is None else lower
+    upper = T.max if upper is None else upper
+    return z3.And(z3.IntVal(lower) <= value, value <= z3.IntVal(upper))
+
+
+def exact_saturating_add(a, b, T):
+    """Rust's ``saturating_add`` on ``T``: the exact sum clamped to the range."""
+    return exact_clamp(a + b, T)
+
+
+def exact_checked_fold(terms: list, T):
+    """Rust's ``try_fold(0, checked_add)``: ``(exact sum, did any partial sum leave the range?)``
+    (when the flag is false the exact sum is what the code returns; the checked sums'
+    constructors must make the flag impossible)."""
+    total, overflowed = z3.IntVal(0), z3.BoolVal(False)
+    for term in terms:
+        total = total + term
+        overflowed = z3.Or(overflowed, z3.Not(exact_inside(total, T)))
+    return total, overflowed
+
+
+def exact_saturating_fold(terms: list, T):
+    """Rust's ``fold(0, saturating_add)`` in order."""
+    total = z3.IntVal(0)
+    for term in terms:
+        total = exact_saturating_add(total, term, T)
+    return total
+
+
+def exact_split_fold(terms: list, T):
+    """OpenDP's split sum: saturating folds of the negative and of the positive records, then
+    their saturating sum (for unsigned types, only the positive fold)."""
+    if not T.is_signed:
+        return exact_saturating_fold(terms, T)
+    zero = z3.IntVal(0)
+    negatives = exact_saturating_fold([z3.If(t < 0, t, zero) for t in terms], T)
+    positives = exact_saturating_fold([z3.If(t > 0, t, zero) for t in terms], T)
+    return exact_saturating_add(negatives, positives, T)
+
+
+def exact_within(a, b, bound: int):
+    """``|a - b| <= bound`` for integer terms."""
+    limit = z3.IntVal(bound)
+    return z3.And(a - b <= limit, b - a <= limit)
+
+
 def _clamp_finite(value, sort):
     largest = z3.fpMaxValue(sort) if hasattr(z3, "fpMaxValue") else _max_value(sort)
     return z3.If(z3.fpGT(value, largest), largest, z3.If(z3.fpLT(value, -largest), -largest, value))
@@ -148,10 +213,6 @@ def pairwise_tree(terms: list, sort, saturate: bool = False):
 # -- the theorems --------------------------------------------------------------------------
 
 _SIZE = 4  # N for the integer sums
-
-
-def _signed_int(value: int, bits: int, signed: bool) -> int:
-    return value - (1 << bits) if signed and value >> (bits - 1) else value
 
 
 def _sum_obligation(
@@ -210,13 +271,14 @@ def _sum_obligation(
 
 
 def _int_kernel(kind: str, T):
-    bits, signed = T.bits, T.is_signed
+    """The fold of ``kind`` in exact integer arithmetic on ``T``'s range: ``terms -> (output,
+    did a checked addition overflow?)``."""
     no = z3.BoolVal(False)
     if kind == "checked":
-        return lambda terms: checked_fold(terms, bits, signed)
+        return lambda terms: exact_checked_fold(terms, T)
     if kind == "split":
-        return lambda terms: (split_fold(terms, bits, signed), no)
-    return lambda terms: (saturating_fold(terms, bits, signed), no)
+        return lambda terms: (exact_split_fold(terms, T), no)
+    return lambda terms: (exact_saturating_fold(terms, T), no)
 
 
 #: Integer sum constructors: (module, sized?, metric, kernel).
@@ -260,7 +322,6 @@ def int_sum_instances(name: str, T, map_shift: int = 0, d_values=None):
     make = constructor(name)
     # under the symmetric distance, the symmetric form (equal to the fold: ``canonical``)
     model = canonical_model(kind, T) if metric == "symmetric" else _int_kernel(kind, T)
-    bits, signed = T.bits, T.is_signed
     result = []
     for lower, upper in integer_bound_cases(T):
         try:
@@ -282,10 +343,10 @@ def int_sum_instances(name: str, T, map_shift: int = 0, d_values=None):
                     name,
                     built,
                     model,
-                    element_of=lambda label, b=bits: z3.BitVec(label, b),
-                    inside=lambda s, lo=lower, hi=upper: int_bounds(s, T, lo, hi),
-                    within=lambda a, b, c: within_int(a, b, c, signed),
-                    decode_record=lambda v, b=bits, s=signed: _signed_int(v.as_long(), b, s),
+                    element_of=z3.Int,
+                    inside=lambda s, lo=lower, hi=upper: exact_inside(s, T, lo, hi),
+                    within=exact_within,
+                    decode_record=lambda v: v.as_long(),
                     size=_SIZE if sized else None,
                     N=_SIZE,
                     d_in=d_in,
@@ -299,47 +360,28 @@ def int_sum_instances(name: str, T, map_shift: int = 0, d_values=None):
     return result
 
 
-def _wide_sum(terms, T, extra: int = 3):
-    """The exact sum of at most ``2**extra - 1`` records, in ``extra`` more bits (no overflow)."""
-    widen = z3.SignExt if T.is_signed else z3.ZeroExt
-    return sum((widen(extra, t) for t in terms), z3.BitVecVal(0, T.bits + extra))
-
-
-def _clamp_wide(total, T, low=None, high=None):
-    bits = total.size()
-    low = T.min if low is None else low
-    high = T.max if high is None else high
-    hi, lo = z3.BitVecVal(high, bits), z3.BitVecVal(low, bits)
-    if T.is_signed:
-        clamped = z3.If(total > hi, hi, z3.If(total < lo, lo, total))
-    else:
-        clamped = z3.If(z3.UGT(total, hi), hi, z3.If(z3.ULT(total, lo), lo, total))
-    return z3.Extract(T.bits - 1, 0, clamped)
-
-
 def canonical_model(kind: str, T):
-    """A symmetric form of the kernel ``kind``: a function of exact (wide) sums of the records,
-    which do not depend on the order of the records.  Obligation ``canonical`` proves it equal
-    to the fold model on the domain, so the fold is order-invariant there."""
-    bits, signed = T.bits, T.is_signed
+    """A symmetric form of the kernel ``kind``: a function of exact sums of the records, which
+    do not depend on the order of the records.  Obligation ``canonical`` proves it equal to the
+    fold model on the domain, so the fold is order-invariant there."""
+
+    def total(terms):
+        return sum(terms, z3.IntVal(0))
 
     def checked(terms):
-        total = _wide_sum(terms, T)
-        outside = _clamp_wide(total, T) != z3.Extract(bits - 1, 0, total)
-        if not terms:
-            outside = z3.BoolVal(False)
-        return z3.Extract(bits - 1, 0, total), outside
+        exact = total(terms)
+        return exact, z3.Not(exact_inside(exact, T)) if terms else z3.BoolVal(False)
 
     def monotonic(terms):
-        return _clamp_wide(_wide_sum(terms, T), T), z3.BoolVal(False)
+        return exact_clamp(total(terms), T), z3.BoolVal(False)
 
     def split(terms):
-        if not signed:
+        if not T.is_signed:
             return monotonic(terms)
-        zero = z3.BitVecVal(0, bits)
-        negatives = _clamp_wide(_wide_sum([z3.If(t < 0, t, zero) for t in terms], T), T)
-        positives = _clamp_wide(_wide_sum([z3.If(t > 0, t, zero) for t in terms], T), T)
-        return saturating_add(negatives, positives, signed), z3.BoolVal(False)
+        zero = z3.IntVal(0)
+        negatives = exact_clamp(total([z3.If(t < 0, t, zero) for t in terms]), T)
+        positives = exact_clamp(total([z3.If(t > 0, t, zero) for t in terms]), T)
+        return exact_saturating_add(negatives, positives, T), z3.BoolVal(False)
 
     return {"checked": checked, "monotonic": monotonic, "split": split}[kind]
 
@@ -351,16 +393,16 @@ def canonical_obligation(name: str, T, bounds):
     _, metric, kind = INTEGER_SUMS[name]
     model, canonical = _int_kernel(kind, T), canonical_model(kind, T)
     lower, upper = bounds
-    slots = [z3.BitVec(f"x{k}", T.bits) for k in range(_SIZE)]
+    slots = [z3.Int(f"x{k}") for k in range(_SIZE)]
 
     def decode(m):
-        return {"x": [_signed_int(m.eval(s, True).as_long(), T.bits, T.is_signed) for s in slots]}
+        return {"x": [m.eval(s, True).as_long() for s in slots]}
 
     def violation():
         cases = []
         for n in range(1, _SIZE + 1):
             (a, fa), (b, fb) = model(slots[:n]), canonical(slots[:n])
-            inside = z3.And(*[int_bounds(s, T, lower, upper) for s in slots[:n]])
+            inside = z3.And(*[exact_inside(s, T, lower, upper) for s in slots[:n]])
             cases.append((z3.And(inside, z3.Or(fa != fb, z3.And(z3.Not(fa), a != b))), decode))
         return cases
 
@@ -500,8 +542,13 @@ def _decode_float(value):
 
 #: (format, N, bounds) per float instance, in reduced-precision IEEE formats (``f8`` is
 #: FP(4, 4): 3 stored significand bits, largest finite value 240), where rounding happens at
-#: almost every addition and the ordered sums saturate.  f32 at N = 3 and f16 at N = 3 do not
-#: fit the time budget of `make prove` (over 300 s per instance on two shared cores).
+#: almost every addition and the ordered sums saturate.  Not in the budget of `make prove`
+#: (measured on two cores shared with other work, load 6-8): f32 at N = 3 (the sized ordered
+#: Sequential sum: the first 4 cases each undecided after 60 s; over 300 s per instance before),
+#: f8 at N = 6 (ordered Sequential and Pairwise, undecided after 150 s each), f8 at N = 5 (one
+#: ordered Sequential instance proved in 66 s: eight such instances do not fit), and the
+#: per-addition relative-error lemma ``|fl(s + v) - (s + v)| <= 2^-p |s + v|`` that a
+#: compositional proof would rest on (f8: 7 s in fixed point; f32: undecided after 200 s).
 FLOAT_CASES = [
     ("f8", 4, (-1.0, 1.0)),
     ("f8", 4, (0.0, 100.0)),
