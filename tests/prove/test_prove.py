@@ -123,3 +123,48 @@ def test_each_finished_result_is_in_the_cache_at_once(tmp_path):
     current = engine.fingerprint("uniform_below", engine.known_constructors()["uniform_below"])
     assert seen == {"uniform_below": current}
     assert json.loads(cache.read_text())["make_clamp"] == stored["make_clamp"]
+
+
+def test_a_result_is_proved_only_with_every_result_it_requires():
+    from certdp.prove.engine import requirements, with_requirements
+
+    assert requirements("make_laplace", "certdp.measurements._laplace.smt_model") == [
+        "make_float_laplace_cks20",
+        "make_vector_float_laplace_cks20",
+        "make_integer_laplace",
+        "make_vector_integer_laplace",
+    ]
+    own = {"status": "proved", "detail": "all 3 instances unsatisfiable", "formats": ["f64"]}
+    for status, expected in [
+        ("counterexample", "counterexample"),
+        ("timeout", "timeout"),
+        ("not-run", "not-run"),
+    ]:
+        combined = with_requirements(
+            "make_float_laplace_cks20", own, lambda _: {"status": status, "detail": "x"}
+        )
+        assert combined["status"] == expected
+        assert "relies on discretization" in combined["detail"]
+    proved = with_requirements(
+        "make_float_laplace_cks20",
+        own,
+        lambda _: {"status": "proved", "detail": "y", "formats": ["f32"]},
+    )
+    assert proved["status"] == "proved" and proved["formats"] == ["f32", "f64"]
+    assert own["status"] == "proved" and own["formats"] == ["f64"]  # not changed in place
+
+
+def test_a_required_lemma_is_part_of_the_fingerprint(monkeypatch):
+    from certdp.prove import engine
+
+    module = "certdp.measurements._laplace.smt_model"
+    before = engine.fingerprint("make_float_laplace_cks20", module)
+    original = engine.fingerprint
+
+    def changed(name, module):
+        if name == "discretization":
+            return "0" * 64
+        return original(name, module)
+
+    monkeypatch.setattr(engine, "fingerprint", changed)
+    assert changed("make_float_laplace_cks20", module) != before

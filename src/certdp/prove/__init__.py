@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from .engine import CACHE, MODELS, cached_results, fingerprint, prove
+from .engine import CACHE, MODELS, cached_results, fingerprint, prove, with_requirements
 
 __all__ = ["results", "prove", "CACHE"]
 
@@ -41,23 +41,32 @@ def results(names=None, *, run: bool = False, **options) -> dict:
         return {name: {k: entry.get(k) for k in _PUBLIC} for name, entry in proved.items()}
     known = _present_models()
     stored = cached_results()
-    answer = {}
-    for name in names or known:
-        entry = stored.get(name)
-        if name not in known:
-            answer[name] = {"status": "not-run", "detail": "no SMT model", "sizes": [],
-                            "formats": [], "solver_version": None}  # fmt: skip
-        elif entry is None or entry.get("fingerprint") != fingerprint(name, known[name]):
-            answer[name] = {
-                "status": "not-run",
-                "detail": "stale: the model or the code it models changed since the last "
-                "`certdp prove`"
-                if entry
-                else "never proved",
-                "sizes": entry.get("sizes", []) if entry else [],
-                "formats": entry.get("formats", []) if entry else [],
-                "solver_version": entry.get("solver_version") if entry else None,
-            }
-        else:
-            answer[name] = {k: entry.get(k) for k in _PUBLIC}
-    return answer
+    own = {}
+
+    def final(name):
+        if name not in own:
+            own[name] = _own_result(name, known, stored)
+            if own[name]["status"] == "proved" and name in known:
+                own[name] = with_requirements(name, own[name], final)
+        return own[name]
+
+    return {name: {k: final(name).get(k) for k in _PUBLIC} for name in names or known}
+
+
+def _own_result(name, known, stored) -> dict:
+    """The cached result of ``name``'s own obligations, or ``not-run`` when none is current."""
+    entry = stored.get(name)
+    if name not in known:
+        return {"status": "not-run", "detail": "no SMT model", "sizes": [], "formats": [],
+                "solver_version": None}  # fmt: skip
+    if entry is None or entry.get("fingerprint") != fingerprint(name, known[name]):
+        return {
+            "status": "not-run",
+            "detail": "stale: the model or the code it models changed since the last `certdp prove`"
+            if entry
+            else "never proved",
+            "sizes": entry.get("sizes", []) if entry else [],
+            "formats": entry.get("formats", []) if entry else [],
+            "solver_version": entry.get("solver_version") if entry else None,
+        }
+    return {k: entry.get(k) for k in _PUBLIC}

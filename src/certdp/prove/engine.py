@@ -76,13 +76,56 @@ def known_constructors() -> dict[str, str]:
     return names
 
 
+def requirements(name: str, module: str) -> list[str]:
+    """The names whose proved results ``name``'s theorem relies on besides its own obligations
+    (a model's ``REQUIRES``): a lemma proved once, or the constructors a dispatcher delegates
+    to, so that the same obligations are not solved again for every constructor using them."""
+    return list(getattr(importlib.import_module(module), "REQUIRES", {}).get(name, ()))
+
+
 def fingerprint(name: str, module: str) -> str:
-    """SHA-256 of the model, the shared SMT encoding, the modelled code and the solver version."""
+    """SHA-256 of the model, the shared SMT encoding, the modelled code, the solver version and
+    the fingerprints of the results it requires (a change to a required lemma's model or code
+    makes this result stale too)."""
     modelled = importlib.import_module(module).MODELLED[name]
     digest = hashlib.sha256(solver_version().encode())
     for relative in [*_SHARED, str(_module_file(module).relative_to(_PACKAGE)), *modelled]:
         digest.update(relative.encode() + b"\0" + (_PACKAGE / relative).read_bytes() + b"\0")
+    required = requirements(name, module)
+    if required:
+        known = known_constructors()
+        for other in required:
+            digest.update(b"requires\0" + other.encode() + b"\0")
+            digest.update(fingerprint(other, known[other]).encode())
     return digest.hexdigest()
+
+
+def with_requirements(name: str, own: dict, lookup) -> dict:
+    """``own`` (the result of ``name``'s own obligations) combined with the results it requires
+    (``lookup(other)``, already combined): proved only when all are proved; otherwise the first
+    requirement that is not, named in the detail."""
+    known = known_constructors()
+    required = requirements(name, known[name]) if name in known else []
+    if not required:
+        return own
+    combined = dict(own)
+    if own.get("status") != "proved":
+        return combined
+    for other in required:
+        entry = lookup(other)
+        if entry.get("status") != "proved":
+            status = entry.get("status")
+            combined["status"] = status if status in ("counterexample", "timeout") else "not-run"
+            combined["detail"] = (
+                f"{own.get('detail')}; but it relies on {other}, which is {status}: "
+                f"{entry.get('detail')}"
+            )
+            return combined
+    combined["detail"] = f"{own.get('detail')}; and it relies on {', '.join(required)}, proved"
+    combined["formats"] = sorted(
+        set(own.get("formats") or []).union(*(lookup(o).get("formats") or [] for o in required))
+    )
+    return combined
 
 
 def _prove_shard(task) -> tuple[str, int, list[dict], list]:
@@ -153,13 +196,18 @@ def prove(
     into ``cache`` as soon as all its obligations are decided."""
     known = known_constructors()
     wanted = list(known) if not names else list(names)
+    # what a wanted result relies on is proved (or read from the cache) with it
+    needed = list(wanted)
+    for name in needed:
+        if name in known:
+            needed += [other for other in requirements(name, known[name]) if other not in needed]
     unknown = [n for n in wanted if n not in known]
     stored = cached_results(cache) if cache is not None else {}
     results, tasks = {}, []
     for name in unknown:
         results[name] = {"status": "not-run", "detail": "no SMT model", "sizes": [],
                          "formats": [], "solver_version": solver_version()}  # fmt: skip
-    for name in wanted:
+    for name in needed:
         if name in unknown:
             continue
         current = fingerprint(name, known[name])
@@ -206,4 +254,11 @@ def prove(
         else:
             for item in work:
                 collect(*_prove_shard(item))
-    return {name: results[name] for name in wanted}
+    answer: dict = {}
+
+    def final(name):
+        if name not in answer:
+            answer[name] = with_requirements(name, results[name], final)
+        return answer[name]
+
+    return {name: final(name) for name in wanted}
