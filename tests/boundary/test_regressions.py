@@ -192,3 +192,21 @@ def test_a_subclass_of_a_builtin_number_is_refused_naming_its_builtin_base():
         exact_argument(Level.LOW, "scale")
     with pytest.raises(DPError, match="^T: must be a plain str, not the subclass Text$"):
         exact_argument(Text("f64"), "T")
+
+
+def test_a_list_that_contains_itself_is_a_typed_refusal_not_a_recursion_error():
+    """Referee finding B1: exact_argument recursed without end on a self-referential list."""
+    from certdp.core.conversion import MAX_ARGUMENT_NESTING, exact_argument
+    from certdp.core.errors import DPError, MakeTransformationError
+
+    looped = [0]
+    looped.append(looped)
+    with pytest.raises(MakeTransformationError, match="bounds: .*nested more than") as error:
+        exact_argument(looped, "bounds", MakeTransformationError)
+    assert isinstance(error.value, DPError) and error.value.parameter == "bounds"
+    deep = 0
+    for _ in range(MAX_ARGUMENT_NESTING):
+        deep = [deep]
+    assert exact_argument(deep, "bounds") == deep  # as deep as allowed: converted
+    with pytest.raises(DPError):
+        exact_argument([deep], "bounds")

@@ -279,14 +279,19 @@ def machine_result(name: str) -> dict:
 
 
 def check_contracts(constructor: ConstructorFolder, examples: int) -> Check:
-    from certdp.core.features import enable_features
+    from certdp.core.features import disable_features, enable_features, feature_enabled
 
-    # the audit checks contracts whether or not the proof is vetted yet
+    # the audit checks contracts whether or not the proof is vetted yet; the caller's feature
+    # set is restored afterwards
+    had_contrib = feature_enabled("contrib")
     enable_features("contrib")
     try:
         report = _contract(constructor).verify(max_examples=examples)
     except Exception as error:
         return Check(FAIL, f"{type(error).__name__}: {error}"[:2000])
+    finally:
+        if not had_contrib:
+            disable_features("contrib")
     return Check(OK, f"{report.examples} examples, tightest {report.max_tightness:.3g}")
 
 

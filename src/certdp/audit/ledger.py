@@ -19,7 +19,6 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
 
-from .closure import closure
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
 from .sources import read_markers
@@ -115,7 +114,8 @@ def proof_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str], 
     document's text and ``model:FILE`` for the content of an SMT model (``\\machineModel``).
     The lemma documents the proof relies on (``\\usesLemma``), and the ones they rely on, count
     too, with their ranges and models.  Raises the marker parser's error, ``KeyError`` or
-    ``OSError`` when a proof names a missing range, document or model.
+    ``OSError`` when a proof names a missing range, document or model, and ``ValueError``
+    when it names a file outside the package (before reading it).
     """
     fingerprints: dict[str, str] = {}
     seen: set[Path] = set()
@@ -132,8 +132,9 @@ def proof_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str], 
             if lemma in seen:
                 continue
             seen.add(lemma)
+            key = f"lemma:{constructor.relative(lemma)}"  # label: lemma-inside
             lemma_proof = ProofText(lemma)
-            fingerprints[f"lemma:{constructor.relative(lemma)}"] = _digest(lemma_proof)
+            fingerprints[key] = _digest(lemma_proof)
             cover(lemma_proof)
 
     proof = ProofText(constructor.proof)
@@ -156,6 +157,8 @@ def current_fingerprints(
     closure when the caller has computed it already.  Raises what :func:`proof_fingerprints`
     raises.
     """
+    from .closure import closure  # the gate imports this module; it never needs the closure
+
     fingerprints, proof = proof_fingerprints(constructor)
     for definition in closure(constructor) if definitions is None else definitions:
         fingerprints[f"{CLOSURE_PREFIX}{definition.file}@{definition.name}"] = (

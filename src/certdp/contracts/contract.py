@@ -13,10 +13,12 @@ expression in ``d_in`` and the constructor's parameters.  It is used twice:
 
 from __future__ import annotations
 
+import decimal
 import functools
 import importlib
 import inspect
 import logging
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
@@ -24,6 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 import sympy
+from sympy.core.evalf import PrecisionExhausted
 
 from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core import switches
@@ -60,22 +63,53 @@ D_IN = sympy.Symbol("d_in", nonnegative=True)
 
 
 def as_rational(value) -> sympy.Expr:
-    """An exact sympy number for an int, float, Fraction or sympy value (``oo`` for inf)."""
+    """An exact sympy number for an int, float, Fraction or sympy value (``oo``, ``-oo`` for the
+    infinities); anything else (NaN, a string, a tuple, ...) is a :class:`ContractError`."""
     if isinstance(value, sympy.Basic):
         return value
-    if isinstance(value, float) and value == float("inf"):
-        return sympy.oo
-    fraction = Fraction(value)
-    return sympy.Rational(fraction.numerator, fraction.denominator)
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return sympy.oo if value > 0 else -sympy.oo  # label: infinite
+    if isinstance(value, (numbers.Rational, float, decimal.Decimal)):
+        try:
+            fraction = Fraction(value)  # label: fraction
+        except (ValueError, OverflowError, TypeError):  # NaN (a Decimal infinity or NaN too)
+            fraction = None
+        if fraction is not None:
+            return sympy.Rational(fraction.numerator, fraction.denominator)
+    raise ContractError(  # label: not-a-number
+        f"{type(value).__name__} value {value!r} is not a number the contract can compare",
+        condition="exact-value",
+    )
 
 
 def at_least(value, bound) -> bool:
-    """Exactly: is ``value >= bound``?  (sympy decides; high-precision evaluation if it cannot.)"""
-    decided = sympy.Ge(as_rational(value), bound)
+    """Exactly: is ``value >= bound``?
+
+    sympy's relation decides when it can; otherwise the difference is evaluated to 200 digits
+    with sympy's accuracy control (``strict``), first as given and then simplified.  When none of
+    these decides (an exact zero sympy cannot recognise), this raises :class:`ContractError`
+    with condition ``undecided``: the check could not decide, which is not a violation found.
+    """
+    value = as_rational(value)
+    decided = sympy.Ge(value, bound)  # label: relation
     if decided in (sympy.true, sympy.false):
         return bool(decided)
-    difference = (as_rational(value) - bound).evalf(200)
-    return bool(difference >= 0)
+    difference = value - bound
+    for candidate in (difference, sympy.simplify(difference)):  # label: candidates
+        decided = sympy.Ge(candidate, 0)
+        if decided in (sympy.true, sympy.false):
+            return bool(decided)
+        try:
+            approximation = candidate.evalf(200, strict=True)  # label: evaluate
+        except PrecisionExhausted:
+            continue
+        if approximation.is_Number and approximation != 0:
+            return bool(approximation > 0)  # label: sign
+    raise ContractError(  # label: undecided
+        f"cannot decide exactly whether {value} >= {bound} (their difference may be an exact "
+        "zero sympy does not recognise); no violation was found",
+        condition="undecided",
+    )
 
 
 # proof: end exact-values

@@ -151,18 +151,34 @@ def is_foreign_number(value) -> bool:
     )
 
 
-def exact_argument(value, parameter: str, error: type[DPError] = FailedCastError):
+#: How deeply tuples and lists may nest in a constructor argument.  No constructor takes more
+#: than a few levels; a list that contains itself would nest without end.
+MAX_ARGUMENT_NESTING = 32
+
+
+def exact_argument(
+    value, parameter: str, error: type[DPError] = FailedCastError, *, _depth: int = 0
+):
     """A constructor argument with every scalar in it made exact (pairs and lists included).
 
     Objects of certdp's own model (domains, metrics, measures, transformations), type names,
     ``None`` and arrays of one or more dimensions pass unchanged: their constructor checks them.
     Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
-    numbers) is refused here too.
+    numbers) is refused here too, and so are tuples and lists nested more than
+    :data:`MAX_ARGUMENT_NESTING` deep (a list that contains itself, for one).
     """
     if value is None or is_exact(value):  # label: arg-exact
         return value
     if type(value) in (tuple, list):  # label: arg-sequence
-        return type(value)(exact_argument(item, parameter, error) for item in value)
+        if _depth >= MAX_ARGUMENT_NESTING:  # label: arg-nesting
+            raise error(
+                f"tuples and lists nested more than {MAX_ARGUMENT_NESTING} deep (or containing "
+                "themselves) are refused",
+                parameter=parameter,
+            )
+        return type(value)(
+            exact_argument(item, parameter, error, _depth=_depth + 1) for item in value
+        )
     if type(value) is np.ndarray and value.ndim > 0:  # label: arg-array
         return value
     if is_foreign_number(value):  # label: arg-foreign

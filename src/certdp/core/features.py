@@ -20,9 +20,10 @@ _enabled: set[str] = set()
 
 def _validate(features) -> None:
     for feature in features:
-        if feature not in KNOWN_FEATURES:
+        if type(feature) is not str or feature not in KNOWN_FEATURES:  # label: validate
             raise FeatureNotEnabledError(
-                f"unknown feature {feature!r}; known features: {', '.join(sorted(KNOWN_FEATURES))}",
+                f"unknown feature {feature!r}; the known features are the strings "
+                f"{', '.join(sorted(KNOWN_FEATURES))}",
                 parameter="features",
             )
 
@@ -40,12 +41,13 @@ def disable_features(*features: str) -> None:
 
 
 def feature_enabled(feature: str) -> bool:
-    return feature in _enabled
+    """Is ``feature`` enabled?  (False for anything but the name of an enabled feature.)"""
+    return type(feature) is str and feature in _enabled  # label: enabled
 
 
 def assert_features(*features: str, reason: str | None = None) -> None:
     """Raise :class:`FeatureNotEnabledError` unless every named feature is enabled."""
-    missing = [feature for feature in features if feature not in _enabled]
+    missing = [feature for feature in features if not feature_enabled(feature)]  # label: missing
     if missing:
         because = f" ({reason})" if reason else ""
         raise FeatureNotEnabledError(

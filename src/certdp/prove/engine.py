@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from certdp.contracts.smt import solver_version
-from certdp.core.features import enable_features
+from certdp.core.features import disable_features, enable_features, feature_enabled
 
 from .solver import solve
 
@@ -133,9 +133,14 @@ def _prove_shard(task) -> tuple[str, int, list[dict], list]:
     name, module, timeout_seconds, shard, shards = task
     # The machine check is about the code as it is, vetted or not: the models call the real
     # constructors' maps, which the vetting gate would otherwise refuse while a proof is unvetted.
+    had_contrib = feature_enabled("contrib")
     enable_features("contrib")
-    obligations = importlib.import_module(module).obligations([name])[shard::shards]
-    outcomes = [solve(obligation, timeout_seconds) for obligation in obligations]
+    try:
+        obligations = importlib.import_module(module).obligations([name])[shard::shards]
+        outcomes = [solve(obligation, timeout_seconds) for obligation in obligations]
+    finally:  # an in-process run leaves the caller's feature set as it found it
+        if not had_contrib:
+            disable_features("contrib")
     described = [(o.format, o.size) for o in obligations]
     return name, shard, outcomes, described
 
