@@ -41,6 +41,7 @@ MODELS = {
     "certdp.transformations.is_equal.smt_model": "is_equal",
     "certdp.measurements._laplace.smt_model": "laplace",
     "certdp.samplers.smt_model": "samplers",
+    "certdp.transformations.count.smt_model": "count",
 }
 
 _SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/engine.py"]
