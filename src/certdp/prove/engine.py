@@ -42,6 +42,8 @@ MODELS = {
     "certdp.measurements._laplace.smt_model": "laplace",
     "certdp.samplers.smt_model": "samplers",
     "certdp.transformations.count.smt_model": "count",
+    "certdp.combinators.composition.smt_model": "composition",
+    "certdp.combinators.pureDP_to_zCDP.smt_model": "pureDP_to_zCDP",
 }
 
 _SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/engine.py"]
