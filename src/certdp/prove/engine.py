@@ -44,6 +44,7 @@ MODELS = {
     "certdp.transformations.count.smt_model": "count",
     "certdp.combinators.composition.smt_model": "composition",
     "certdp.combinators.pureDP_to_zCDP.smt_model": "pureDP_to_zCDP",
+    "certdp.transformations.sum.smt_model": "sum",
 }
 
 _SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/engine.py"]
