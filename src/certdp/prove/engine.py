@@ -45,6 +45,7 @@ MODELS = {
     "certdp.combinators.composition.smt_model": "composition",
     "certdp.combinators.pureDP_to_zCDP.smt_model": "pureDP_to_zCDP",
     "certdp.transformations.sum.smt_model": "sum",
+    "certdp.transformations.mean.smt_model": "mean",
 }
 
 _SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/engine.py"]
