@@ -60,3 +60,42 @@ def test_rounding_the_wrong_way_is_refuted():
 def test_the_reduced_formats_are_proved():
     assert solve(composition_instance((5, 11), (5, 11), 3, least=True), 60)["status"] == "proved"
     assert solve(rho_instance((5, 11)), 60)["status"] == "proved"
+
+
+def _order(rho, epsilon):
+    """The order cdp_delta's bisection picks (a restatement of its loop, for this test)."""
+    from certdp.numeric import inf_add, inf_div, neg_inf_mul
+
+    a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)
+    a_min = 1.01
+    while True:
+        a_mid = a_min + (a_max - a_min) / 2.0
+        if a_mid in (a_max, a_min):
+            return a_max
+        derivative = (2.0 * a_mid - 1.0) * rho - epsilon + math.log1p(-1.0 / a_mid)
+        if math.copysign(1.0, derivative) < 0:
+            a_min = a_mid
+        else:
+            a_max = a_mid
+
+
+@given(st.floats(1e-6, 10.0), st.floats(0.0, 20.0))
+def test_cdp_delta_model_is_the_code(rho, epsilon):
+    from certdp.combinators._conversion import cdp_delta, inf_exp, inf_ln_1p
+    from certdp.combinators.zCDP_to_approxDP.smt_model import delta_at_order
+
+    def lifted(function):
+        return lambda value: z3.FPVal(function(float_of(value)), _F64)
+
+    a = _order(rho, epsilon)
+    steps = delta_at_order(
+        *(z3.FPVal(v, _F64) for v in (a, rho, epsilon)), lifted(inf_ln_1p), lifted(inf_exp)
+    )
+    assert _bits(min(float_of(steps["delta"]), 1.0)) == _bits(cdp_delta(rho, epsilon))
+
+
+def test_cdp_delta_model_rounding_the_divisor_up_is_refuted():
+    from certdp.combinators.zCDP_to_approxDP.smt_model import delta_instance
+
+    outcome = solve(delta_instance("f8", z3.RTP()), 120)
+    assert outcome["status"] == "counterexample", outcome

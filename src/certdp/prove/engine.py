@@ -46,6 +46,7 @@ MODELS = {
     "certdp.combinators.pureDP_to_zCDP.smt_model": "pureDP_to_zCDP",
     "certdp.transformations.sum.smt_model": "sum",
     "certdp.transformations.mean.smt_model": "mean",
+    "certdp.combinators.zCDP_to_approxDP.smt_model": "zCDP_to_approxDP",
 }
 
 _SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/engine.py"]
