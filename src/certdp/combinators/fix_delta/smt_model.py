@@ -1,0 +1,152 @@
+"""SMT model of ``make_fix_delta``'s privacy map, and the bounded checks of what it relies on.
+
+The map reads the inner privacy profile at ``delta`` with ``PrivacyProfile.epsilon`` (the
+bisection of ``core/measures.py``, proved in core/measures.tex) and then re-checks the answer
+(``recheck`` in make_fix_delta.py): it returns ``(epsilon, delta)`` only when ``epsilon`` is
+infinite or the profile at ``epsilon`` is ``<= delta``.  Modelled in binary64, bit for bit:
+
+* ``midpoint(lo, hi)``: ``lo + (hi - lo) / 2.0``, each operation rounded to nearest, the
+  bisection's step; ``grown(hi)``: ``hi * hi``, its growth step;
+* ``returns(epsilon, value, delta)``: whether the map returns rather than raises, given the
+  profile's value at ``epsilon``.
+
+Obligations, for every value of the variables (NaN, infinities and signed zeros
+included where the precondition allows them):
+
+1. *bisection step*: for ``0 <= lo <= hi < inf``, the midpoint is not NaN and lies in
+   ``[lo, hi]``; so each update (``lo = mid`` or ``hi = mid``) keeps ``0 <= lo <= hi < inf``.
+   Proved in binary32 and binary16: in binary64 the query exceeds the time budget.
+2. *growth*: for ``2 <= hi < inf``, ``hi * hi`` is not NaN and is ``>= hi`` (``+inf`` at most),
+   so the growth loop keeps ``hi >= 2`` until it leaves through ``unbounded``.
+3. *answer range*: by 1 and 2, every value ``epsilon`` returns (``0.0``, ``lo``, ``hi`` or
+   ``+inf``) is in ``[0, +inf]``; the map then returns only when ``epsilon == +inf`` or the
+   profile's value at ``epsilon`` is ``<= delta`` (IEEE comparison, NaN refused), for every
+   ``delta`` in ``[0, 1]``.
+
+With the profile's guarantee at the points it is evaluated (the inner measurement is
+``(epsilon, profile(epsilon))``-DP) and monotonicity in delta, 3 gives the theorem: the pair
+returned is valid.  ``tests/prove/test_fix_delta_model.py`` replays the code's bisection and
+checks every midpoint and growth step against the model, bit for bit.
+"""
+
+from __future__ import annotations
+
+import z3
+
+from certdp.contracts.obligation import Obligation
+
+__all__ = ["midpoint", "grown", "returns", "obligations", "MODELLED"]
+
+_NAME = "make_fix_delta"
+F64 = z3.Float64()
+
+
+def midpoint(lo, hi):
+    """``lo + (hi - lo) / 2.0`` in the format of ``lo`` (binary64 in the code), each operation
+    rounded to nearest."""
+    rne = z3.RNE()
+    return z3.fpAdd(rne, lo, z3.fpDiv(rne, z3.fpSub(rne, hi, lo), z3.FPVal(2.0, lo.sort())))
+
+
+def grown(hi):
+    """``hi * hi`` in binary64, rounded to nearest."""
+    return z3.fpMul(z3.RNE(), hi, hi)
+
+
+def returns(epsilon, value, delta):
+    """Whether the map returns ``(epsilon, delta)``: ``isinf(epsilon)`` or not
+    ``not value <= delta`` (make_fix_delta.py, ``recheck``)."""
+    return z3.Or(z3.fpIsInf(epsilon), z3.fpLEQ(value, delta))
+
+
+def _finite_non_negative(x):
+    zero = z3.FPVal(0.0, x.sort())
+    return z3.And(z3.Not(z3.fpIsNaN(x)), z3.Not(z3.fpIsInf(x)), z3.fpGEQ(x, zero))
+
+
+#: Formats of the bisection step: the code's binary64 exceeds the solver's budget (three
+#: dependent operations with a 53-bit significand: over 120 s), so the same step is proved in
+#: binary32 and binary16, whose argument (subtraction of ordered non-negative values, an exact
+#: or correctly rounded halving, an addition that cannot pass hi) is the same at every precision.
+STEP_FORMATS = {"f32": z3.Float32(), "f16": z3.Float16()}
+
+
+def _step(midpoint_of=midpoint, fmt: str = "f32") -> Obligation:
+    sort = STEP_FORMATS[fmt]
+    lo, hi = z3.FP("lo", sort), z3.FP("hi", sort)
+
+    def violation():
+        mid = midpoint_of(lo, hi)
+        inside = z3.And(_finite_non_negative(lo), _finite_non_negative(hi), z3.fpLEQ(lo, hi))
+        bad = z3.Or(z3.fpIsNaN(mid), z3.fpLT(mid, lo), z3.fpGT(mid, hi))
+
+        def decode(m):
+            return {"lo": str(m.eval(lo, True)), "hi": str(m.eval(hi, True)),
+                    "mid": str(m.eval(mid, True))}  # fmt: skip
+
+        return [(z3.And(inside, bad), decode)]
+
+    return Obligation(
+        constructor=_NAME,
+        claim=f"bisection step, in {fmt} (the code's f64 step at reduced precision): for every "
+        f"{fmt} value 0 <= lo <= hi < inf, lo + (hi - lo)/2 (rounded to nearest) is not NaN "
+        "and lies in [lo, hi]",
+        format=fmt, size=1, violation=violation,
+    )  # fmt: skip
+
+
+def _growth() -> Obligation:
+    hi = z3.FP("hi", F64)
+
+    def violation():
+        square = grown(hi)
+        inside = z3.And(_finite_non_negative(hi), z3.fpGEQ(hi, z3.FPVal(2.0, F64)))
+        bad = z3.Or(z3.fpIsNaN(square), z3.fpLT(square, hi))
+
+        def decode(m):
+            return {"hi": str(m.eval(hi, True)), "square": str(m.eval(square, True))}
+
+        return [(z3.And(inside, bad), decode)]
+
+    return Obligation(
+        constructor=_NAME,
+        claim="growth step: for every binary64 2 <= hi < inf, hi * hi (rounded to nearest) is "
+        "not NaN and >= hi",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
+def _answer() -> Obligation:
+    epsilon, value, delta = z3.FP("epsilon", F64), z3.FP("value", F64), z3.FP("delta", F64)
+
+    def violation():
+        zero, one = z3.FPVal(0.0, F64), z3.FPVal(1.0, F64)
+        in_range = z3.And(z3.Not(z3.fpIsNaN(epsilon)), z3.fpGEQ(epsilon, zero))
+        delta_ok = z3.And(z3.Not(z3.fpIsNaN(delta)), z3.fpGEQ(delta, zero), z3.fpLEQ(delta, one))
+        valid = z3.Or(z3.fpIsInf(epsilon), z3.fpLEQ(value, delta))
+        bad = z3.Or(z3.fpIsNaN(epsilon), z3.fpLT(epsilon, zero), z3.Not(valid))
+
+        def decode(m):
+            return {name: str(m.eval(v, True)) for name, v in
+                    (("epsilon", epsilon), ("value", value), ("delta", delta))}  # fmt: skip
+
+        return [(z3.And(in_range, delta_ok, returns(epsilon, value, delta), bad), decode)]
+
+    return Obligation(
+        constructor=_NAME,
+        claim="answer: for every binary64 epsilon in [0, +inf] (the range steps 1-2 give), every "
+        "binary64 profile value (NaN included) and delta in [0, 1], the map returns only when "
+        "epsilon = +inf or the profile at epsilon is <= delta",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
+def obligations(names=None) -> list[Obligation]:
+    if names is not None and _NAME not in names:
+        return []
+    return [_step(fmt=fmt) for fmt in STEP_FORMATS] + [_growth(), _answer()]
+
+
+MODELLED = {
+    _NAME: ["combinators/fix_delta/make_fix_delta.py", "core/measures.py"],
+}

@@ -1,0 +1,91 @@
+"""The SMT model of make_fix_delta is the code's arithmetic bit for bit, and its checks refute
+deliberately wrong steps."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import z3
+from hypothesis import given
+from hypothesis import strategies as st
+
+from certdp.combinators.fix_delta import smt_model
+from certdp.contracts.smt import float_of
+from certdp.core.measures import PrivacyProfile
+from certdp.prove.solver import solve
+
+F64 = smt_model.F64
+
+
+def _replay(curve, delta):
+    """Run the code's bisection, recording every point the curve is read at."""
+    points = []
+
+    def recording(epsilon):
+        points.append(epsilon)
+        return curve(epsilon)
+
+    answer = PrivacyProfile(recording).epsilon(delta)
+    return points, answer
+
+
+@given(
+    rate=st.floats(min_value=1e-6, max_value=1e3),
+    delta=st.floats(min_value=1e-300, max_value=0.999),
+)
+def test_the_model_steps_are_the_code_steps_bit_for_bit(rate, delta):
+    def curve(epsilon):
+        return math.exp(-rate * epsilon) if epsilon < math.inf else 0.0
+
+    points, answer = _replay(curve, delta)
+    # growth: 2, then each point the square of the one before while the curve is above delta
+    hi = points[0]
+    assert hi == 2.0
+    index = 1
+    while curve(hi) > delta:
+        hi = float_of(smt_model.grown(z3.FPVal(hi, F64)))
+        if math.isinf(hi):
+            assert answer == math.inf
+            return
+        assert points[index] == hi
+        index += 1
+    lo = 0.0
+    for point in points[index:-1]:  # the last read is the answer's test of lo
+        mid = float_of(smt_model.midpoint(z3.FPVal(lo, F64), z3.FPVal(hi, F64)))
+        assert mid == point
+        if curve(mid) > delta:
+            lo = mid
+        else:
+            hi = mid
+    assert answer in (lo, hi) and 0.0 <= answer
+    assert bool(z3.is_true(z3.simplify(
+        smt_model.returns(z3.FPVal(answer, F64), z3.FPVal(curve(answer), F64),
+                          z3.FPVal(delta, F64))))) == (curve(answer) <= delta)  # fmt: skip
+
+
+def test_every_obligation_is_proved():
+    for obligation in smt_model.obligations():
+        assert solve(obligation, 120)["status"] == "proved", obligation.claim
+
+
+def test_a_step_that_leaves_the_interval_is_refuted():
+    def beyond(lo, hi):
+        rne = z3.RNE()
+        return z3.fpAdd(rne, hi, z3.fpDiv(rne, z3.fpSub(rne, hi, lo), z3.FPVal(2.0, F64)))
+
+    outcome = solve(smt_model._step(midpoint_of=beyond), 60)
+    assert outcome["status"] == "counterexample"
+    assert {"lo", "hi", "mid"} <= set(outcome["example"])
+
+
+def test_a_map_without_its_recheck_is_refuted(monkeypatch):
+    monkeypatch.setattr(smt_model, "returns", lambda epsilon, value, delta: z3.BoolVal(True))
+    outcome = solve(smt_model._answer(), 60)
+    assert outcome["status"] == "counterexample"
+
+
+@pytest.mark.parametrize("delta", [0.0, 1.0])
+def test_the_edges_of_delta(delta):
+    points, answer = _replay(lambda e: 0.0 if e >= 1.0 else 1.0, delta)
+    assert answer == (0.0 if delta == 1.0 else 1.0)
