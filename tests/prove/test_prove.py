@@ -141,7 +141,7 @@ def test_a_result_is_proved_only_with_every_result_it_requires():
         ("not-run", "not-run"),
     ]:
         combined = with_requirements(
-            "make_float_laplace_cks20", own, lambda _: {"status": status, "detail": "x"}
+            "make_float_laplace_cks20", own, lambda _, s=status: {"status": s, "detail": "x"}
         )
         assert combined["status"] == expected
         assert "relies on discretization" in combined["detail"]
