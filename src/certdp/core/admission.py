@@ -31,12 +31,15 @@ __all__ = ["exact_vector", "snapshot"]
 
 # proof: begin exact-vector
 def _refused_kind(value) -> str | None:
-    if isinstance(value, np.ma.MaskedArray):
+    # Tests on type(value), never on a __class__ attribute, which an object may fake (or
+    # make raise).
+    kind = type(value)
+    if issubclass(kind, np.ma.MaskedArray):
         return "a masked array is refused: its masked entries would still be computed on"
-    if isinstance(value, np.ndarray) and type(value) is not np.ndarray:
-        return f"{type(value).__name__} (an ndarray subclass) is refused: pass a numpy.ndarray"
-    if isinstance(value, (str, bytes, bytearray, memoryview)):
-        return f"a {type(value).__name__} is not a vector of values"
+    if issubclass(kind, np.ndarray) and kind is not np.ndarray:
+        return f"{kind.__name__} (an ndarray subclass) is refused: pass a numpy.ndarray"
+    if issubclass(kind, (str, bytes, bytearray, memoryview)):
+        return f"a {kind.__name__} is not a vector of values"
     return None  # label: refused-kind-none
 
 
@@ -50,7 +53,7 @@ def snapshot(value):
         return "a 0-d array is a scalar, not a vector"
     if type(value) in (list, tuple, np.ndarray):  # label: snapshot-plain
         return value
-    if isinstance(value, Sequence):
+    if issubclass(type(value), Sequence):
         try:
             return list(value)  # label: snapshot-read
         except Exception:  # a sequence that cannot be read is not data

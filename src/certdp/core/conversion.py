@@ -43,7 +43,11 @@ __all__ = ["exact_scalar", "exact_argument", "exact_arguments", "is_exact", "is_
 #: The exact built-in types a converted value has.
 EXACT_TYPES = (bool, int, float, Fraction, str)
 
-_NUMPY_BINARY64_FLOATS = (np.float16, np.float32, np.float64)  # label: binary64-floats
+#: The NumPy scalar types, by exact type: a subclass of one of them (which may override
+#: ``__int__``, ``__float__`` or ``item``) or an object faking its ``__class__`` is none of them.
+NUMPY_INTEGER_TYPES = frozenset(np.dtype(code).type for code in "bBhHiIlLqQ")  # label: numpy-ints
+NUMPY_BINARY64_FLOATS = frozenset((np.float16, np.float32, np.float64))  # label: binary64-floats
+NUMPY_FLOAT_TYPES = NUMPY_BINARY64_FLOATS | {np.longdouble}
 
 
 def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
@@ -55,22 +59,22 @@ def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
         return _exact_fraction(value, parameter, error)
     if kind is np.ndarray and value.ndim == 0:  # label: zero-d
         element = value[()]
-        if isinstance(element, np.ndarray):  # label: zero-d-nested
+        if issubclass(type(element), np.ndarray):  # label: zero-d-nested
             raise error("an array inside a 0-d array is not a scalar", parameter=parameter)
         return exact_scalar(element, parameter, error)
-    if isinstance(value, np.bool_):  # label: numpy-bool
+    if kind is np.bool_:  # label: numpy-bool
         return bool(value)
-    if isinstance(value, np.integer) and not isinstance(value, np.timedelta64):
+    if kind in NUMPY_INTEGER_TYPES:
         return int(value)  # label: numpy-int
-    if isinstance(value, _NUMPY_BINARY64_FLOATS):  # label: numpy-float
+    if kind in NUMPY_BINARY64_FLOATS:  # label: numpy-float
         return float(value)
-    if isinstance(value, np.longdouble):  # label: longdouble
+    if kind is np.longdouble:  # label: longdouble
         return _exact_longdouble(value)
-    if isinstance(value, np.str_):
+    if kind is np.str_:
         return str(value)
     if kind is decimal.Decimal:  # label: decimal
         return _exact_decimal(value)
-    if isinstance(value, numbers.Rational) and not isinstance(value, (int, np.generic)):
+    if issubclass(kind, numbers.Rational) and not issubclass(kind, (int, np.generic)):
         numerator, denominator = value.numerator, value.denominator  # label: rational
         if type(numerator) is int and type(denominator) is int:
             return Fraction(numerator, denominator)
@@ -89,11 +93,7 @@ def is_exact(value) -> bool:
 
 def _exact_fraction(value: Fraction, parameter: str, error: type[DPError]) -> Fraction:
     fields = (value.numerator, value.denominator)
-    if all(
-        type(field) is int
-        or (isinstance(field, np.integer) and not isinstance(field, np.timedelta64))
-        for field in fields
-    ):
+    if all(type(field) is int or type(field) in NUMPY_INTEGER_TYPES for field in fields):
         return Fraction(int(fields[0]), int(fields[1]))
     raise error(
         "a Fraction whose numerator and denominator are not plain integers is refused",
@@ -123,31 +123,37 @@ def _exact_decimal(value: decimal.Decimal):
 
 # proof: begin exact-argument
 def _refusal(value) -> str:
-    kind = type(value).__name__
-    if isinstance(value, np.ma.MaskedArray):
+    kind = type(value)
+    name = kind.__name__
+    if issubclass(kind, np.ma.MaskedArray):
         return "a masked array is refused: its hidden entries would still be computed on"
-    if isinstance(value, np.ndarray):
-        if type(value) is not np.ndarray:
-            return f"a {kind} (an ndarray subclass) is refused; pass a plain numpy.ndarray"
+    if issubclass(kind, np.ndarray):
+        if kind is not np.ndarray:
+            return f"a {name} (an ndarray subclass) is refused; pass a plain numpy.ndarray"
         return f"expected a scalar, got a {value.ndim}-d array"
-    if isinstance(value, (bytes, bytearray, memoryview)):
-        return f"{kind} is not a number"
-    if isinstance(value, (int, float, str)):
-        base = next(base for base in (int, float, str) if isinstance(value, base))
-        return f"must be a plain {base.__name__}, not the subclass {kind}"  # label: subclass
-    if isinstance(value, (complex, np.complexfloating)):
+    if issubclass(kind, (bytes, bytearray, memoryview)):
+        return f"{name} is not a number"
+    if issubclass(kind, (int, float, str)):
+        base = next(base for base in (int, float, str) if issubclass(kind, base))
+        return f"must be a plain {base.__name__}, not the subclass {name}"  # label: subclass
+    if issubclass(kind, (complex, np.complexfloating)):
         return "complex numbers are not supported"
-    if isinstance(value, (np.timedelta64, np.datetime64)):
-        return f"a {kind} (a time, not a number) is refused"
-    return f"cannot be converted exactly: got a value of type {kind}"
+    if issubclass(kind, (np.timedelta64, np.datetime64)):
+        return f"a {name} (a time, not a number) is refused"
+    if issubclass(kind, np.generic):
+        return f"a {name} (a subclass of a NumPy scalar type) is refused"  # label: numpy-subclass
+    return f"cannot be converted exactly: got a value of type {name}"
 
 
 def is_foreign_number(value) -> bool:
-    """Is ``value`` a number of a type the boundary converts (NumPy, ``Decimal``, rational)?"""
+    """Is ``value`` a number of a type the boundary converts (NumPy, ``Decimal``, rational)?
+
+    The test is on ``type(value)``, never on ``value.__class__``, which an object may fake."""
     if is_exact(value):
         return False
-    return isinstance(value, (np.generic, decimal.Decimal, numbers.Number)) or (  # label: foreign
-        type(value) is np.ndarray and value.ndim == 0
+    kind = type(value)
+    return issubclass(kind, (np.generic, decimal.Decimal, numbers.Number)) or (  # label: foreign
+        kind is np.ndarray and value.ndim == 0
     )
 
 
@@ -164,8 +170,8 @@ def exact_argument(
     Objects of certdp's own model (domains, metrics, measures, transformations), type names,
     ``None`` and arrays of one or more dimensions pass unchanged: their constructor checks them.
     Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
-    numbers) is refused here too, and so are tuples and lists nested more than
-    :data:`MAX_ARGUMENT_NESTING` deep (a list that contains itself, for one).
+    numbers and of NumPy scalars) is refused here too, and so are tuples and lists nested more
+    than :data:`MAX_ARGUMENT_NESTING` deep (a list that contains itself, for one).
     """
     if value is None or is_exact(value):  # label: arg-exact
         return value
@@ -183,7 +189,8 @@ def exact_argument(
         return value
     if is_foreign_number(value):  # label: arg-foreign
         return exact_scalar(value, parameter, error)
-    if isinstance(value, (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)):
+    refused = (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)
+    if issubclass(type(value), refused):
         raise error(_refusal(value), parameter=parameter)  # label: arg-refuse
     return value  # label: arg-pass
 

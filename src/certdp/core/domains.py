@@ -263,7 +263,7 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
 def vector_domain(atom_domain: Domain, size: int | None = None) -> VectorDomain:
     """The domain of vectors of members of ``atom_domain``; of exactly ``size`` elements if given."""
     require_ieee_environment()  # label: vector-environment
-    if not isinstance(atom_domain, Domain):  # label: vector-element
+    if not issubclass(type(atom_domain), Domain):  # label: vector-element
         raise MakeDomainError(f"must be a domain, got {atom_domain!r}", parameter="atom_domain")
     if size is not None:
         size = exact_scalar(size, "size", MakeDomainError)  # label: size

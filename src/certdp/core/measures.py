@@ -22,6 +22,21 @@ __all__ = [
 
 
 # proof: begin measures
+def _require_number(value, parameter: str) -> None:
+    """Refuse a distance that is not of exact type ``int``, ``float`` or ``Fraction`` (with
+    ``int`` fields), or is NaN."""
+    kind = type(value)
+    exact = kind in (int, float) or (
+        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
+    )
+    if not exact:  # label: number-type
+        raise FailedMapError(
+            f"must be an int, float or Fraction, not {kind.__name__}", parameter=parameter
+        )
+    if kind is float and math.isnan(value):  # label: number-nan
+        raise FailedMapError("must not be NaN", parameter=parameter)
+
+
 class Measure:
     """A divergence between distributions; distances are ``distance_type`` values."""
 
@@ -38,7 +53,11 @@ class Measure:
 
     @staticmethod
     def ordered(d_a, d_b) -> bool:
-        """Is the distance ``d_a`` at most ``d_b``?"""
+        """Is the distance ``d_a`` at most ``d_b``?  Both must be of exact type ``int``,
+        ``float`` or ``Fraction`` (so the comparison is exact); anything else raises
+        :class:`FailedMapError`."""
+        _require_number(d_a, "d_a")
+        _require_number(d_b, "d_b")
         return d_a <= d_b  # label: ordered
 
 
@@ -90,7 +109,14 @@ class ApproximateDivergence(Measure):
 
     @staticmethod
     def ordered(d_a, d_b) -> bool:
-        """The product order on pairs: is ``d_a <= d_b`` in both coordinates?"""
+        """The product order on pairs: is ``d_a <= d_b`` in both coordinates?  Both must be
+        tuples of exactly two numbers of exact type ``int``, ``float`` or ``Fraction``;
+        anything else raises :class:`FailedMapError`."""
+        for value, parameter in ((d_a, "d_a"), (d_b, "d_b")):
+            if type(value) is not tuple or len(value) != 2:  # label: pair
+                raise FailedMapError("must be a pair (d, delta) of numbers", parameter=parameter)
+            _require_number(value[0], parameter)
+            _require_number(value[1], parameter)
         return d_a[0] <= d_b[0] and d_a[1] <= d_b[1]  # label: product-order
 
 

@@ -16,7 +16,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import MakeDomainError
+from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES
+from .errors import FailedCastError, FailedMapError, MakeDomainError
 from .types import CarrierType, carrier
 
 __all__ = [
@@ -38,10 +39,26 @@ __all__ = [
 INFINITY = math.inf
 
 
-def exact(value) -> Fraction:
-    """The exact rational value of a finite int or float (numpy scalars included)."""
-    if isinstance(value, (np.floating, np.integer)):
+_NUMPY_SCALARS = NUMPY_INTEGER_TYPES | NUMPY_BINARY64_FLOATS  # label: exact-numpy-types
+# Every NumPy scalar type itself (not its subclasses): ``item()`` of one is NumPy's own.
+_NUMPY_RECORDS = frozenset(np.dtype(code).type for code in np.typecodes["All"])
+
+
+def exact(value, parameter: str = "value") -> Fraction:
+    """The exact rational value of a finite int or float (numpy scalars included).
+
+    Only exact types are read: ``int``, ``bool``, ``float``, ``Fraction`` (with ``int`` fields)
+    and the NumPy integer and binary16/32/64 scalar types; anything else (a subclass, which may
+    override ``item`` or ``__float__``) raises :class:`FailedCastError` naming ``parameter``."""
+    kind = type(value)
+    if kind in _NUMPY_SCALARS:
         value = value.item()  # label: exact-item
+    elif kind not in (int, bool, float) and not (
+        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
+    ):  # label: exact-type
+        raise FailedCastError(
+            f"must be an int, float or Fraction, not {kind.__name__}", parameter=parameter
+        )
     return Fraction(value)  # label: exact-fraction
 
 
@@ -50,17 +67,35 @@ def record_key(value):
 
     Floats are compared as IEEE values: every NaN is one element, and -0.0 and
     +0.0 are distinct records (their bit patterns differ).  A 1-D numpy array (a
-    row of a 2-D dataset) is the record made of its entries, in order.
+    row of a 2-D dataset) is the record made of its entries, in order.  A NumPy scalar
+    counts by its exact type; a subclass of a NumPy scalar or array type raises
+    :class:`FailedCastError`.
     """
-    if isinstance(value, np.ndarray):
+    kind = type(value)
+    if kind is np.ndarray:
         return ("row", tuple(record_key(entry) for entry in value.tolist()))  # label: key-row
-    if isinstance(value, (np.generic,)):
+    if kind in _NUMPY_RECORDS:
         value = value.item()  # label: key-item
-    if isinstance(value, float):
+    elif issubclass(kind, (np.generic, np.ndarray)):  # label: key-refuse
+        raise FailedCastError(
+            f"a {kind.__name__} (a subclass of a NumPy type) is not a record", parameter="record"
+        )
+    if type(value) is float:
         if math.isnan(value):
             return ("float", "nan")  # label: key-nan
         return ("float", struct.pack(">d", value))  # label: key-float
     return (type(value).__name__, value)  # label: key-other
+
+
+def _bound(d):
+    """The bound ``d`` of :meth:`Metric.close`: exact, or a float infinity; NaN is refused."""
+    if type(d) is float or type(d) in NUMPY_BINARY64_FLOATS:
+        value = float(d)
+        if math.isnan(value):  # label: bound-nan
+            raise FailedMapError("must not be NaN", parameter="d")
+        if math.isinf(value):  # label: bound-inf
+            return value
+    return exact(d, "d")  # label: bound-exact
 
 
 # proof: end records
@@ -77,8 +112,9 @@ class Metric:
         raise NotImplementedError
 
     def close(self, a, b, d) -> bool:
-        """Exactly: is ``distance(a, b) <= d``?"""
-        return self.distance(a, b) <= exact(d)  # label: close
+        """Exactly: is ``distance(a, b) <= d``?  (``d = +inf`` holds for every pair; a NaN
+        ``d`` raises :class:`FailedMapError`.)"""
+        return self.distance(a, b) <= _bound(d)  # label: close
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other) and self._key() == other._key()  # label: metric-eq
@@ -144,9 +180,20 @@ class _NumericMetric(Metric):
 
 def _difference(a, b) -> Fraction | float:
     for value in (a, b):
-        if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+        kind = type(value)
+        if (kind is float or kind in NUMPY_BINARY64_FLOATS) and not math.isfinite(value):
             return INFINITY  # label: difference-infinite
     return abs(exact(a) - exact(b))  # label: difference-exact
+
+
+def _sum(terms) -> Fraction | float:
+    """The exact sum of non-negative terms; ``+inf`` as soon as one term is infinite."""
+    total = Fraction(0)
+    for term in terms:
+        if term == INFINITY:
+            return INFINITY  # label: sum-infinite
+        total += term  # label: sum-exact
+    return total
 
 
 class AbsoluteDistance(_NumericMetric):
@@ -162,7 +209,7 @@ class L1Distance(_NumericMetric):
     def distance(self, a, b):
         if len(a) != len(b):
             return INFINITY
-        return sum((_difference(x, y) for x, y in zip(a, b)), Fraction(0))  # label: l1-sum
+        return _sum(_difference(x, y) for x, y in zip(a, b))  # label: l1-sum
 
 
 class L2Distance(_NumericMetric):
@@ -175,7 +222,7 @@ class L2Distance(_NumericMetric):
     def squared_distance(self, a, b):
         if len(a) != len(b):
             return INFINITY
-        return sum((_difference(x, y) ** 2 for x, y in zip(a, b)), Fraction(0))  # label: l2-sum
+        return _sum(_difference(x, y) ** 2 for x, y in zip(a, b))  # label: l2-sum
 
     def distance(self, a, b):
         import sympy
@@ -186,7 +233,7 @@ class L2Distance(_NumericMetric):
         return sympy.sqrt(sympy.Rational(squared.numerator, squared.denominator))  # label: l2-sqrt
 
     def close(self, a, b, d) -> bool:
-        d = exact(d)
+        d = _bound(d)
         return d >= 0 and self.squared_distance(a, b) <= d * d  # label: l2-close
 
 

@@ -170,12 +170,16 @@ class Measurement(_Mapped):
         exactly: ``d_out`` passes the boundary first, so a NumPy float is not compared in its
         own width)?"""
         d_out = exact_argument(d_out, "d_out", FailedMapError)
-        if type(d_out) in (bool, str):
-            raise FailedMapError(f"must be a distance, got {d_out!r}", parameter="d_out")
+        if type(d_out) not in (int, float, Fraction, tuple):  # label: check-d-out-type
+            raise FailedMapError(
+                f"must be a number (or a tuple for a pair of distances), got "
+                f"{type(d_out).__name__}",
+                parameter="d_out",
+            )
         guaranteed = self.map(d_in)
         try:
             return bool(self.output_measure.ordered(guaranteed, d_out))  # label: check-measurement
-        except (TypeError, ValueError, IndexError, KeyError):
+        except (FailedMapError, TypeError, ValueError, IndexError, KeyError):
             raise FailedMapError(
                 f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
             ) from None

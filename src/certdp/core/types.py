@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .conversion import exact_argument
+from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES, exact_argument
 from .errors import MakeDomainError
 
 __all__ = [
@@ -56,6 +56,12 @@ class CarrierType:
     """A named carrier type with its exact value set."""
 
     name: str
+
+    def __post_init__(self):
+        if type(self.name) is not str or self.name not in ALL_TYPES:  # label: valid-name
+            raise MakeDomainError(
+                f"unknown carrier type; expected one of {', '.join(ALL_TYPES)}", parameter="T"
+            )
 
     @property
     def is_integer(self) -> bool:
@@ -121,9 +127,10 @@ class CarrierType:
 
         Python values must be of the exact built-in type: a subclass (an ``IntEnum``, a
         ``str`` with its own ``__eq__``) could compare differently from the value it holds,
-        and a ``bool`` is never a number.  NumPy scalars become the Python value they denote
-        (``int``, ``float``, ``bool``, ``str``), so that no fixed-width arithmetic or
-        width-specific comparison ever applies to them.
+        and a ``bool`` is never a number.  NumPy scalars of the exact NumPy types (never a
+        subclass, which may override ``__int__`` or ``__float__``) become the Python value
+        they denote (``int``, ``float``, ``bool``, ``str``), so that no fixed-width arithmetic
+        or width-specific comparison ever applies to them.
         """
         kind = type(value)
         if self.name == "bool":  # label: exact-bool
@@ -132,14 +139,14 @@ class CarrierType:
             return value if kind is str else str(value) if kind is np.str_ else None
         if self.is_integer:
             if kind is not int:
-                if not isinstance(value, np.integer) or isinstance(value, np.timedelta64):
+                if kind not in NUMPY_INTEGER_TYPES:
                     return None
                 value = int(value)  # label: exact-numpy-int
             return value if self.min <= value <= self.max else None  # label: exact-int-range
         if kind is not float:
-            if isinstance(value, (np.float16, np.float32, np.float64)):  # label: exact-numpy-float
+            if kind in NUMPY_BINARY64_FLOATS:  # label: exact-numpy-float
                 value = float(value)
-            elif isinstance(value, np.longdouble):
+            elif kind is np.longdouble:
                 as_float = float(value)
                 if not (as_float == value or (math.isnan(as_float) and np.isnan(value))):
                     return None
@@ -169,35 +176,48 @@ def _is_binary32(value: float) -> bool:
 # proof: begin descriptors
 def carrier(T) -> CarrierType:
     """Normalise a type descriptor (``"f64"``, ``float``, ``CarrierType``) to a :class:`CarrierType`."""
-    if isinstance(T, CarrierType):
+    if type(T) is CarrierType:  # label: carrier-exact
         return T
-    if isinstance(T, type) and T in _PYTHON_ALIASES:
-        return CarrierType(_PYTHON_ALIASES[T])
-    if not isinstance(T, type):
+    for alias, name in _PYTHON_ALIASES.items():  # label: carrier-alias
+        if T is alias:
+            return CarrierType(name)
+    is_class = issubclass(type(T), type)
+    if not is_class:
         T = exact_argument(T, "T", MakeDomainError)
     if type(T) is str and T in ALL_TYPES:
         return CarrierType(T)
-    shown = repr(T) if isinstance(T, (str, type)) else f"a value of type {type(T).__name__}"
+    if type(T) is str:
+        shown = repr(T)
+    elif is_class:
+        shown = type.__repr__(T)
+    else:
+        shown = f"a value of type {type(T).__name__}"
     raise MakeDomainError(
         f"unknown carrier type {shown}; expected one of {', '.join(ALL_TYPES)}", parameter="T"
     )
 
 
 def infer_type(value) -> CarrierType:
-    """The carrier type OpenDP infers for a Python value: int → i32, float → f64."""
-    if isinstance(value, (bool, np.bool_)):
+    """The carrier type OpenDP infers for a Python value: int → i32, float → f64.
+
+    NumPy scalars are recognised by their exact type; a ``timedelta64`` (registered by NumPy as
+    an integer type) and a subclass of a NumPy scalar type have no carrier type."""
+    kind = type(value)
+    if kind in (bool, np.bool_):  # label: infer-bool
         return CarrierType("bool")
-    if isinstance(value, np.integer):
+    if kind in NUMPY_INTEGER_TYPES:  # label: infer-numpy-int
         return CarrierType(str(value.dtype).replace("uint", "u").replace("int", "i"))
-    if isinstance(value, int):
+    if issubclass(kind, int) and not issubclass(kind, np.generic):  # label: infer-int
         return CarrierType("i32")
-    if isinstance(value, np.float32):
+    if kind is np.float32:
         return CarrierType("f32")
-    if isinstance(value, (float, np.floating)):
+    if kind in (np.float16, np.float64, np.longdouble) or (
+        issubclass(kind, float) and not issubclass(kind, np.generic)
+    ):  # label: infer-float
         return CarrierType("f64")
-    if isinstance(value, str):
+    if kind is np.str_ or (issubclass(kind, str) and not issubclass(kind, np.generic)):
         return CarrierType("String")
-    raise MakeDomainError(f"cannot infer a carrier type from {type(value).__name__}", parameter="T")
+    raise MakeDomainError(f"cannot infer a carrier type from {kind.__name__}", parameter="T")
 
 
 # proof: end descriptors

@@ -34,6 +34,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
+from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
 from ..core.errors import ArithmeticOverflowError, DPError, FailedCastError, MakeDomainError
 from ..core.types import carrier
 
@@ -175,14 +176,18 @@ def round_rational(q, T="f64", direction="nearest") -> float:
 
 # proof: begin operands
 def _to_fraction(x, name: str, op: str) -> Fraction:
-    """The exact value of a finite number (int, float, Fraction, numpy scalar)."""
-    if isinstance(x, (bool, np.bool_)):
+    """The exact value of a finite number (int, float, Fraction, numpy scalar).
+
+    Types are tested exactly: a subclass (which may override ``__int__``, ``__float__`` or
+    ``as_integer_ratio``) is refused like any other non-number."""
+    kind = type(x)
+    if kind is bool or kind is np.bool_:
         raise FailedCastError(f"{op} needs a number, not the bool {x!r}", parameter=name)
-    if isinstance(x, Fraction):
+    if kind is Fraction and type(x.numerator) is int and type(x.denominator) is int:
         return x
-    if isinstance(x, (int, np.integer)):
+    if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: int-exact
         return Fraction(int(x))
-    if isinstance(x, (float, np.floating)):
+    if kind is float or kind in NUMPY_FLOAT_TYPES:
         # np.isnan/np.isinf test x in its own format; math.isinf would first convert a
         # long double to binary64, making a finite value beyond its range infinite.
         if np.isnan(x):  # label: float-nan
@@ -192,8 +197,10 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
                 f"{op} got {float(x)}, which is not finite", parameter=name
             )
         return Fraction(*x.as_integer_ratio())  # label: float-exact
-    if isinstance(x, numbers.Rational):
-        return Fraction(x.numerator, x.denominator)
+    if issubclass(kind, numbers.Rational) and not issubclass(kind, (int, float, np.generic)):
+        numerator, denominator = x.numerator, x.denominator  # label: rational
+        if type(numerator) is int and type(denominator) is int:
+            return Fraction(numerator, denominator)
     raise FailedCastError(
         f"{op} needs an int, float or Fraction, not {type(x).__name__}", parameter=name
     )

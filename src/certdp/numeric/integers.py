@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
 from ..core.errors import ArithmeticOverflowError, FailedCastError, MakeDomainError
 from ..core.types import CarrierType, carrier
 from .floats import is_representable
@@ -54,8 +55,12 @@ def _describe_range(ty: CarrierType) -> str:
 
 
 def _operand(x, name: str, op: str, ty: CarrierType) -> int:
-    if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, np.integer)):  # label: int-type
-        raise FailedCastError(f"{op} needs an integer of type {ty.name}, not {x!r}", parameter=name)
+    kind = type(x)
+    if kind is not int and kind not in NUMPY_INTEGER_TYPES:  # label: int-type
+        shown = repr(x) if kind in (bool, float, Fraction, str) else f"a {kind.__name__}"
+        raise FailedCastError(
+            f"{op} needs an integer of type {ty.name}, not {shown}", parameter=name
+        )
     value = int(x)
     if not ty.min <= value <= ty.max:  # label: operand-range
         raise FailedCastError(
@@ -150,11 +155,12 @@ def exact_cast(value, T):
     ty = carrier(T)
     if not ty.is_numeric:
         raise MakeDomainError(f"exact_cast needs a numeric type, not {ty.name}", parameter="T")
-    if isinstance(value, (bool, np.bool_)):
+    kind = type(value)
+    if kind is bool or kind is np.bool_:
         raise FailedCastError(f"{value!r} is a bool, not a number", parameter="value")
-    if isinstance(value, (int, np.integer)):
+    if kind is int or kind in NUMPY_INTEGER_TYPES:
         exact = Fraction(int(value))  # label: cast-int
-    elif isinstance(value, (float, np.floating)):
+    elif kind is float or kind in NUMPY_FLOAT_TYPES:
         # in value's own format: math.isinf would make a finite long double beyond the
         # binary64 range infinite, and it would be returned as inf
         if np.isnan(value):  # label: cast-nan
@@ -166,8 +172,16 @@ def exact_cast(value, T):
                 f"{float(value)} is outside {_describe_range(ty)}", parameter="value"
             )
         exact = Fraction(*value.as_integer_ratio())  # label: cast-float
-    elif isinstance(value, numbers.Rational):
-        exact = Fraction(value.numerator, value.denominator)
+    elif kind is Fraction or (
+        issubclass(kind, numbers.Rational) and not issubclass(kind, (int, float, np.generic))
+    ):
+        numerator, denominator = value.numerator, value.denominator  # label: cast-rational
+        if type(numerator) is not int or type(denominator) is not int:
+            raise FailedCastError(
+                "a rational whose numerator and denominator are not plain ints is refused",
+                parameter="value",
+            )
+        exact = Fraction(numerator, denominator)
     else:
         raise FailedCastError(
             f"needs an int, float or Fraction, not {type(value).__name__}", parameter="value"
@@ -195,7 +209,7 @@ def exact_cast(value, T):
 def _values(values, op: str, ty: CarrierType):
     """Validate ``values``: an int64 array for widths <= 32 bits, else a list of Python ints."""
     narrow = ty.bits <= 32
-    if isinstance(values, np.ndarray):
+    if type(values) is np.ndarray:  # label: values-plain-array
         if values.ndim != 1:
             raise FailedCastError(
                 f"{op} needs a one-dimensional sequence, got shape {values.shape}",
