@@ -94,10 +94,10 @@ def demo_repo(tmp_path: Path) -> Path:
         root / "src/certdp/proofs",
         ignore=shutil.ignore_patterns("__pycache__"),
     )
-    shutil.copytree(
+    shutil.copytree(  # the tooling's code, not its lemma document (audit/gate.tex)
         REPO / "src/certdp/audit",
         root / "src/certdp/audit",
-        ignore=shutil.ignore_patterns("__pycache__"),
+        ignore=shutil.ignore_patterns("__pycache__", "*.tex"),
     )
     (root / "src/certdp/core").mkdir()
     shutil.copy(REPO / "src/certdp/core/errors.py", root / "src/certdp/core/errors.py")

@@ -72,7 +72,7 @@ def test_every_obligation_is_proved():
 def test_a_step_that_leaves_the_interval_is_refuted():
     def beyond(lo, hi):
         rne = z3.RNE()
-        return z3.fpAdd(rne, hi, z3.fpDiv(rne, z3.fpSub(rne, hi, lo), z3.FPVal(2.0, F64)))
+        return z3.fpAdd(rne, hi, z3.fpDiv(rne, z3.fpSub(rne, hi, lo), z3.FPVal(2.0, lo.sort())))
 
     outcome = solve(smt_model._step(midpoint_of=beyond), 60)
     assert outcome["status"] == "counterexample"
