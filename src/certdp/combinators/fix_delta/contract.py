@@ -21,10 +21,10 @@ from certdp.combinators._support.contract_support import (
     zcdp_measurements,
 )
 from certdp.combinators.zCDP_to_approxDP import make_zCDP_to_approxDP
+from certdp.contracts.common import measurement_with_output_measure
 from certdp.contracts.contract import Precondition, PrivacyViolation
 from certdp.core.errors import ContractError
 from certdp.core.measures import SmoothedMaxDivergence
-from certdp.core.transformation import Measurement
 
 from .make_fix_delta import make_fix_delta
 
@@ -87,14 +87,8 @@ class FixedDeltaContract(CombinatorContract):
 CONTRACT = FixedDeltaContract(
     constructor=make_fix_delta,
     preconditions=[
-        Precondition(
-            "measurement-smoothed-max-divergence",
-            lambda a: (
-                isinstance(a.measurement, Measurement)
-                and isinstance(a.measurement.output_measure, SmoothedMaxDivergence)
-            ),
-            "measurement must be a (valid) measurement with output measure SmoothedMaxDivergence",
-            parameter="measurement",
+        measurement_with_output_measure(
+            "measurement-smoothed-max-divergence", SmoothedMaxDivergence
         ),
         Precondition(
             "delta-in-unit-interval",

@@ -16,9 +16,8 @@ from certdp.combinators._support.contract_support import (
     component_divergence,
     pure_measurements,
 )
-from certdp.contracts.contract import Precondition
+from certdp.contracts.common import measurement_with_output_measure
 from certdp.core.measures import MaxDivergence
-from certdp.core.transformation import Measurement
 
 from .make_pureDP_to_zCDP import make_pureDP_to_zCDP
 
@@ -44,15 +43,7 @@ def _divergence(built, kwargs, x, x_prime):
 CONTRACT = CombinatorContract(
     constructor=make_pureDP_to_zCDP,
     preconditions=[
-        Precondition(
-            "measurement-pure-dp",
-            lambda a: (
-                isinstance(a.measurement, Measurement)
-                and isinstance(a.measurement.output_measure, MaxDivergence)
-            ),
-            "measurement must be a (valid) measurement with output measure MaxDivergence",
-            parameter="measurement",
-        ),
+        measurement_with_output_measure("measurement-pure-dp", MaxDivergence),
     ],
     bound=INNER_EPSILON**2 / 2,
     arguments=arguments,

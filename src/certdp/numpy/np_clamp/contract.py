@@ -12,13 +12,12 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.metrics import (
-    InsertDeleteDistance,
-    SymmetricDistance,
-    insert_delete_distance,
-    symmetric_distance,
+from certdp.contracts.common import (
+    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+    dataset_metrics,
+    optional_sizes,
 )
+from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
 from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
 
@@ -42,7 +41,7 @@ def arguments(draw):
         input_domain = array2_domain(
             T=T,
             num_columns=k if known_columns else None,
-            size=draw(st.one_of(st.none(), st.integers(0, 5))),
+            size=draw(optional_sizes(5)),
             nan=draw(st.booleans()),
         )
     else:  # already bounded, e.g. clamped before
@@ -50,12 +49,12 @@ def arguments(draw):
             norm=draw(st.sampled_from([0.5, 4.0, 1e3])),
             p=draw(st.sampled_from([1, 2])),
             num_columns=k if known_columns else None,
-            size=draw(st.one_of(st.none(), st.integers(0, 5))),
+            size=draw(optional_sizes(5)),
             T=T,
         )
     return {
         "input_domain": input_domain,
-        "input_metric": draw(st.sampled_from([symmetric_distance(), insert_delete_distance()])),
+        "input_metric": draw(dataset_metrics()),
         "norm": draw(st.sampled_from([1e-3, 0.5, 1.0, 3.0, 1e4])),
         "p": p,
         "origin": origin,
@@ -83,12 +82,7 @@ CONTRACT = TransformationContract(
             "input_domain must be an array2_domain of f32 or f64 entries",
             parameter="input_domain",
         ),
-        Precondition(
-            "input-metric-symmetric-or-insert-delete",
-            lambda a: isinstance(a.input_metric, (SymmetricDistance, InsertDeleteDistance)),
-            "input_metric must be symmetric_distance() or insert_delete_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
         Precondition(
             "norm-positive-finite",
             lambda a: not isinstance(a.norm, bool) and math.isfinite(a.norm) and a.norm > 0,

@@ -7,25 +7,20 @@ import math
 
 from hypothesis import strategies as st
 
+from certdp.contracts.common import (
+    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+    dataset_metrics,
+    is_vector_of_numeric_atoms,
+    optional_sizes,
+    ordered_pair,
+)
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.contracts.neighbours import members
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.metrics import (
-    InsertDeleteDistance,
-    SymmetricDistance,
-    insert_delete_distance,
-    symmetric_distance,
-)
+from certdp.core.domains import atom_domain, vector_domain
 
 from .make_clamp import make_clamp
 
 CARRIER_TYPES = ["i8", "i16", "i32", "i64", "u8", "u32", "u64", "f32", "f64"]
-
-
-def _ordered_pair(a, b) -> tuple:
-    """``(a, b)`` in increasing order, ``-0.0`` before ``0.0`` (hypothesis cannot draw floats
-    from ``[0.0, -0.0]``)."""
-    return tuple(sorted((a, b), key=lambda value: (value, math.copysign(1, value))))
 
 
 @st.composite
@@ -38,11 +33,11 @@ def arguments(draw):
     if draw(st.booleans()):
         element = unbounded
     else:
-        element = atom_domain(bounds=_ordered_pair(draw(finite), draw(finite)), T=T)
-    lower, upper = _ordered_pair(draw(finite), draw(finite))
+        element = atom_domain(bounds=ordered_pair(draw(finite), draw(finite)), T=T)
+    lower, upper = ordered_pair(draw(finite), draw(finite))
     return {
-        "input_domain": vector_domain(element, size=draw(st.one_of(st.none(), st.integers(0, 6)))),
-        "input_metric": draw(st.sampled_from([symmetric_distance(), insert_delete_distance()])),
+        "input_domain": vector_domain(element, size=draw(optional_sizes(6))),
+        "input_metric": draw(dataset_metrics()),
         "bounds": (lower, upper),
     }
 
@@ -57,11 +52,7 @@ CONTRACT = TransformationContract(
     preconditions=[
         Precondition(
             "input-domain-vector-of-numeric-atoms",
-            lambda a: (
-                isinstance(a.input_domain, VectorDomain)
-                and isinstance(a.input_domain.element_domain, AtomDomain)
-                and a.input_domain.element_domain.T.is_numeric
-            ),
+            is_vector_of_numeric_atoms,
             "input_domain must be vector_domain(atom_domain(T=...)) of a numeric type",
             parameter="input_domain",
         ),
@@ -71,12 +62,7 @@ CONTRACT = TransformationContract(
             "the elements of input_domain must not include NaN",
             parameter="input_domain",
         ),
-        Precondition(
-            "input-metric-symmetric-or-insert-delete",
-            lambda a: isinstance(a.input_metric, (SymmetricDistance, InsertDeleteDistance)),
-            "input_metric must be symmetric_distance() or insert_delete_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
         Precondition(
             "bounds-valid",
             _bounds_valid,

@@ -5,15 +5,15 @@ Preconditions (ids as in the proof), and the stability bound ``d_out = d_in``.
 
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.errors import DPError
-from certdp.core.metrics import (
-    InsertDeleteDistance,
-    SymmetricDistance,
-    insert_delete_distance,
-    symmetric_distance,
+from certdp.contracts.common import (
+    INPUT_DOMAIN_VECTOR_OF_ATOMS,
+    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+    dataset_metrics,
+    optional_sizes,
 )
+from certdp.contracts.contract import D_IN, Precondition, TransformationContract
+from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.errors import DPError
 from certdp.core.types import NUMERIC_TYPES, carrier
 
 from .make_count import make_count
@@ -28,8 +28,8 @@ def arguments(draw):
     if T in ("i32", "f64") and draw(st.booleans()):
         element = atom_domain(bounds=(0, 3) if T == "i32" else (0.0, 3.0), T=T)
     return {
-        "input_domain": vector_domain(element, size=draw(st.one_of(st.none(), st.integers(0, 6)))),
-        "input_metric": draw(st.sampled_from([symmetric_distance(), insert_delete_distance()])),
+        "input_domain": vector_domain(element, size=draw(optional_sizes(6))),
+        "input_metric": draw(dataset_metrics()),
         "TO": draw(st.sampled_from(NUMERIC_TYPES)),
     }
 
@@ -49,21 +49,8 @@ def _numeric_output_type(a) -> bool:
 CONTRACT = TransformationContract(
     constructor=make_count,
     preconditions=[
-        Precondition(
-            "input-domain-vector-of-atoms",
-            lambda a: (
-                isinstance(a.input_domain, VectorDomain)
-                and isinstance(a.input_domain.element_domain, AtomDomain)
-            ),
-            "input_domain must be vector_domain(atom_domain(T=...))",
-            parameter="input_domain",
-        ),
-        Precondition(
-            "input-metric-symmetric-or-insert-delete",
-            lambda a: isinstance(a.input_metric, (SymmetricDistance, InsertDeleteDistance)),
-            "input_metric must be symmetric_distance() or insert_delete_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_DOMAIN_VECTOR_OF_ATOMS,
+        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
         Precondition(
             "output-type-numeric",
             _numeric_output_type,

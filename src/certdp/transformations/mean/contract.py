@@ -14,15 +14,15 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.errors import ArithmeticOverflowError
-from certdp.core.metrics import (
-    InsertDeleteDistance,
-    SymmetricDistance,
-    insert_delete_distance,
-    symmetric_distance,
+from certdp.contracts.common import (
+    INPUT_DOMAIN_BOUNDED,
+    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+    dataset_metrics,
+    is_vector_of_float_atoms,
 )
+from certdp.contracts.contract import D_IN, Precondition, TransformationContract
+from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.errors import ArithmeticOverflowError
 from certdp.numeric import round_rational, ulp
 from certdp.transformations._summation.float_sum_contracts import (
     ALGORITHM,
@@ -78,16 +78,8 @@ def arguments(draw):
         "input_domain": vector_domain(
             atom_domain(bounds=(lower, upper), T=T), size=draw(st.integers(1, 6))
         ),
-        "input_metric": draw(st.sampled_from([symmetric_distance(), insert_delete_distance()])),
+        "input_metric": draw(dataset_metrics()),
     }
-
-
-def _vector_of_float_atoms(a) -> bool:
-    return (
-        isinstance(a.input_domain, VectorDomain)
-        and isinstance(a.input_domain.element_domain, AtomDomain)
-        and a.input_domain.element_domain.T.is_float
-    )
 
 
 CONTRACT = TransformationContract(
@@ -95,28 +87,18 @@ CONTRACT = TransformationContract(
     preconditions=[
         Precondition(
             "input-domain-vector-of-float-atoms",
-            _vector_of_float_atoms,
+            is_vector_of_float_atoms,
             "input_domain must be vector_domain(atom_domain(...)) of f32 or f64",
             parameter="input_domain",
         ),
-        Precondition(
-            "input-domain-bounded",
-            lambda a: a.input_domain.element_domain.bounds is not None,
-            "the elements of input_domain must be bounded",
-            parameter="input_domain",
-        ),
+        INPUT_DOMAIN_BOUNDED,
         Precondition(
             "input-domain-sized",
             lambda a: a.input_domain.size is not None and a.input_domain.size >= 1,
             "input_domain must have a known, positive size",
             parameter="input_domain",
         ),
-        Precondition(
-            "input-metric-symmetric-or-insert-delete",
-            lambda a: isinstance(a.input_metric, (SymmetricDistance, InsertDeleteDistance)),
-            "input_metric must be symmetric_distance() or insert_delete_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
     ],
     bound=BOUND,
     parameters=parameters,

@@ -17,17 +17,17 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from certdp.contracts.common import (
+    INPUT_DOMAIN_VECTOR_OF_ATOMS,
+    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+    dataset_metrics,
+    optional_sizes,
+)
 from certdp.contracts.contract import D_IN, Precondition
 from certdp.contracts.coupling import CoupledContract
 from certdp.contracts.neighbours import members
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.metrics import (
-    InsertDeleteDistance,
-    SymmetricDistance,
-    insert_delete_distance,
-    record_key,
-    symmetric_distance,
-)
+from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.metrics import record_key
 
 from .make_resize import _output_metric, make_resize
 
@@ -45,8 +45,8 @@ ELEMENTS = [
 def arguments(draw):
     element = draw(st.sampled_from(ELEMENTS))
     return {
-        "input_domain": vector_domain(element, size=draw(st.one_of(st.none(), st.integers(0, 4)))),
-        "input_metric": draw(st.sampled_from([symmetric_distance(), insert_delete_distance()])),
+        "input_domain": vector_domain(element, size=draw(optional_sizes(4))),
+        "input_metric": draw(dataset_metrics()),
         "size": draw(st.integers(1, 3)),
         "constant": draw(members(element)),
         "MO": draw(st.sampled_from(["SymmetricDistance", "InsertDeleteDistance"])),
@@ -98,21 +98,8 @@ def _size_positive(a) -> bool:
 CONTRACT = CoupledContract(
     constructor=make_resize,
     preconditions=[
-        Precondition(
-            "input-domain-vector-of-atoms",
-            lambda a: (
-                isinstance(a.input_domain, VectorDomain)
-                and isinstance(a.input_domain.element_domain, AtomDomain)
-            ),
-            "input_domain must be vector_domain(atom_domain(T=...))",
-            parameter="input_domain",
-        ),
-        Precondition(
-            "input-metric-symmetric-or-insert-delete",
-            lambda a: isinstance(a.input_metric, (SymmetricDistance, InsertDeleteDistance)),
-            "input_metric must be symmetric_distance() or insert_delete_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_DOMAIN_VECTOR_OF_ATOMS,
+        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
         Precondition(
             "output-metric-symmetric-or-insert-delete",
             _valid_output_metric,

@@ -6,21 +6,21 @@ rounding term (which is non-negative, so every valid float map lies above it):
 unknown size, ``d_in * max(|L|, U, U - L)`` for floats of unknown size.
 """
 
-import math
-
 import numpy as np
 import sympy
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.errors import ArithmeticOverflowError
-from certdp.core.metrics import (
-    InsertDeleteDistance,
-    SymmetricDistance,
-    insert_delete_distance,
-    symmetric_distance,
+from certdp.contracts.common import (
+    INPUT_DOMAIN_BOUNDED,
+    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+    dataset_metrics,
+    is_vector_of_numeric_atoms,
+    optional_sizes,
+    ordered_pair,
 )
+from certdp.contracts.contract import D_IN, Precondition, TransformationContract
+from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.errors import ArithmeticOverflowError
 from certdp.core.types import carrier
 
 from .make_sum import make_sum
@@ -65,19 +65,13 @@ def _bound_values(T):
     )
 
 
-def _ordered_pair(a, b) -> tuple:
-    """``(a, b)`` in increasing order, ``-0.0`` before ``0.0`` (hypothesis cannot draw floats
-    from ``[0.0, -0.0]``)."""
-    return tuple(sorted((a, b), key=lambda value: (value, math.copysign(1, value))))
-
-
 @st.composite
 def arguments(draw):
     T = draw(st.sampled_from(CARRIER_TYPES))
     values = _bound_values(T)
-    bounds = _ordered_pair(draw(values), draw(values))
-    size = draw(st.one_of(st.none(), st.integers(0, 6)))
-    metric = draw(st.sampled_from([symmetric_distance(), insert_delete_distance()]))
+    bounds = ordered_pair(draw(values), draw(values))
+    size = draw(optional_sizes(6))
+    metric = draw(dataset_metrics())
     return {
         "input_domain": vector_domain(atom_domain(bounds=bounds, T=T), size=size),
         "input_metric": metric,
@@ -98,26 +92,12 @@ CONTRACT = TransformationContract(
     preconditions=[
         Precondition(
             "input-domain-vector-of-numeric-atoms",
-            lambda a: (
-                isinstance(a.input_domain, VectorDomain)
-                and isinstance(a.input_domain.element_domain, AtomDomain)
-                and a.input_domain.element_domain.T.is_numeric
-            ),
+            is_vector_of_numeric_atoms,
             "input_domain must be vector_domain(atom_domain(...)) of a numeric type",
             parameter="input_domain",
         ),
-        Precondition(
-            "input-domain-bounded",
-            lambda a: a.input_domain.element_domain.bounds is not None,
-            "the elements of input_domain must be bounded",
-            parameter="input_domain",
-        ),
-        Precondition(
-            "input-metric-symmetric-or-insert-delete",
-            lambda a: isinstance(a.input_metric, (SymmetricDistance, InsertDeleteDistance)),
-            "input_metric must be symmetric_distance() or insert_delete_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_DOMAIN_BOUNDED,
+        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
     ],
     bound=BOUND,
     parameters=parameters,
