@@ -55,6 +55,18 @@ def validate_d_in(metric, d_in):
     return d_in
 
 
+def _exact_d_out(d_out):
+    """``d_out`` as an exact number or a tuple (of a pair of distances), never an array: an array
+    would be compared element by element in its own width."""
+    d_out = exact_argument(d_out, "d_out", FailedMapError)
+    if type(d_out) not in (int, float, Fraction, tuple):  # label: check-d-out-type
+        raise FailedMapError(
+            f"must be a number (or a tuple for a pair of distances), got {type(d_out).__name__}",
+            parameter="d_out",
+        )
+    return d_out
+
+
 class _Mapped:
     """What transformations and measurements share: a map, invocation and ``>>``."""
 
@@ -77,13 +89,7 @@ class _Mapped:
 
     def check(self, d_in, d_out) -> bool:
         """Does ``map(d_in) <= d_out`` hold (compared exactly)?"""
-        d_out = exact_argument(d_out, "d_out", FailedMapError)
-        if type(d_out) not in (int, float, Fraction, tuple):
-            raise FailedMapError(
-                f"must be a number (or a tuple for a pair of distances), got "
-                f"{type(d_out).__name__}",
-                parameter="d_out",
-            )
+        d_out = _exact_d_out(d_out)
         guaranteed = self.map(d_in)
         try:
             return bool(guaranteed <= d_out)  # label: check-transformation
@@ -169,13 +175,7 @@ class Measurement(_Mapped):
         """Does ``map(d_in) <= d_out`` hold, in the order of the output measure (compared
         exactly: ``d_out`` passes the boundary first, so a NumPy float is not compared in its
         own width)?"""
-        d_out = exact_argument(d_out, "d_out", FailedMapError)
-        if type(d_out) not in (int, float, Fraction, tuple):  # label: check-d-out-type
-            raise FailedMapError(
-                f"must be a number (or a tuple for a pair of distances), got "
-                f"{type(d_out).__name__}",
-                parameter="d_out",
-            )
+        d_out = _exact_d_out(d_out)
         guaranteed = self.map(d_in)
         try:
             return bool(self.output_measure.ordered(guaranteed, d_out))  # label: check-measurement

@@ -3,7 +3,8 @@
 The map reads the inner privacy profile at ``delta`` with ``PrivacyProfile.epsilon`` (the
 bisection of ``core/measures.py``, proved in core/measures.tex) and then re-checks the answer
 (``recheck`` in make_fix_delta.py): it returns ``(epsilon, delta)`` only when ``epsilon`` is
-infinite or the profile at ``epsilon`` is ``<= delta``.  Modelled in binary64, bit for bit:
+infinite or the profile at ``epsilon`` is ``<= delta``.  Modelled bit for bit, in the format of
+its operands (binary64 in the code):
 
 * ``midpoint(lo, hi)``: ``lo + (hi - lo) / 2.0``, each operation rounded to nearest, the
   bisection's step; ``grown(hi)``: ``hi * hi``, its growth step;

@@ -9,13 +9,14 @@ insert-delete distance to the absolute distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
+from certdp.core.domains import atom_domain
 from certdp.core.errors import ArithmeticOverflowError, DPError, MakeTransformationError
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance, absolute_distance
+from certdp.core.metrics import absolute_distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier
 from certdp.numeric import inf_cast
+from certdp.transformations._dataset import dataset_input
 
 __all__ = ["make_count", "then_count", "largest_count"]
 
@@ -36,20 +37,7 @@ def largest_count(TO) -> int:
 def make_count(input_domain, input_metric, TO="i32") -> Transformation:
     """Count the records of a vector as a ``TO`` (default ``"i32"``), saturating at
     :func:`largest_count`; stability ``d_in -> d_in``."""
-    if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
-        raise MakeTransformationError(
-            f"must be a vector_domain, got {input_domain}", parameter="input_domain"
-        )
-    if not isinstance(input_domain.element_domain, AtomDomain):  # label: element-is-atom
-        raise MakeTransformationError(
-            f"elements must come from an atom_domain, got {input_domain.element_domain}",
-            parameter="input_domain",
-        )
-    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
-            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
-            parameter="input_metric",
-        )
+    dataset_input(input_domain, input_metric)  # label: dataset-input
     try:
         TO = carrier(TO)  # label: output-type
     except DPError as error:

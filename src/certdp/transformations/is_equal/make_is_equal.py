@@ -7,11 +7,11 @@ Guarantee: for data under the symmetric or insert-delete distance, the map
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
+from certdp.core.domains import atom_domain, vector_domain
 from certdp.core.errors import MakeTransformationError
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
+from certdp.transformations._dataset import dataset_input
 
 __all__ = ["make_is_equal", "then_is_equal"]
 
@@ -20,21 +20,7 @@ __all__ = ["make_is_equal", "then_is_equal"]
 @certified
 def make_is_equal(input_domain, input_metric, value) -> Transformation:
     """Map each element ``x`` of a vector to ``x == value``; stability ``d_in -> d_in``."""
-    if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
-        raise MakeTransformationError(
-            f"must be a vector_domain, got {input_domain}", parameter="input_domain"
-        )
-    element_domain = input_domain.element_domain
-    if not isinstance(element_domain, AtomDomain):  # label: element-is-atom
-        raise MakeTransformationError(
-            f"elements must come from an atom_domain, got {element_domain}",
-            parameter="input_domain",
-        )
-    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
-            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
-            parameter="input_metric",
-        )
+    element_domain = dataset_input(input_domain, input_metric)  # label: dataset-input
     if not element_domain.T.contains(value):  # label: value-type
         raise MakeTransformationError(
             f"{value!r} is not a value of the carrier type {element_domain.T}", parameter="value"

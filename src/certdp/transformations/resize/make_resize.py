@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain, vector_domain
+from certdp.core.domains import vector_domain
 from certdp.core.errors import MakeTransformationError
 from certdp.core.metrics import (
     InsertDeleteDistance,
@@ -28,6 +28,7 @@ from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.numeric import checked_mul
 from certdp.samplers.shuffle import shuffled
+from certdp.transformations._dataset import dataset_input
 
 __all__ = ["make_resize", "then_resize", "resized"]
 
@@ -59,21 +60,7 @@ def _output_metric(MO):
 def make_resize(input_domain, input_metric, size, constant, MO="SymmetricDistance"):
     """Pad with ``constant`` or subsample to exactly ``size`` records; stability
     ``d_in -> 2 * d_in`` (coupled)."""
-    if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
-        raise MakeTransformationError(
-            f"must be a vector_domain, got {input_domain}", parameter="input_domain"
-        )
-    element_domain = input_domain.element_domain
-    if not isinstance(element_domain, AtomDomain):  # label: element-is-atom
-        raise MakeTransformationError(
-            f"elements must come from an atom_domain, got {element_domain}",
-            parameter="input_domain",
-        )
-    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
-            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
-            parameter="input_metric",
-        )
+    element_domain = dataset_input(input_domain, input_metric)  # label: dataset-input
     output_metric = _output_metric(MO)  # label: output-metric
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
         raise MakeTransformationError(  # label: size-integer

@@ -1,0 +1,40 @@
+"""The input of a dataset transformation: a vector of atoms under a dataset metric.
+
+Guarantee (arguments.tex): ``dataset_input(input_domain, input_metric)`` returns the element
+domain, an ``AtomDomain``, when ``input_domain`` is a ``VectorDomain`` of atoms and
+``input_metric`` is the symmetric or insert-delete distance; otherwise it raises
+``MakeTransformationError`` naming the parameter at fault, the domain before the metric.
+"""
+
+from __future__ import annotations
+
+from certdp.core.domains import AtomDomain, VectorDomain
+from certdp.core.errors import MakeTransformationError
+from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+
+__all__ = ["dataset_input"]
+
+
+# proof: begin dataset-input
+def dataset_input(input_domain, input_metric) -> AtomDomain:
+    """The element domain of a ``vector_domain(atom_domain(...))`` under the symmetric or
+    insert-delete distance; a ``MakeTransformationError`` naming the parameter otherwise."""
+    if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
+        raise MakeTransformationError(
+            f"must be a vector_domain, got {input_domain}", parameter="input_domain"
+        )
+    element_domain = input_domain.element_domain
+    if not isinstance(element_domain, AtomDomain):  # label: element-is-atom
+        raise MakeTransformationError(
+            f"elements must come from an atom_domain, got {element_domain}",
+            parameter="input_domain",
+        )
+    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
+        raise MakeTransformationError(  # label: metric-check
+            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
+            parameter="input_metric",
+        )
+    return element_domain  # label: element-domain
+
+
+# proof: end dataset-input
