@@ -62,3 +62,18 @@ def test_privacy_profile_refuses_bad_epsilon(epsilon):
     with pytest.raises(FailedMapError) as raised:
         dp.PrivacyProfile(lambda e: 0.0).delta(epsilon)
     assert raised.value.parameter == "epsilon"
+
+
+def test_the_renyi_cross_check_sums_around_the_mixture_centre():
+    """Regression: for order 2 the summand peaks at 2c - c', beyond both centres; a window
+    around the centres alone missed half its mass and reported a false violation."""
+    from fractions import Fraction
+
+    import mpmath
+
+    from certdp.measurements._gaussian.contract_support import _cross_check, _renyi_numeric
+
+    _cross_check(2147483647, 2147483587, Fraction(1, 2))  # raised ContractError before
+    with mpmath.workdps(60):
+        d2 = _renyi_numeric(2, 2147483647, 2147483587, Fraction(1, 2))
+        assert abs(d2 - 14400) < mpmath.mpf(10) ** -30

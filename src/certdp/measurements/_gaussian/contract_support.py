@@ -88,7 +88,11 @@ def _renyi_numeric(order, centre, centre_prime, sigma) -> mpmath.mpf:
     with mpmath.workdps(60):
         s = 2 * (mpmath.mpf(sigma.numerator) / sigma.denominator) ** 2
         reach = int(40 * sigma) + 40
-        low, high = min(centre, centre_prime) - reach, max(centre, centre_prime) + reach
+        # the summand is a Gaussian centred at order*centre + (1-order)*centre_prime, which for
+        # order > 1 lies outside [centre, centre_prime]: the window must reach around it too
+        mixture = order * centre + (1 - order) * centre_prime
+        low = min(centre, centre_prime, int(mpmath.floor(mixture))) - reach
+        high = max(centre, centre_prime, int(mpmath.ceil(mixture))) + reach
         norm = mpmath.fsum(mpmath.exp(-(mpmath.mpf(y) ** 2) / s) for y in range(-reach, reach + 1))
         total = mpmath.fsum(
             mpmath.exp(
