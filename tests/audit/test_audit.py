@@ -67,13 +67,13 @@ def test_moving_a_label_is_a_change(repo):
 
 
 def test_removed_label_is_a_broken_reference(repo):
-    edit(repo, f"{FOLDER}/make_is_equal.py", "  # label: metric-check", "")
+    edit(repo, f"{FOLDER}/make_is_equal.py", "  # label: value-type", "")
     code, report = audit(repo)
     assert code != 0
     (row,) = report["constructors"]
     assert row["checks"]["binding"]["status"] == "FAIL"
     assert "broken reference" in row["checks"]["binding"]["detail"]
-    assert "metric-check" in row["checks"]["binding"]["detail"]
+    assert "value-type" in row["checks"]["binding"]["detail"]
 
 
 def test_removed_precondition_is_a_mismatch(repo):
