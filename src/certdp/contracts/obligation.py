@@ -26,7 +26,9 @@ class Obligation:
     violation: Callable[[], tuple[object, Callable[[object], dict]]]
     confirm: Callable[[dict], str] | None = None
     tags: dict = field(default_factory=dict)
-    logic: str | None = None
+    #: ``"z3"``, or ``"bitwuzla"`` for pure bit-vector/IEEE formulas that z3 does not finish
+    #: (the formula is handed over in SMT-LIB 2; its decoder then gets ``{name: value}``).
+    solver: str = "z3"
 
     @property
     def key(self) -> str:

@@ -50,7 +50,9 @@ _POSITION_BITS = 8
 
 
 def solver_version() -> str:
-    return "z3 " + z3.get_version_string()
+    import bitwuzla
+
+    return f"z3 {z3.get_version_string()}, bitwuzla {bitwuzla.version()}"
 
 
 # -- integers as bit-vectors -------------------------------------------------------------

@@ -31,10 +31,13 @@ How the neighbour relation is encoded (exactly, see :mod:`certdp.contracts.smt`)
 Every dataset length and every edit script is its own case (a separate solver call), so no
 record is padded and each case is small.
 
-Reduced precision: the float proofs are parametric in the precision ``p`` of ``T``.  For ``N``
-beyond what f32 bit-blasting affords, the same theorem is proved in a small IEEE format, with
-the map computed by the proof's formula at that precision (ideal term plus twice the error
-bound of ``float_summation.tex`` with ``k = p - 1`` stored bits), rounded up once.
+Float sums are proved two ways.  Directly and bit-precisely in a small IEEE format (``f8``),
+where the proofs, parametric in the precision ``p`` of ``T``, give the map by the proof's
+formula at that precision (ideal term plus twice the error bound of ``float_summation.tex``
+with ``k = p - 1`` stored bits), rounded up once; and in ``f32`` and ``f64`` compositionally,
+with the real constructors' maps: a bit-precise lemma on one IEEE addition (Bitwuzla), and the
+sum theorem on the code's own fold with each addition abstracted by that lemma (z3, exact
+rational arithmetic); see the section "float sums in f32 and f64, compositionally".
 """
 
 from __future__ import annotations
@@ -181,33 +184,50 @@ def _max_value(sort):
     return z3.fpBVToFP(z3.BitVecVal(raw, ebits + sbits), sort)
 
 
-def sequential_fold(terms: list, sort, saturate: bool = False):
+class IEEEArithmetic:
+    """The code's own arithmetic on ``sort``: IEEE addition rounding to nearest (ties to even)
+    and the clamp of the saturating sums to ``[-MAX, MAX]``."""
+
+    def __init__(self, sort):
+        self.sort = sort
+
+    def zero(self, negative: bool):
+        return z3.fpMinusZero(self.sort) if negative else z3.fpPlusZero(self.sort)
+
+    def add(self, a, b):
+        return z3.fpAdd(z3.RNE(), a, b)
+
+    def clamp(self, value):
+        return _clamp_finite(value, self.sort)
+
+
+def sequential_fold(terms: list, sort, saturate: bool = False, arithmetic=None):
     """``((s + v_0) + v_1) + ...`` rounding to nearest (ties to even); ``s = -0.0`` (Rust's
     ``Iterator::sum``), or ``s = +0.0`` with every addition clamped to ``[-MAX, MAX]``
-    (OpenDP's saturating fold)."""
-    rne = z3.RNE()
-    total = z3.fpPlusZero(sort) if saturate else z3.fpMinusZero(sort)
+    (OpenDP's saturating fold).  ``arithmetic`` (default: IEEE on ``sort``) does the additions."""
+    ops = arithmetic or IEEEArithmetic(sort)
+    total = ops.zero(negative=not saturate)
     for term in terms:
-        total = z3.fpAdd(rne, total, term)
+        total = ops.add(total, term)
         if saturate:
-            total = _clamp_finite(total, sort)
+            total = ops.clamp(total)
     return total
 
 
-def pairwise_tree(terms: list, sort, saturate: bool = False):
+def pairwise_tree(terms: list, sort, saturate: bool = False, arithmetic=None):
     """``sum(v) = sum(v[:m]) + sum(v[m:])``, ``m = len(v) // 2``; one record is itself, none is
     ``+0.0``; with ``saturate`` every addition is clamped to ``[-MAX, MAX]``."""
+    ops = arithmetic or IEEEArithmetic(sort)
     if not terms:
-        return z3.fpPlusZero(sort)
+        return ops.zero(negative=False)
     if len(terms) == 1:
         return terms[0]
     half = len(terms) // 2
-    total = z3.fpAdd(
-        z3.RNE(),
-        pairwise_tree(terms[:half], sort, saturate),
-        pairwise_tree(terms[half:], sort, saturate),
+    total = ops.add(
+        pairwise_tree(terms[:half], sort, saturate, ops),
+        pairwise_tree(terms[half:], sort, saturate, ops),
     )
-    return _clamp_finite(total, sort) if saturate else total
+    return ops.clamp(total) if saturate else total
 
 
 # -- the theorems --------------------------------------------------------------------------
@@ -233,7 +253,9 @@ def _sum_obligation(
             if permuted and len(x_prime) > 1:
                 x_prime, more = permute(x_prime, len(x_prime), len(x_prime), "p")
                 constraints += more
-            (out, fail), (out_prime, fail_prime) = model(x), model(x_prime)
+            # a model returns (output, failed?) and may add assumptions (its lemma instances)
+            (out, fail, *assumed), (out_prime, fail_prime, *assumed_prime) = model(x), model(x_prime)
+            constraints += assumed + assumed_prime
             bad = z3.Or(fail, fail_prime, z3.Not(within(out, out_prime, bound)))
             cases.append((z3.And(*constraints, bad), _decoder(x, x_prime, out, out_prime)))
         return cases
@@ -540,15 +562,187 @@ def _decode_float(value):
     return float_of(value)
 
 
-#: (format, N, bounds) per float instance, in reduced-precision IEEE formats (``f8`` is
+# -- float sums in f32 and f64, compositionally --------------------------------------------
+#
+# Bit-blasting a pair of f32 sums of three records (six records, four additions, a symbolic
+# permutation) does not finish (see ``FLOAT_CASES``).  The theorem is proved in two machine-checked
+# steps instead:
+#
+# 1. ``float_addition`` (bit-precise, every pair of finite values of the format, Bitwuzla): one
+#    IEEE addition rounding to nearest, when ``|a + b| <= MAX``, gives a finite ``r`` with
+#    ``|r - (a + b)| <= ADDITION_ERROR * |r|``.
+# 2. the sum theorem (z3, exact rational arithmetic): the code's own fold or tree (the functions
+#    above, with :class:`RoundedReals` as their arithmetic) in which each addition returns an
+#    unknown real ``r`` constrained only by step 1, on records that are any reals in the bounds.
+#    Every execution of the code is one of these (its records are reals in the bounds, and each
+#    of its additions satisfies step 1), so when no neighbouring pair of such abstract executions
+#    is farther apart than the constructor's map, none of the code's is.  An abstract execution
+#    whose exact partial sum leaves ``[-MAX, MAX]`` counts as a violation, so the bounds proved
+#    are ones where nothing overflows or saturates (saturation is proved in ``f8``, directly).
+#
+# A satisfiable case of step 2 is reported as a counterexample of the abstraction; ``confirm``
+# runs the code on the records rounded to the format, and says whether the code violates.
+
+
+def addition_error(fmt: str) -> Fraction:
+    """The relative error ``2^-p (1 + 2^-20)`` of one addition in ``fmt`` (precision ``p``) that
+    ``float_addition`` proves: ``2^-p`` is the unit roundoff, and ``2^-20`` the margin the
+    enclosure of the exact sum in the wider format needs (see :func:`addition_obligation`)."""
+    return Fraction(1, 1 << FORMATS[fmt][1]) * (1 + Fraction(1, 1 << 20))
+
+
+def largest(fmt: str) -> Fraction:
+    """``MAX``, the largest finite value of ``fmt``, exactly."""
+    ebits, sbits = FORMATS[fmt]
+    emax = (1 << (ebits - 1)) - 1
+    return (2 - Fraction(1, 1 << (sbits - 1))) * Fraction(2) ** emax
+
+
+#: The format in which an addition of ``fmt`` is enclosed: wide enough in exponent for every
+#: value of ``fmt``, and in precision for the margin of :func:`addition_error`.
+_ENCLOSING = {"f32": "f64", "f64": "f128"}
+
+
+def addition_obligation(fmt: str) -> Obligation:
+    """Step 1 in ``fmt``: no finite ``a``, ``b`` with ``|a + b| <= MAX`` whose sum rounded to
+    nearest is infinite or farther than ``addition_error(fmt) * |r|`` from ``a + b``.
+
+    The exact sum is enclosed: ``lo`` and ``hi`` are ``a + b`` rounded down and up in the wider
+    format (both exact conversions of ``a`` and ``b``), so ``lo <= a + b <= hi``; the formula
+    asks for ``r - lo`` or ``hi - r`` (rounded up) above the bound (rounded down), and for the
+    enclosure meeting ``[-MAX, MAX]`` where ``r`` is infinite.  Unsatisfiable means the lemma
+    holds for every pair."""
+    sort = float_sort(fmt)
+    wide = z3.FPSort(15, 113) if _ENCLOSING[fmt] == "f128" else float_sort(_ENCLOSING[fmt])
+    a, b = z3.FP("a", sort), z3.FP("b", sort)
+    finite = lambda v: z3.Not(z3.Or(z3.fpIsInf(v), z3.fpIsNaN(v)))  # noqa: E731
+    r = z3.fpAdd(z3.RNE(), a, b)
+    A, B, R = (z3.fpToFP(z3.RNE(), v, wide) for v in (a, b, r))
+    lo, hi = z3.fpAdd(z3.RTN(), A, B), z3.fpAdd(z3.RTP(), A, B)
+    error = addition_error(fmt)
+    u = z3.simplify(
+        z3.fpRealToFP(z3.RTN(), z3.RealVal(f"{error.numerator}/{error.denominator}"), wide)
+    )
+    bound = z3.fpMul(z3.RTN(), u, z3.fpAbs(R))
+    biggest = largest(fmt)
+    MAX = z3.simplify(z3.fpRealToFP(z3.RNE(), z3.RealVal(str(biggest)), wide))
+    violation = z3.And(
+        finite(a), finite(b), z3.fpLEQ(lo, MAX), z3.fpGEQ(hi, -MAX),
+        z3.Or(
+            z3.Not(finite(r)),
+            z3.fpGT(z3.fpSub(z3.RTP(), R, lo), bound),
+            z3.fpGT(z3.fpSub(z3.RTP(), hi, R), bound),
+        ),
+    )  # fmt: skip
+
+    def decode(model):
+        return {"a": model.get("a"), "b": model.get("b")}
+
+    return Obligation(
+        constructor="float_addition",
+        claim=f"{fmt}: |a + b| <= MAX => |fl(a + b) - (a + b)| <= 2^-{FORMATS[fmt][1]}(1 + 2^-20)"
+        f" |fl(a + b)|, every finite a, b",
+        format=fmt, size=2, violation=lambda: [(violation, decode)], solver="bitwuzla",
+    )  # fmt: skip
+
+
+class RoundedReals:
+    """Step 2's arithmetic: records and partial sums are reals; each addition is a fresh real
+    ``r`` with the lemma of step 1 as an assumption, and a flag when its exact sum leaves
+    ``[-MAX, MAX]`` (where the lemma says nothing).  One instance per dataset's sum."""
+
+    def __init__(self, fmt: str, prefix: str):
+        self.fmt, self.prefix = fmt, prefix
+        self.error, self.max = addition_error(fmt), largest(fmt)
+        self.assumptions, self.overflows = [], []
+
+    def zero(self, negative: bool):
+        return z3.RealVal(0)
+
+    def add(self, a, b):
+        r = z3.Real(f"{self.prefix}r{len(self.assumptions)}")
+        exact = a + b
+        limit, u = _real(self.max), _real(self.error)
+        magnitude = z3.If(r >= 0, r, -r)
+        within_max = z3.And(-limit <= exact, exact <= limit)
+        self.assumptions.append(
+            z3.Implies(within_max, z3.And(r - exact <= u * magnitude, exact - r <= u * magnitude))
+        )
+        self.overflows.append(z3.Not(within_max))
+        return r
+
+    def clamp(self, value):
+        limit = _real(self.max)
+        return z3.If(value > limit, limit, z3.If(value < -limit, -limit, value))
+
+
+def _real(value: Fraction):
+    return z3.RealVal(f"{value.numerator}/{value.denominator}")
+
+
+def float_sum_composition(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
+    """Step 2 for one instance: the real constructor's map at ``fmt`` (``relaxation=False``
+    drops its relaxation term: a deliberately wrong map)."""
+    sized, metric, saturate = FLOAT_SUMS[name]
+    lower, upper = bounds
+    built = constructor(name)(N, (_as(fmt, lower), _as(fmt, upper)), S=f"{algorithm}<{fmt}>")
+    stated = Fraction(built.map(d_in))
+    if not relaxation:
+        from certdp.transformations._summation.float_summation import (
+            parse_summation,
+            sum_relaxation,
+        )
+
+        stated -= Fraction(sum_relaxation(parse_summation(f"{algorithm}<{fmt}>"), N, lower, upper))
+    kernel = sequential_fold if algorithm == "Sequential" else pairwise_tree
+    calls = iter(range(1 << 30))
+
+    def model(terms):
+        ops = RoundedReals(fmt, f"s{next(calls)}_")
+        total = kernel(terms, None, saturate, ops)
+        return total, z3.Or(False, *ops.overflows), z3.And(True, *ops.assumptions)
+
+    lo, hi = _real(Fraction(lower)), _real(Fraction(upper))
+    claim = (
+        f"{algorithm}<{fmt}> bounds=({lower}, {upper}) d_in={d_in}"
+        + (f" size={N}" if sized else f" len<={N}")
+        + " (composed from float_addition)"
+        + ("" if relaxation else " WITHOUT relaxation")
+    )
+    obligation = _sum_obligation(
+        name, built, model,
+        element_of=z3.Real,
+        inside=lambda v: z3.And(lo <= v, v <= hi),
+        within=lambda a, b, bound: z3.And(a - b <= bound, b - a <= bound),
+        decode_record=lambda v, f=fmt: _as(f, float(Fraction(v.as_fraction()))),
+        size=N if sized else None, N=N, d_in=d_in, metric=metric, order_invariant=False,
+        claim=claim, fmt=fmt, bound=_real(stated),
+    )  # fmt: skip
+    obligation.tags["stated"] = str(stated)
+    return obligation
+
+
+#: (format, N, bounds) of the compositional instances.
+#: Measured (two cores, one solver each): all eight sums at f32 N = 3 in 5 s, f32 N = 4 in 23 s,
+#: f64 N = 3 in 7 s, f64 N = 4 in 56 s.  Not in the budget: N = 6 (the symbolic permutations of
+#: six records; the first instance undecided after 5 minutes) and f64 N = 4 on (-1, 1) (the
+#: first instance undecided after 90 s).
+COMPOSED_CASES = [
+    ("f32", 3, (-1.0, 1.0)),
+    ("f32", 4, (0.0, 100.0)),
+    ("f64", 3, (-1.0, 1.0)),
+    ("f64", 4, (0.0, 100.0)),
+]
+
+
+#: (format, N, bounds) per direct float instance, in reduced-precision IEEE formats (``f8`` is
 #: FP(4, 4): 3 stored significand bits, largest finite value 240), where rounding happens at
 #: almost every addition and the ordered sums saturate.  Not in the budget of `make prove`
-#: (measured on two cores shared with other work, load 6-8): f32 at N = 3 (the sized ordered
-#: Sequential sum: the first 4 cases each undecided after 60 s; over 300 s per instance before),
-#: f8 at N = 6 (ordered Sequential and Pairwise, undecided after 150 s each), f8 at N = 5 (one
-#: ordered Sequential instance proved in 66 s: eight such instances do not fit), and the
-#: per-addition relative-error lemma ``|fl(s + v) - (s + v)| <= 2^-p |s + v|`` that a
-#: compositional proof would rest on (f8: 7 s in fixed point; f32: undecided after 200 s).
+#: (measured on two cores shared with other work, load 6-8): f32 directly at N = 3 (the sized
+#: ordered Sequential sum: the first 4 cases each undecided after 60 s, with z3 and with
+#: Bitwuzla: f32 is proved compositionally, ``COMPOSED_CASES``), f8 at N = 6 (ordered Sequential
+#: and Pairwise, undecided after 150 s each), f8 at N = 5 (one ordered Sequential instance
+#: proved in 66 s: eight such instances do not fit).
 FLOAT_CASES = [
     ("f8", 4, (-1.0, 1.0)),
     ("f8", 4, (0.0, 100.0)),
@@ -566,11 +760,17 @@ def float_obligations(names=None) -> list[Obligation]:
                     continue  # a checked sum refuses bounds that can overflow
                 for d_in in (2,) if sized else (1,):
                     result.append(float_sum_instance(name, algorithm, fmt, N, bounds, d_in))
+            for fmt, N, bounds in COMPOSED_CASES:
+                d_in = 2 if sized else 1
+                result.append(float_sum_composition(name, algorithm, fmt, N, bounds, d_in))
     return result
 
 
 def obligations(names=None) -> list[Obligation]:
-    return integer_obligations(names) + float_obligations(names)
+    lemma = [] if names is not None and "float_addition" not in names else [
+        addition_obligation(fmt) for fmt in sorted({fmt for fmt, _, _ in COMPOSED_CASES})
+    ]  # fmt: skip
+    return integer_obligations(names) + float_obligations(names) + lemma
 
 
 def _files(name: str, lemma: str) -> list[str]:
@@ -587,4 +787,8 @@ def _files(name: str, lemma: str) -> list[str]:
 MODELLED = {
     **{name: _files(name, "integer_summation.py") for name in INTEGER_SUMS},
     **{name: _files(name, "float_summation.py") for name in FLOAT_SUMS},
+    "float_addition": [],  # a property of IEEE addition itself: no certdp code
 }
+
+#: The float sums' compositional instances rest on the addition lemma.
+REQUIRES = {name: ["float_addition"] for name in FLOAT_SUMS}
