@@ -1,74 +1,24 @@
 """The core model: types, domains, metrics, measures, transformations, errors, features."""
 
-from .domains import AtomDomain, Domain, VectorDomain, atom_domain, vector_domain
+from . import domains, errors, features, measures, metrics, partial
+from .domains import *  # noqa: F403
 from .errors import *  # noqa: F403
-from .errors import __all__ as _errors
-from .features import assert_features, disable_features, enable_features, feature_enabled
-from .measures import (
-    ApproximateDivergence,
-    MaxDivergence,
-    Measure,
-    PrivacyProfile,
-    SmoothedMaxDivergence,
-    ZeroConcentratedDivergence,
-    approximate,
-    max_divergence,
-    smoothed_max_divergence,
-    zero_concentrated_divergence,
-)
-from .metrics import (
-    AbsoluteDistance,
-    InsertDeleteDistance,
-    L1Distance,
-    L2Distance,
-    Metric,
-    SymmetricDistance,
-    absolute_distance,
-    insert_delete_distance,
-    l1_distance,
-    l2_distance,
-    symmetric_distance,
-)
-from .partial import PartialConstructor, partial_constructor
+from .features import *  # noqa: F403
+from .measures import *  # noqa: F403
+from .metrics import *  # noqa: F403
+from .partial import *  # noqa: F403
 from .transformation import Measurement, Transformation
 from .types import CarrierType, carrier
 
 __all__ = [
-    *_errors,
-    "Domain",
-    "AtomDomain",
-    "VectorDomain",
-    "atom_domain",
-    "vector_domain",
-    "Metric",
-    "SymmetricDistance",
-    "InsertDeleteDistance",
-    "AbsoluteDistance",
-    "L1Distance",
-    "L2Distance",
-    "symmetric_distance",
-    "insert_delete_distance",
-    "absolute_distance",
-    "l1_distance",
-    "l2_distance",
-    "Measure",
-    "MaxDivergence",
-    "max_divergence",
-    "ZeroConcentratedDivergence",
-    "zero_concentrated_divergence",
-    "SmoothedMaxDivergence",
-    "smoothed_max_divergence",
-    "ApproximateDivergence",
-    "approximate",
-    "PrivacyProfile",
+    *errors.__all__,
+    *domains.__all__,
+    *(name for name in metrics.__all__ if name != "exact"),
+    *measures.__all__,
     "Transformation",
     "Measurement",
-    "PartialConstructor",
-    "partial_constructor",
+    *partial.__all__,
     "CarrierType",
     "carrier",
-    "enable_features",
-    "disable_features",
-    "assert_features",
-    "feature_enabled",
+    *features.__all__,
 ]

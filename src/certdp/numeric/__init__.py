@@ -1,67 +1,7 @@
 """Exact and conservatively rounded arithmetic on OpenDP's carrier types."""
 
-from .floats import (
-    inf_add,
-    inf_cast,
-    inf_div,
-    inf_log2,
-    inf_mul,
-    inf_sqrt,
-    inf_sub,
-    is_representable,
-    neg_inf_add,
-    neg_inf_cast,
-    neg_inf_div,
-    neg_inf_log2,
-    neg_inf_mul,
-    neg_inf_sqrt,
-    neg_inf_sub,
-    next_down,
-    next_up,
-    round_rational,
-    ulp,
-)
-from .integers import (
-    checked_abs,
-    checked_add,
-    checked_mul,
-    checked_sub,
-    checked_sum,
-    exact_cast,
-    saturating_add,
-    saturating_mul,
-    saturating_sub,
-    saturating_sum,
-)
+from . import floats, integers
+from .floats import *  # noqa: F403
+from .integers import *  # noqa: F403
 
-__all__ = [
-    "checked_abs",
-    "checked_add",
-    "checked_mul",
-    "checked_sub",
-    "checked_sum",
-    "exact_cast",
-    "inf_add",
-    "inf_cast",
-    "inf_div",
-    "inf_log2",
-    "inf_mul",
-    "inf_sqrt",
-    "inf_sub",
-    "is_representable",
-    "neg_inf_add",
-    "neg_inf_cast",
-    "neg_inf_div",
-    "neg_inf_log2",
-    "neg_inf_mul",
-    "neg_inf_sqrt",
-    "neg_inf_sub",
-    "next_down",
-    "next_up",
-    "round_rational",
-    "saturating_add",
-    "saturating_mul",
-    "saturating_sub",
-    "saturating_sum",
-    "ulp",
-]
+__all__ = sorted([*floats.__all__, *integers.__all__])
