@@ -320,3 +320,12 @@ def test_no_constructor_trusts_certdp_code_or_relies_on_an_uncited_document(cons
     for name, constructor in constructors.items():
         assert trusted_base(constructor, index) == [], name
         assert uncited_documents(constructor, index) == {}, name
+
+
+def test_a_name_re_exported_by_a_star_import_is_followed(constructors, index):
+    """``make_count`` imports ``inf_cast`` from ``certdp.numeric``, which re-exports it with
+    ``from .floats import *``: the closure must reach the definition (a star import that the
+    closure skipped would drop the name, and everything behind it, from the binding)."""
+    found = _by_name(closure(constructors["make_count"], index))
+    assert "certdp.numeric.floats.inf_cast" in found
+    assert "certdp.numeric.floats._round" in found

@@ -54,8 +54,10 @@ def _datasets(draw):
     top = float(np.finfo(_DTYPES[fmt]).max)
     special = st.sampled_from([0.0, -0.0, 1.0, -1.0, top / 4, -top / 4, 2.0**-149, 3.5])
     values = draw(
-        st.lists(st.one_of(special, st.floats(allow_nan=False, allow_infinity=False, width=width)),
-                 max_size=7)  # fmt: skip
+        st.lists(
+            st.one_of(special, st.floats(allow_nan=False, allow_infinity=False, width=width)),
+            max_size=7,
+        )  # fmt: skip
     )
     return fmt, [float(_DTYPES[fmt](v)) for v in values]
 

@@ -68,6 +68,8 @@ class _Module:
     #: local name -> (module, attribute): ``(path, None)`` for ``import path``, ``(source,
     #: name)`` for ``from source import name``
     imports: dict[str, tuple[str, str | None]] = field(default_factory=dict)
+    #: the modules of its ``from source import *`` statements, in order
+    star_sources: list[str] = field(default_factory=list)
 
     @property
     def package(self) -> str:
@@ -107,6 +109,20 @@ def _import_bindings(module: _Module, node: ast.stmt) -> dict[str, tuple[str, st
             if alias.name != "*":
                 bound[alias.asname or alias.name] = (source, alias.name)
     return bound
+
+
+def _star_exports(module: _Module) -> set[str] | None:
+    """The names ``from module import *`` binds: its ``__all__`` when that is a list of string
+    literals, its public names when it has none, and ``None`` (any name it resolves) when
+    ``__all__`` is computed."""
+    for node in _top_level(module.tree.body):
+        if isinstance(node, ast.Assign) and "__all__" in _targets(node.targets[0]):
+            value = node.value
+            literal = isinstance(value, (ast.List, ast.Tuple)) and all(
+                isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+            )
+            return {e.value for e in value.elts} if literal else None
+    return {n for n in [*module.definitions, *module.imports] if not n.startswith("_")}
 
 
 def _targets(target: ast.expr) -> list[str]:
@@ -164,6 +180,8 @@ class _Modules:
                             module.definitions.setdefault(target_name, node)
                     elif isinstance(node, (ast.Import, ast.ImportFrom)):
                         module.imports.update(_import_bindings(module, node))
+                        if isinstance(node, ast.ImportFrom) and node.names[0].name == "*":
+                            module.star_sources.append(_absolute(module, node))
                 return module
         return None
 
@@ -178,6 +196,15 @@ class _Modules:
             found = self.target(module.imports[name], seen | {key})
             if found is not None:
                 return found
+        for source in module.star_sources:  # `from source import *` binds what it exports
+            origin = self.get(source)
+            if origin is None or key in seen:
+                continue
+            exported = _star_exports(origin)
+            if exported is None or name in exported:
+                found = self.attribute(origin, name, seen | {key})
+                if found is not None:
+                    return found
         submodule = self.get(f"{module.name}.{name}")
         return ("module", submodule) if submodule is not None else None
 

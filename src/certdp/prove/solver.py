@@ -82,7 +82,8 @@ def _bitwuzla(formula, seconds: float):
     if answer != bitwuzla.Result.SAT:
         return "bitwuzla: unknown (time limit)", None
     return "sat", {
-        term.symbol(): _bitwuzla_value(solver.get_value(term)) for term in parser.get_declared_funs()
+        term.symbol(): _bitwuzla_value(solver.get_value(term))
+        for term in parser.get_declared_funs()
     }
 
 
@@ -90,8 +91,14 @@ def _bitwuzla_value(term):
     if term.sort().is_fp():
         sign, exponent, fraction = term.value()
         ebits, sbits = len(exponent), len(fraction) + 1
-        return float_of(z3.fpFP(z3.BitVecVal(int(sign, 2), 1), z3.BitVecVal(int(exponent, 2), ebits),
-                                z3.BitVecVal(int(fraction, 2), sbits - 1), z3.FPSort(ebits, sbits)))
+        return float_of(
+            z3.fpFP(
+                z3.BitVecVal(int(sign, 2), 1),
+                z3.BitVecVal(int(exponent, 2), ebits),
+                z3.BitVecVal(int(fraction, 2), sbits - 1),
+                z3.FPSort(ebits, sbits),
+            )
+        )
     if term.sort().is_bv():
         return int(term.value(), 2)
     return str(term.value())

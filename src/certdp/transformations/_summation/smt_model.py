@@ -254,7 +254,10 @@ def _sum_obligation(
                 x_prime, more = permute(x_prime, len(x_prime), len(x_prime), "p")
                 constraints += more
             # a model returns (output, failed?) and may add assumptions (its lemma instances)
-            (out, fail, *assumed), (out_prime, fail_prime, *assumed_prime) = model(x), model(x_prime)
+            (out, fail, *assumed), (out_prime, fail_prime, *assumed_prime) = (
+                model(x),
+                model(x_prime),
+            )
             constraints += assumed + assumed_prime
             bad = z3.Or(fail, fail_prime, z3.Not(within(out, out_prime, bound)))
             cases.append((z3.And(*constraints, bad), _decoder(x, x_prime, out, out_prime)))
