@@ -27,7 +27,7 @@ class _Recorded:
     def __init__(self, fmt: str):
         self.dtype = _DTYPES[fmt]
         self.error, self.max = smt_model.addition_error(fmt), smt_model.largest(fmt)
-        self.additions = 0
+        self.results = []
 
     def zero(self, negative: bool):
         return self.dtype(-0.0 if negative else 0.0)
@@ -35,11 +35,14 @@ class _Recorded:
     def add(self, a, b):
         with np.errstate(over="ignore"):
             r = self.dtype(a + b)
+        if not (np.isfinite(a) and np.isfinite(b)):  # after an overflow: the lemma is silent
+            self.results.append(r)
+            return r
         exact = Fraction(float(a)) + Fraction(float(b))
         if abs(exact) <= self.max:  # where the lemma speaks: finite, and within u |r| of a + b
             assert np.isfinite(r)
             assert abs(Fraction(float(r)) - exact) <= self.error * abs(Fraction(float(r)))
-        self.additions += 1
+        self.results.append(r)
         return r
 
     def clamp(self, value):
@@ -79,6 +82,46 @@ def test_the_abstraction_admits_the_code_s_execution_addition_by_addition(
     assert np.array([model], dtype=_DTYPES[fmt]).tobytes() == np.array(
         [code], dtype=_DTYPES[fmt]
     ).tobytes() or (np.isnan(model) and np.isnan(code))
+
+
+@pytest.mark.parametrize("algorithm", ["Sequential", "Pairwise"])
+@given(case=_datasets(), saturate=st.booleans())
+def test_the_code_s_run_satisfies_rounded_reals_own_constraints(algorithm, case, saturate):
+    """The constraints that :class:`RoundedReals` itself builds (not a restatement of them),
+    with each of its unknown results replaced by the code's rounded value at that addition,
+    are all true, and its output is then the code's: the run is one of the abstract runs."""
+    import z3
+
+    fmt, values = case
+    kernel = smt_model.sequential_fold if algorithm == "Sequential" else smt_model.pairwise_tree
+    concrete = _Recorded(fmt)
+    kernel([_DTYPES[fmt](v) for v in values], None, saturate, concrete)
+    ops = smt_model.RoundedReals(fmt, "t_")
+    records = [smt_model._real(Fraction(v)) for v in values]
+    out = kernel(records, None, saturate, ops)
+    assert len(ops.assumptions) == len(concrete.results)
+
+    def stand_in(r):
+        # where the code overflowed the lemma says nothing: the abstract result is any real,
+        # and one beyond MAX of the same sign clamps (when saturating) to what the code clamps to
+        if np.isfinite(r):
+            return Fraction(float(r))
+        return 0 if np.isnan(r) else (2 if r > 0 else -2) * smt_model.largest(fmt)
+
+    substitution = [
+        (z3.Real(f"t_r{i}"), smt_model._real(stand_in(r))) for i, r in enumerate(concrete.results)
+    ]
+
+    def value(term):
+        return z3.simplify(z3.substitute(term, *substitution) if substitution else term)
+
+    for assumption in ops.assumptions:
+        assert z3.is_true(value(assumption))
+    overflowed = any(z3.is_true(value(flag)) for flag in ops.overflows)
+    if not overflowed:
+        summation = parse_summation(f"{algorithm}<{fmt}>")
+        code = (saturating_float_sum if saturate else float_sum)(summation, values)
+        assert Fraction(value(out).as_fraction()) == Fraction(float(code))
 
 
 def test_composed_instances_cover_f32_at_three_records_and_more():
@@ -128,3 +171,43 @@ def test_the_addition_lemma_is_required_by_every_float_sum():
         assert smt_model.REQUIRES[name] == ["float_addition"]
     assert {o.format for o in smt_model.obligations(["float_addition"])} == {"f32", "f64"}
     assert all(o.solver == "bitwuzla" for o in smt_model.obligations(["float_addition"]))
+
+
+@pytest.mark.parametrize("algorithm", ["Sequential", "Pairwise"])
+def test_the_split_theorem_is_proved_with_the_map_and_refuted_without_its_relaxation(algorithm):
+    """The larger-N instances (Lemma error + ideal part): proved with the code's map; without
+    its relaxation term the ideal part has a pair of real datasets whose exact sums are farther
+    apart than what is left for them."""
+    name = "make_sized_bounded_float_checked_sum"
+    right = smt_model.float_sum_by_lemmas(name, algorithm, "f32", 4, (-1.0, 1.0), 2)
+    assert solve(right, 120)["status"] == "proved"
+    wrong = smt_model.float_sum_by_lemmas(
+        name, algorithm, "f32", 4, (-1.0, 1.0), 2, relaxation=False
+    )
+    outcome = solve(wrong, 120)
+    assert outcome["status"] == "counterexample"
+    example = outcome["example"]
+    assert len(example["x"]) == len(example["x_prime"]) == 4
+    gap = abs(sum(Fraction(float(v)) for v in example["x"]) - sum(
+        Fraction(float(v)) for v in example["x_prime"]
+    ))  # fmt: skip
+    assert gap > Fraction(wrong.tags["stated"]) - 2 * Fraction(wrong.tags["E"])
+
+
+def test_the_error_lemma_is_refuted_below_the_true_error():
+    """Half the code's error bound is not a bound of a Sequential f32 sum of three records in
+    the abstraction: the error-lemma case reports a dataset."""
+    name = "make_sized_bounded_float_checked_sum"
+    ob = smt_model.float_sum_by_lemmas(name, "Sequential", "f32", 3, (-1.0, 1.0), 2)
+    half = Fraction(ob.tags["E"]) / 64
+    [(formula, decode), *_] = ob.violation()
+    # rebuild the first (error-lemma) case with a smaller E by substitution of its limit
+    import z3
+
+    limit = z3.RealVal(f"{Fraction(ob.tags['E']).numerator}/{Fraction(ob.tags['E']).denominator}")
+    smaller = z3.RealVal(f"{half.numerator}/{half.denominator}")
+    weaker = z3.substitute(formula, (limit, smaller))
+    solver = z3.Solver()
+    solver.add(weaker)
+    assert solver.check() == z3.sat
+    assert decode(solver.model())["lemma"] == "error"

@@ -89,6 +89,24 @@ def test_a_changed_fingerprint_makes_the_result_stale(tmp_path, monkeypatch):
     )
 
 
+def test_a_result_records_the_fingerprint_of_the_files_it_began_with(tmp_path, monkeypatch):
+    """A model edited while ``certdp prove`` runs must not be recorded as proved: the result
+    carries the fingerprint taken before solving, so the next run sees the edit as stale."""
+    cache = tmp_path / "results.json"
+    cache.write_text("{}")
+    real = engine.fingerprint
+    calls = []
+
+    def drifting(name, module):
+        calls.append(name)
+        return real(name, module) if len(calls) == 1 else "e" * 64  # "edited" after the start
+
+    monkeypatch.setattr(engine, "fingerprint", drifting)
+    engine.prove(["uniform_below"], cache=cache, jobs=1)
+    recorded = json.loads(cache.read_text())["uniform_below"]["fingerprint"]
+    assert recorded == real("uniform_below", engine.known_constructors()["uniform_below"])
+
+
 def test_cli_prints_cached_results(capsys):
     assert main(["prove", "make_clamp", "uniform_below"]) == 0
     output = capsys.readouterr().out

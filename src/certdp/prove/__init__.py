@@ -1,10 +1,11 @@
-"""``certdp prove``: bounded, bit-precise SMT proofs of each constructor's theorem.
+"""``certdp prove``: bounded SMT proofs of each constructor's theorem.
 
 For every constructor (and shared lemma) with an SMT model beside its code (``smt_model.py``),
 z3 searches, at small sizes and with the bit-vector, IEEE floating-point and integer theories
 (the integer sums: exact integers clamped to each width, Rust's definition), for a
 pair of neighbouring datasets whose outputs are farther apart than the constructor's own map
-allows.  :func:`results` returns, per name, ``status`` (``proved``, ``counterexample``,
+allows.  The float sums in f32/f64 are checked in exact arithmetic on an abstraction of each
+addition by a bit-precise lemma that Bitwuzla proves (``float_addition``).  :func:`results` returns, per name, ``status`` (``proved``, ``counterexample``,
 ``timeout`` or ``not-run``), ``detail``, ``sizes``, ``formats`` and ``solver_version``, from the
 committed cache when the fingerprint of the model and of the code it models is unchanged.
 """

@@ -212,10 +212,13 @@ def prove(
     for name in unknown:
         results[name] = {"status": "not-run", "detail": "no SMT model", "sizes": [],
                          "formats": [], "solver_version": solver_version()}  # fmt: skip
+    # each result records the fingerprint of the files as they were when the run began: one
+    # taken when the result comes in could be of files edited meanwhile, which it did not prove
+    started: dict[str, str] = {}
     for name in needed:
         if name in unknown:
             continue
-        current = fingerprint(name, known[name])
+        current = started[name] = fingerprint(name, known[name])
         entry = stored.get(name)
         if not force and entry and entry.get("fingerprint") == current:
             results[name] = dict(entry, cached=True)
@@ -235,7 +238,7 @@ def prove(
                 [d for part in ordered for d in part[2]], [o for part in ordered for o in part[1]]
             )
             result["seconds"] = round(sum(o["seconds"] for part in ordered for o in part[1]), 2)
-            result["fingerprint"] = fingerprint(name, known[name])
+            result["fingerprint"] = started[name]
             results[name] = result
             record(name)
             if progress:

@@ -90,13 +90,11 @@ def _bitwuzla(formula, seconds: float):
 def _bitwuzla_value(term):
     if term.sort().is_fp():
         sign, exponent, fraction = term.value()
-        ebits, sbits = len(exponent), len(fraction) + 1
         return float_of(
             z3.fpFP(
                 z3.BitVecVal(int(sign, 2), 1),
-                z3.BitVecVal(int(exponent, 2), ebits),
-                z3.BitVecVal(int(fraction, 2), sbits - 1),
-                z3.FPSort(ebits, sbits),
+                z3.BitVecVal(int(exponent, 2), len(exponent)),
+                z3.BitVecVal(int(fraction, 2), len(fraction)),
             )
         )
     if term.sort().is_bv():
