@@ -1,6 +1,7 @@
 """Support shared by the Laplace measurements: discretization constants, the privacy map,
-and the checks of their parameters.  Each module has a ``.tex`` lemma beside it."""
+the checks of their arguments and the assembly of the measurement.  Each module has a ``.tex`` lemma beside it."""
 
+from .construction import laplace_arguments, laplace_measurement
 from .discretization import K_MAX, K_MIN, get_discretization_consts
 from .laplace_map import laplace_map
 from .parameters import exact_scale, integer_grid
@@ -12,4 +13,6 @@ __all__ = [
     "laplace_map",
     "exact_scale",
     "integer_grid",
+    "laplace_arguments",
+    "laplace_measurement",
 ]

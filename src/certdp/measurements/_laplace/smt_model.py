@@ -315,6 +315,7 @@ _SHARED_LAPLACE = [
     "measurements/_laplace/laplace_map.py",
     "measurements/_laplace/discretization.py",
     "measurements/_laplace/parameters.py",
+    "measurements/_laplace/construction.py",
     "numeric/floats.py",
     "samplers/discrete_laplace_z2k.py",
 ]

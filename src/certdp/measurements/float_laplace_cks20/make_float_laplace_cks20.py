@@ -11,13 +11,9 @@ max-divergence.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain
-from certdp.core.errors import MakeMeasurementError
-from certdp.core.measures import max_divergence
-from certdp.core.metrics import AbsoluteDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
-from certdp.measurements._laplace import exact_scale, get_discretization_consts, laplace_map
+from certdp.measurements._laplace import laplace_arguments, laplace_measurement
 from certdp.samplers import discrete_laplace_Z2k_sampler, entropy_source
 
 __all__ = ["make_float_laplace_cks20", "then_float_laplace_cks20"]
@@ -27,23 +23,9 @@ __all__ = ["make_float_laplace_cks20", "then_float_laplace_cks20"]
 @certified
 def make_float_laplace_cks20(input_domain, input_metric, scale, k=None) -> Measurement:
     """Add exact discrete Laplace noise on the grid ``2^k Z`` to a float."""
-    float_atoms = isinstance(input_domain, AtomDomain) and input_domain.T.is_float
-    if not float_atoms:  # label: domain-check
-        raise MakeMeasurementError(
-            f"must be atom_domain(T=f32|f64, nan=False), got {input_domain}",
-            parameter="input_domain",
-        )
-    T = input_domain.T
-    if input_domain.nan:  # label: no-nan
-        raise MakeMeasurementError(
-            "must exclude NaN: use atom_domain(T=..., nan=False)", parameter="input_domain"
-        )
-    if not isinstance(input_metric, AbsoluteDistance) or input_metric.T != T:  # label: metric-check
-        raise MakeMeasurementError(
-            f"must be absolute_distance(T={T}), got {input_metric}", parameter="input_metric"
-        )
-    scale = exact_scale(scale)  # label: scale-check
-    k, relaxation = get_discretization_consts(k, T.name)  # label: discretization
+    T, scale, k, relaxation = laplace_arguments(  # label: arguments
+        input_domain, input_metric, scale, k, vector=False, integer=False
+    )
     sample = discrete_laplace_Z2k_sampler(scale, k, T.name)  # label: sampler
     largest = T.max
 
@@ -52,12 +34,8 @@ def make_float_laplace_cks20(input_domain, input_metric, scale, k=None) -> Measu
         x = min(max(x, -largest), largest)  # label: clamp
         return sample(entropy_source(), x)  # label: function
 
-    return Measurement(
-        input_domain=input_domain,
-        function=function,
-        input_metric=input_metric,
-        output_measure=max_divergence(),  # label: output-measure
-        privacy_map=laplace_map(scale, relaxation),  # label: privacy-map
+    return laplace_measurement(  # label: measurement
+        input_domain, input_metric, function, scale, relaxation
     )
 
 

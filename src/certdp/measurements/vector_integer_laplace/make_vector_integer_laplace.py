@@ -8,18 +8,12 @@ the carrier type; under the L1 distance the privacy map
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import MakeMeasurementError
-from certdp.core.measures import max_divergence
-from certdp.core.metrics import L1Distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
-from certdp.measurements._laplace import exact_scale, integer_grid, laplace_map
+from certdp.measurements._laplace import laplace_arguments, laplace_measurement
 from certdp.samplers import discrete_laplace_batch_sampler, entropy_source
 
 __all__ = ["make_vector_integer_laplace", "then_vector_integer_laplace"]
@@ -38,27 +32,9 @@ def fits_int64_sums(draws: np.ndarray) -> bool:
 @certified
 def make_vector_integer_laplace(input_domain, input_metric, scale, k=None) -> Measurement:
     """Add exact discrete Laplace noise of ``scale`` to each element of an integer vector."""
-    vector = isinstance(input_domain, VectorDomain)
-    element_domain = input_domain.element_domain if vector else None
-    if not isinstance(element_domain, AtomDomain):  # label: domain-is-vector
-        raise MakeMeasurementError(
-            f"must be vector_domain(atom_domain(T=<integer type>)), got {input_domain}",
-            parameter="input_domain",
-        )
-    T = element_domain.T
-    if not T.is_integer:  # label: integer-elements
-        raise MakeMeasurementError(
-            f"elements must be of an integer type, got {T}", parameter="input_domain"
-        )
-    if not isinstance(input_metric, L1Distance) or input_metric.T != T:  # label: metric-check
-        raise MakeMeasurementError(
-            f"must be l1_distance(T={T}), got {input_metric}", parameter="input_metric"
-        )
-    scale = exact_scale(scale)  # label: scale-check
-    if not integer_grid(k):  # label: k-check
-        raise MakeMeasurementError(
-            f"is only valid for domains over floats (None or 0 here), got {k!r}", parameter="k"
-        )
+    T, scale, _, relaxation = laplace_arguments(  # label: arguments
+        input_domain, input_metric, scale, k, vector=True, integer=True
+    )
     noise = discrete_laplace_batch_sampler(scale)  # label: sampler
     lower, upper = T.min, T.max
 
@@ -70,12 +46,8 @@ def make_vector_integer_laplace(input_domain, input_metric, scale, k=None) -> Me
         noisy = (int(x_i) + int(z) for x_i, z in zip(x, draws.tolist()))  # label: exact-sums
         return [min(max(value, lower), upper) for value in noisy]  # label: clip
 
-    return Measurement(
-        input_domain=input_domain,
-        function=function,
-        input_metric=input_metric,
-        output_measure=max_divergence(),  # label: output-measure
-        privacy_map=laplace_map(scale, Fraction(0)),  # label: privacy-map
+    return laplace_measurement(  # label: measurement
+        input_domain, input_metric, function, scale, relaxation
     )
 
 
