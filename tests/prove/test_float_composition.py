@@ -191,7 +191,7 @@ def test_the_split_theorem_is_proved_with_the_map_and_refuted_without_its_relaxa
     gap = abs(sum(Fraction(float(v)) for v in example["x"]) - sum(
         Fraction(float(v)) for v in example["x_prime"]
     ))  # fmt: skip
-    assert gap > Fraction(wrong.tags["stated"]) - 2 * Fraction(wrong.tags["E"])
+    assert gap > Fraction(wrong.tags["stated"][2]) - 2 * Fraction(wrong.tags["E"])
 
 
 def test_the_error_lemma_is_refuted_below_the_true_error():

@@ -727,7 +727,7 @@ def float_sum_composition(name, algorithm, fmt, N, bounds, d_in, relaxation=True
 
 
 #: (format, N, bounds) of the compositional instances.
-def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
+def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=True):
     """The theorem at larger ``N``, split as the proof splits it: Lemma "error" (every dataset
     of the lengths the sum takes, abstract additions as above: ``|f(x) - sum(x)| <= E`` with
     ``E`` the code's own ``sum_error``, and no partial sum leaving ``[-MAX, MAX]``) and the ideal
@@ -736,7 +736,10 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
     ``|f(x) - f(x')| <= map(d_in)`` for every neighbouring pair the code can meet.  No pair of
     sums is abstracted together, so no symbolic permutation is needed: the exact sum does not
     depend on the order of its terms, and the error lemma holds for every order.
-    (``relaxation=False`` drops the map's relaxation term: a deliberately wrong map.)"""
+    ``d_values`` are the distances checked (one ``d_in`` or several: the error lemma does not
+    depend on it, and for floats a larger ``d_in`` does not follow from a smaller one, since
+    the relaxation term does not scale with it).  (``relaxation=False`` drops the map's
+    relaxation term: a deliberately wrong map.)"""
     from certdp.transformations._summation.float_summation import (
         parse_summation,
         sum_error,
@@ -747,9 +750,11 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
     lower, upper = bounds
     built = constructor(name)(N, (_as(fmt, lower), _as(fmt, upper)), S=f"{algorithm}<{fmt}>")
     summation = parse_summation(f"{algorithm}<{fmt}>")
-    stated = Fraction(built.map(d_in))
+    d_values = (d_values,) if isinstance(d_values, int) else tuple(d_values)
+    stated = {d: Fraction(built.map(d)) for d in d_values}
     if not relaxation:
-        stated -= Fraction(sum_relaxation(summation, N, lower, upper))
+        wrong = Fraction(sum_relaxation(summation, N, lower, upper))
+        stated = {d: value - wrong for d, value in stated.items()}
     error = Fraction(sum_error(summation, N, lower, upper))
     kernel = sequential_fold if algorithm == "Sequential" else pairwise_tree
     lo, hi = _real(Fraction(lower)), _real(Fraction(upper))
@@ -784,17 +789,21 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
             cases.append((formula, decode))
         return cases
 
-    ideal = _sum_obligation(
-        name, built, lambda terms: (sum(terms, z3.RealVal(0)), z3.BoolVal(False)),
-        element_of=z3.Real, inside=inside,
-        within=lambda a, b, bound: z3.And(a - b <= bound, b - a <= bound),
-        decode_record=decode_record, size=N if sized else None, N=N, d_in=d_in, metric=metric,
-        order_invariant=True, claim="", fmt=fmt, bound=_real(stated - 2 * error),
-    )  # fmt: skip
+    ideal = {
+        d_in: _sum_obligation(
+            name, built, lambda terms: (sum(terms, z3.RealVal(0)), z3.BoolVal(False)),
+            element_of=z3.Real, inside=inside,
+            within=lambda a, b, bound: z3.And(a - b <= bound, b - a <= bound),
+            decode_record=decode_record, size=N if sized else None, N=N, d_in=d_in,
+            metric=metric, order_invariant=True, claim="", fmt=fmt,
+            bound=_real(stated[d_in] - 2 * error),
+        )  # fmt: skip
+        for d_in in d_values
+    }
 
     def confirm(example):
         if "x_prime" in example:
-            return ideal.confirm(example)
+            return ideal[example["d_in"]].confirm(example)
         try:
             got = Fraction(built(example["x"]))
         except DPError as failure:
@@ -804,15 +813,16 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
         return f"code: f(x)={float(got)!r}, |f(x) - sum| = {float(gap)!r} {verdict} E"
 
     claim = (
-        f"{algorithm}<{fmt}> bounds=({lower}, {upper}) d_in={d_in}"
+        f"{algorithm}<{fmt}> bounds=({lower}, {upper}) d_in={','.join(map(str, d_values))}"
         + (f" size={N}" if sized else f" len<={N}")
         + " (Lemma error + ideal part, composed from float_addition)"
         + ("" if relaxation else " WITHOUT relaxation")
     )
     return Obligation(
         constructor=name, claim=claim, format=fmt, size=N,
-        violation=lambda: error_cases() + ideal.violation(), confirm=confirm,
-        tags={"d_in": d_in, "E": str(error), "stated": str(stated)},
+        violation=lambda: error_cases() + [c for d in d_values for c in ideal[d].violation()],
+        confirm=confirm,
+        tags={"d_in": d_values, "E": str(error), "stated": {d: str(v) for d, v in stated.items()}},
     )  # fmt: skip
 
 
@@ -864,8 +874,8 @@ def float_obligations(names=None) -> list[Obligation]:
                 d_in = 2 if sized else 1
                 result.append(float_sum_composition(name, algorithm, fmt, N, bounds, d_in))
             for fmt, N, bounds in SPLIT_CASES:
-                d_in = 2 if sized else 1
-                result.append(float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_in))
+                d_values = (2, 4) if sized else (1, 2, 3)
+                result.append(float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values))
     return result
 
 
