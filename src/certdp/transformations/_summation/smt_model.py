@@ -791,11 +791,20 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=Tr
 
     ideal = {
         d_in: _sum_obligation(
-            name, built, lambda terms: (sum(terms, z3.RealVal(0)), z3.BoolVal(False)),
-            element_of=z3.Real, inside=inside,
+            name,
+            built,
+            lambda terms: (sum(terms, z3.RealVal(0)), z3.BoolVal(False)),
+            element_of=z3.Real,
+            inside=inside,
             within=lambda a, b, bound: z3.And(a - b <= bound, b - a <= bound),
-            decode_record=decode_record, size=N if sized else None, N=N, d_in=d_in,
-            metric=metric, order_invariant=True, claim="", fmt=fmt,
+            decode_record=decode_record,
+            size=N if sized else None,
+            N=N,
+            d_in=d_in,
+            metric=metric,
+            order_invariant=True,
+            claim="",
+            fmt=fmt,
             bound=_real(stated[d_in] - 2 * error),
         )  # fmt: skip
         for d_in in d_values
