@@ -15,12 +15,10 @@ root of ``size`` rounded up, so ``l2_relaxation(r, size) >= r * sqrt(size)``.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from certdp.core.errors import ArithmeticOverflowError, FailedMapError
-from certdp.measurements._laplace.laplace_map import _exact_distance
+from certdp.measurements._laplace.rounded_map import rounded_up_map
 from certdp.numeric import inf_cast, inf_sqrt
 
 __all__ = ["gaussian_map", "l2_relaxation"]
@@ -30,22 +28,9 @@ __all__ = ["gaussian_map", "l2_relaxation"]
 def gaussian_map(scale: Fraction, relaxation: Fraction) -> Callable[[object], float]:
     """The map ``d_in -> (d_in + relaxation)^2 / (2 scale^2)``, rounded up, with its edge
     cases."""
-
-    def privacy_map(d_in) -> float:
-        d_in = _exact_distance(d_in)  # label: exact-d-in
-        if d_in < 0:  # label: negative-d-in
-            raise FailedMapError(f"must be non-negative, got {d_in}", parameter="d_in")
-        distance = d_in + relaxation  # exact  # label: distance
-        if distance == 0:  # label: zero-distance
-            return 0.0
-        if scale == 0:  # label: zero-scale
-            return math.inf
-        try:
-            return inf_cast(distance * distance / (2 * scale * scale), "f64")  # label: rho
-        except ArithmeticOverflowError:
-            return math.inf  # label: overflow
-
-    return privacy_map
+    return rounded_up_map(
+        scale, relaxation, lambda distance: distance * distance / (2 * scale * scale)  # label: rho
+    )
 
 
 def l2_relaxation(relaxation: Fraction, size: int) -> Fraction:

@@ -133,6 +133,7 @@ MODELLED = {
     _NAME: [
         "measurements/gaussian/make_gaussian.py",
         "measurements/_gaussian/gaussian_map.py",
+        "measurements/_laplace/rounded_map.py",
         "measurements/_laplace/mechanism_smt.py",
         "measurements/_laplace/smt_model.py",
         "measurements/_laplace/discretization.py",

@@ -14,46 +14,18 @@ returns a float ``>=`` the exact value of
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from fractions import Fraction
-from numbers import Rational
 
-import numpy as np
-
-from certdp.core.errors import ArithmeticOverflowError, FailedMapError
-from certdp.numeric import inf_cast
+from .rounded_map import rounded_up_map
 
 __all__ = ["laplace_map"]
 
 
 # proof: begin laplace-map
-def _exact_distance(d_in) -> Fraction:
-    if isinstance(d_in, (bool, np.bool_)) or not isinstance(d_in, (Rational, float, np.floating)):
-        raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
-    if isinstance(d_in, (float, np.floating)) and not math.isfinite(d_in):
-        raise FailedMapError(f"must be finite, got {d_in!r}", parameter="d_in")
-    return Fraction(float(d_in) if isinstance(d_in, np.floating) else d_in)
-
-
 def laplace_map(scale: Fraction, relaxation: Fraction) -> Callable[[object], float]:
     """The map ``d_in -> (d_in + relaxation) / scale``, rounded up, with its edge cases."""
-
-    def privacy_map(d_in) -> float:
-        d_in = _exact_distance(d_in)  # label: exact-d-in
-        if d_in < 0:  # label: negative-d-in
-            raise FailedMapError(f"must be non-negative, got {d_in}", parameter="d_in")
-        distance = d_in + relaxation  # exact  # label: distance
-        if distance == 0:  # label: zero-distance
-            return 0.0
-        if scale == 0:  # label: zero-scale
-            return math.inf
-        try:
-            return inf_cast(distance / scale, "f64")  # label: quotient
-        except ArithmeticOverflowError:
-            return math.inf  # label: overflow
-
-    return privacy_map
+    return rounded_up_map(scale, relaxation, lambda distance: distance / scale)  # label: quotient
 
 
 # proof: end laplace-map

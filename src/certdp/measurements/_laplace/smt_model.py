@@ -313,6 +313,7 @@ def obligations(names=None) -> list[Obligation]:
 _SHARED_LAPLACE = [
     "measurements/_laplace/mechanism_smt.py",
     "measurements/_laplace/laplace_map.py",
+    "measurements/_laplace/rounded_map.py",
     "measurements/_laplace/discretization.py",
     "measurements/_laplace/parameters.py",
     "measurements/_laplace/construction.py",
