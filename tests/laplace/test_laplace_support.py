@@ -186,3 +186,28 @@ def test_pmf_cross_check_still_detects_a_relative_error_of_1e_25(monkeypatch):
     centre = grid_index(1e300, "f64", -60)
     with pytest.raises(ContractError, match="pmf-cross-check"):
         pmf_cross_check(-1, centre, as_rational(Fraction(2) ** -60 / Fraction(0.1)))
+
+
+@pytest.mark.parametrize("T", [np.int64, np.int32, np.uint64, np.int8])
+def test_maps_read_numpy_integers_as_python_integers_without_wrapping(T):
+    """A NumPy integer given straight to the map (not through ``Measurement.map``) must not carry
+    fixed-width arithmetic into the exact computation: 2^62 squared wraps in int64."""
+    from certdp.measurements._gaussian.gaussian_map import gaussian_map
+    from certdp.measurements._laplace.laplace_map import laplace_map
+
+    big = int(np.iinfo(T).max)
+    assert Fraction(laplace_map(Fraction(1, 10**300), Fraction(0))(T(3))) >= 3 * 10**300
+    assert laplace_map(Fraction(7, 3), Fraction(0))(T(big)) >= Fraction(big) * Fraction(3, 7)
+    rho = gaussian_map(Fraction(1), Fraction(0))(T(big))
+    assert rho >= Fraction(big) ** 2 / 2
+
+
+def test_maps_refuse_a_numpy_integer_subclass():
+    from certdp.measurements._laplace.laplace_map import laplace_map
+
+    class Evil(np.int64):
+        def __int__(self):
+            return 0
+
+    with pytest.raises(FailedMapError, match="d_in"):
+        laplace_map(Fraction(1), Fraction(0))(Evil(5))

@@ -21,6 +21,7 @@ from numbers import Rational
 
 import numpy as np
 
+from certdp.core.conversion import NUMPY_INTEGER_TYPES
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError
 from certdp.numeric import inf_cast
 
@@ -31,6 +32,10 @@ __all__ = ["rounded_up_map"]
 def _exact_distance(d_in) -> Fraction:
     if isinstance(d_in, (bool, np.bool_)) or not isinstance(d_in, (Rational, float, np.floating)):
         raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
+    if isinstance(d_in, np.integer):  # a NumPy integer of its own type is a Python int exactly
+        if type(d_in) not in NUMPY_INTEGER_TYPES:  # a subclass could override the conversion
+            raise FailedMapError(f"must be a number, got {type(d_in).__name__}", parameter="d_in")
+        d_in = int(d_in)
     if isinstance(d_in, (float, np.floating)) and not math.isfinite(d_in):
         raise FailedMapError(f"must be finite, got {d_in!r}", parameter="d_in")
     return Fraction(float(d_in) if isinstance(d_in, np.floating) else d_in)
