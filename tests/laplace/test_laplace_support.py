@@ -211,3 +211,29 @@ def test_maps_refuse_a_numpy_integer_subclass():
 
     with pytest.raises(FailedMapError, match="d_in"):
         laplace_map(Fraction(1), Fraction(0))(Evil(5))
+
+
+def test_maps_take_the_exact_value_of_longdouble_and_numpy_field_fractions():
+    """Found by the referee of rounded_map: a longdouble was rounded to a float first (below
+    the true value), and a Fraction with NumPy fields wrapped around (0.0 for a distance 2^64)."""
+    from certdp.measurements._gaussian.gaussian_map import gaussian_map
+    from certdp.measurements._laplace.laplace_map import laplace_map
+
+    tiny = np.longdouble(1) + np.longdouble(2) ** -60
+    if tiny != 1:  # where longdouble is wider than f64
+        assert Fraction(laplace_map(Fraction(1), Fraction(0))(tiny)) > 1
+    wide = Fraction(np.uint64(2**64 - 1))
+    assert Fraction(laplace_map(Fraction(1), Fraction(1))(wide)) >= 2**64
+    assert Fraction(gaussian_map(Fraction(1), Fraction(1))(wide)) >= Fraction(2**128, 2)
+    assert laplace_map(Fraction(0), Fraction(1))(wide) == math.inf
+
+
+@pytest.mark.parametrize("base", [float, np.float64, int])
+def test_maps_refuse_subclasses_of_number_types(base):
+    from certdp.measurements._laplace.laplace_map import laplace_map
+
+    class Sly(base):
+        pass
+
+    with pytest.raises(FailedMapError, match="d_in"):
+        laplace_map(Fraction(1), Fraction(0))(Sly(5))

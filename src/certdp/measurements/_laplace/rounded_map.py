@@ -21,7 +21,7 @@ from numbers import Rational
 
 import numpy as np
 
-from certdp.core.conversion import NUMPY_INTEGER_TYPES
+from certdp.core.conversion import exact_scalar
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError
 from certdp.numeric import inf_cast
 
@@ -32,13 +32,12 @@ __all__ = ["rounded_up_map"]
 def _exact_distance(d_in) -> Fraction:
     if isinstance(d_in, (bool, np.bool_)) or not isinstance(d_in, (Rational, float, np.floating)):
         raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
-    if isinstance(d_in, np.integer):  # a NumPy integer of its own type is a Python int exactly
-        if type(d_in) not in NUMPY_INTEGER_TYPES:  # a subclass could override the conversion
-            raise FailedMapError(f"must be a number, got {type(d_in).__name__}", parameter="d_in")
-        d_in = int(d_in)
-    if isinstance(d_in, (float, np.floating)) and not math.isfinite(d_in):
+    # an int, float or Fraction of int fields, of the same value; anything else is refused
+    # (subclasses, which could override a conversion, and fractions of other fields included)
+    d_in = exact_scalar(d_in, "d_in", FailedMapError)
+    if isinstance(d_in, float) and not math.isfinite(d_in):
         raise FailedMapError(f"must be finite, got {d_in!r}", parameter="d_in")
-    return Fraction(float(d_in) if isinstance(d_in, np.floating) else d_in)
+    return Fraction(d_in)
 
 
 def rounded_up_map(
