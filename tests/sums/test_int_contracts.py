@@ -40,7 +40,9 @@ def with_arguments(name, **kwargs):
 
 @pytest.mark.parametrize("name", UNSIZED + SIZED)
 def test_contract_verifies(name):
-    report = contract(name).verify()
+    # more examples than the profile's 60: the tightness below is a property of the search too,
+    # and once in a full parallel run 60 examples of the unsized ordered sum only reached 0.31
+    report = contract(name).verify(max_examples=200)
     assert report.examples > 0
     # somewhere the map is attained or nearly so: the bound is not vacuous
     assert report.max_tightness >= 0.5
