@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from certdp.contracts.smt import real_value
 from certdp.prove.solver import solve
 from certdp.transformations._summation import smt_model
 from certdp.transformations._summation.float_summation import (
@@ -97,7 +98,7 @@ def test_the_code_s_run_satisfies_rounded_reals_own_constraints(algorithm, case,
     concrete = _Recorded(fmt)
     kernel([_DTYPES[fmt](v) for v in values], None, saturate, concrete)
     ops = smt_model.RoundedReals(fmt, "t_")
-    records = [smt_model._real(Fraction(v)) for v in values]
+    records = [real_value(Fraction(v)) for v in values]
     out = kernel(records, None, saturate, ops)
     assert len(ops.assumptions) == len(concrete.results)
 
@@ -109,7 +110,7 @@ def test_the_code_s_run_satisfies_rounded_reals_own_constraints(algorithm, case,
         return 0 if np.isnan(r) else (2 if r > 0 else -2) * smt_model.largest(fmt)
 
     substitution = [
-        (z3.Real(f"t_r{i}"), smt_model._real(stand_in(r))) for i, r in enumerate(concrete.results)
+        (z3.Real(f"t_r{i}"), real_value(stand_in(r))) for i, r in enumerate(concrete.results)
     ]
 
     def value(term):

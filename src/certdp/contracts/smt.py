@@ -40,6 +40,7 @@ __all__ = [
     "elementwise_cases",
     "within_int",
     "within_float",
+    "real_value",
     "concrete",
 ]
 
@@ -156,11 +157,15 @@ def float_exact(number) -> Fraction:
     return -value if raw >> (ebits + sbits - 1) else value
 
 
+def real_value(value: Fraction) -> z3.RatNumRef:
+    """The exact rational ``value`` as a z3 real."""
+    value = Fraction(value)
+    return z3.RealVal(f"{value.numerator}/{value.denominator}")
+
+
 def float_round_up(value: Fraction, sort) -> z3.FPNumRef:
     """The least value of ``sort`` at or above the exact rational ``value`` (``+inf`` past it)."""
-    return z3.simplify(
-        z3.fpRealToFP(z3.RTP(), z3.RealVal(f"{value.numerator}/{value.denominator}"), sort)
-    )
+    return z3.simplify(z3.fpRealToFP(z3.RTP(), real_value(value), sort))
 
 
 def within_float(a, b, bound):

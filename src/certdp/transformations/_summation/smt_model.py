@@ -42,6 +42,7 @@ rational arithmetic); see the section "float sums in f32 and f64, compositionall
 
 from __future__ import annotations
 
+import itertools
 import math
 from fractions import Fraction
 
@@ -57,6 +58,7 @@ from certdp.contracts.smt import (
     float_sort,
     float_value,
     permute,
+    real_value,
     saturating_add,
     within_float,
 )
@@ -505,6 +507,26 @@ def reduced_precision_map(name, algorithm, fmt, size, bounds, d_in, relaxation=T
     return ideal + (relaxation_formula(algorithm, size, magnitude, stored) if relaxation else 0)
 
 
+def _real_float_sum(name, algorithm, fmt, N, bounds):
+    """The real constructor ``name`` at these parameters (``f32``/``f64``), and its strategy."""
+    from certdp.transformations._summation.float_summation import parse_summation
+
+    lower, upper = bounds
+    built = constructor(name)(N, (_as(fmt, lower), _as(fmt, upper)), S=f"{algorithm}<{fmt}>")
+    return built, parse_summation(f"{algorithm}<{fmt}>")
+
+
+def _stated_map(built, summation, N, bounds, d_in, relaxation: bool) -> Fraction:
+    """The constructor's map at ``d_in``, exactly; with ``relaxation=False`` less its relaxation
+    term (a deliberately wrong map, for the tests)."""
+    from certdp.transformations._summation.float_summation import sum_relaxation
+
+    stated = Fraction(built.map(d_in))
+    if not relaxation:
+        stated -= Fraction(sum_relaxation(summation, N, *bounds))
+    return stated
+
+
 def float_sum_instance(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
     """One obligation of a float sum: in ``f32``/``f64`` the real constructor's map (and
     ``relaxation=False`` drops its relaxation term: a deliberately wrong map); in a reduced
@@ -514,18 +536,8 @@ def float_sum_instance(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
     lower, upper = bounds
     built = None
     if fmt in ("f32", "f64"):
-        make = constructor(name)
-        built = make(N, (_as(fmt, lower), _as(fmt, upper)), S=f"{algorithm}<{fmt}>")
-        stated = Fraction(built.map(d_in))
-        if not relaxation:
-            from certdp.transformations._summation.float_summation import (
-                parse_summation,
-                sum_relaxation,
-            )
-
-            summation = parse_summation(f"{algorithm}<{fmt}>")
-            stated -= Fraction(sum_relaxation(summation, N, lower, upper))
-        bound = float_round_up(stated, sort)
+        built, summation = _real_float_sum(name, algorithm, fmt, N, bounds)
+        bound = float_round_up(_stated_map(built, summation, N, bounds, d_in, relaxation), sort)
     else:
         bound = float_round_up(
             reduced_precision_map(name, algorithm, fmt, N, bounds, d_in, relaxation), sort
@@ -624,12 +636,9 @@ def addition_obligation(fmt: str) -> Obligation:
     A, B, R = (z3.fpToFP(z3.RNE(), v, wide) for v in (a, b, r))
     lo, hi = z3.fpAdd(z3.RTN(), A, B), z3.fpAdd(z3.RTP(), A, B)
     error = addition_error(fmt)
-    u = z3.simplify(
-        z3.fpRealToFP(z3.RTN(), z3.RealVal(f"{error.numerator}/{error.denominator}"), wide)
-    )
+    u = z3.simplify(z3.fpRealToFP(z3.RTN(), real_value(error), wide))
     bound = z3.fpMul(z3.RTN(), u, z3.fpAbs(R))
-    biggest = largest(fmt)
-    MAX = z3.simplify(z3.fpRealToFP(z3.RNE(), z3.RealVal(str(biggest)), wide))
+    MAX = z3.simplify(z3.fpRealToFP(z3.RNE(), real_value(largest(fmt)), wide))
     violation = z3.And(
         finite(a), finite(b), z3.fpLEQ(lo, MAX), z3.fpGEQ(hi, -MAX),
         z3.Or(
@@ -656,7 +665,7 @@ class RoundedReals:
     ``[-MAX, MAX]`` (where the lemma says nothing).  One instance per dataset's sum."""
 
     def __init__(self, fmt: str, prefix: str):
-        self.fmt, self.prefix = fmt, prefix
+        self.prefix = prefix
         self.error, self.max = addition_error(fmt), largest(fmt)
         self.assumptions, self.overflows = [], []
 
@@ -666,7 +675,7 @@ class RoundedReals:
     def add(self, a, b):
         r = z3.Real(f"{self.prefix}r{len(self.assumptions)}")
         exact = a + b
-        limit, u = _real(self.max), _real(self.error)
+        limit, u = real_value(self.max), real_value(self.error)
         magnitude = z3.If(r >= 0, r, -r)
         within_max = z3.And(-limit <= exact, exact <= limit)
         self.assumptions.append(
@@ -676,57 +685,59 @@ class RoundedReals:
         return r
 
     def clamp(self, value):
-        limit = _real(self.max)
+        limit = real_value(self.max)
         return z3.If(value > limit, limit, z3.If(value < -limit, -limit, value))
 
 
-def _real(value: Fraction):
-    return z3.RealVal(f"{value.numerator}/{value.denominator}")
+def _real_records(fmt, bounds):
+    """Records of the abstraction: ``(inside, decode)``, any real in ``bounds``, and a model's
+    value as the nearest value of ``fmt`` (what ``confirm`` runs the code on)."""
+    lo, hi = (real_value(Fraction(b)) for b in bounds)
+
+    def inside(v):
+        return z3.And(lo <= v, v <= hi)
+
+    def decode(v):
+        return _as(fmt, float(Fraction(v.as_fraction())))
+
+    return inside, decode
+
+
+def _within_real(a, b, bound):
+    return z3.And(a - b <= bound, b - a <= bound)
 
 
 def float_sum_composition(name, algorithm, fmt, N, bounds, d_in, relaxation=True):
     """Step 2 for one instance: the real constructor's map at ``fmt`` (``relaxation=False``
     drops its relaxation term: a deliberately wrong map)."""
     sized, metric, saturate = FLOAT_SUMS[name]
-    lower, upper = bounds
-    built = constructor(name)(N, (_as(fmt, lower), _as(fmt, upper)), S=f"{algorithm}<{fmt}>")
-    stated = Fraction(built.map(d_in))
-    if not relaxation:
-        from certdp.transformations._summation.float_summation import (
-            parse_summation,
-            sum_relaxation,
-        )
-
-        stated -= Fraction(sum_relaxation(parse_summation(f"{algorithm}<{fmt}>"), N, lower, upper))
+    built, summation = _real_float_sum(name, algorithm, fmt, N, bounds)
+    stated = _stated_map(built, summation, N, bounds, d_in, relaxation)
     kernel = sequential_fold if algorithm == "Sequential" else pairwise_tree
-    calls = iter(range(1 << 30))
+    calls = itertools.count()
 
     def model(terms):
         ops = RoundedReals(fmt, f"s{next(calls)}_")
         total = kernel(terms, None, saturate, ops)
         return total, z3.Or(False, *ops.overflows), z3.And(True, *ops.assumptions)
 
-    lo, hi = _real(Fraction(lower)), _real(Fraction(upper))
+    inside, decode_record = _real_records(fmt, bounds)
     claim = (
-        f"{algorithm}<{fmt}> bounds=({lower}, {upper}) d_in={d_in}"
+        f"{algorithm}<{fmt}> bounds={bounds} d_in={d_in}"
         + (f" size={N}" if sized else f" len<={N}")
         + " (composed from float_addition)"
         + ("" if relaxation else " WITHOUT relaxation")
     )
     obligation = _sum_obligation(
         name, built, model,
-        element_of=z3.Real,
-        inside=lambda v: z3.And(lo <= v, v <= hi),
-        within=lambda a, b, bound: z3.And(a - b <= bound, b - a <= bound),
-        decode_record=lambda v, f=fmt: _as(f, float(Fraction(v.as_fraction()))),
+        element_of=z3.Real, inside=inside, within=_within_real, decode_record=decode_record,
         size=N if sized else None, N=N, d_in=d_in, metric=metric, order_invariant=False,
-        claim=claim, fmt=fmt, bound=_real(stated),
+        claim=claim, fmt=fmt, bound=real_value(stated),
     )  # fmt: skip
     obligation.tags["stated"] = str(stated)
     return obligation
 
 
-#: (format, N, bounds) of the compositional instances.
 def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=True):
     """The theorem at larger ``N``, split as the proof splits it: Lemma "error" (every dataset
     of the lengths the sum takes, abstract additions as above: ``|f(x) - sum(x)| <= E`` with
@@ -740,30 +751,15 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=Tr
     depend on it, and for floats a larger ``d_in`` does not follow from a smaller one, since
     the relaxation term does not scale with it).  (``relaxation=False`` drops the map's
     relaxation term: a deliberately wrong map.)"""
-    from certdp.transformations._summation.float_summation import (
-        parse_summation,
-        sum_error,
-        sum_relaxation,
-    )
+    from certdp.transformations._summation.float_summation import sum_error
 
     sized, metric, saturate = FLOAT_SUMS[name]
-    lower, upper = bounds
-    built = constructor(name)(N, (_as(fmt, lower), _as(fmt, upper)), S=f"{algorithm}<{fmt}>")
-    summation = parse_summation(f"{algorithm}<{fmt}>")
+    built, summation = _real_float_sum(name, algorithm, fmt, N, bounds)
     d_values = (d_values,) if isinstance(d_values, int) else tuple(d_values)
-    stated = {d: Fraction(built.map(d)) for d in d_values}
-    if not relaxation:
-        wrong = Fraction(sum_relaxation(summation, N, lower, upper))
-        stated = {d: value - wrong for d, value in stated.items()}
-    error = Fraction(sum_error(summation, N, lower, upper))
+    stated = {d: _stated_map(built, summation, N, bounds, d, relaxation) for d in d_values}
+    error = Fraction(sum_error(summation, N, *bounds))
     kernel = sequential_fold if algorithm == "Sequential" else pairwise_tree
-    lo, hi = _real(Fraction(lower)), _real(Fraction(upper))
-
-    def inside(v):
-        return z3.And(lo <= v, v <= hi)
-
-    def decode_record(v):
-        return _as(fmt, float(Fraction(v.as_fraction())))
+    inside, decode_record = _real_records(fmt, bounds)
 
     def error_cases():
         cases = []
@@ -771,7 +767,7 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=Tr
             x = [z3.Real(f"x{k}") for k in range(n)]
             ops = RoundedReals(fmt, "s_")
             out, exact = kernel(x, None, saturate, ops), sum(x, z3.RealVal(0))
-            limit = _real(error)
+            limit = real_value(error)
             far = z3.Or(*ops.overflows, out - exact > limit, exact - out > limit)
             formula = z3.And(*[inside(v) for v in x], *ops.assumptions, far)
 
@@ -796,7 +792,7 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=Tr
             lambda terms: (sum(terms, z3.RealVal(0)), z3.BoolVal(False)),
             element_of=z3.Real,
             inside=inside,
-            within=lambda a, b, bound: z3.And(a - b <= bound, b - a <= bound),
+            within=_within_real,
             decode_record=decode_record,
             size=N if sized else None,
             N=N,
@@ -805,7 +801,7 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=Tr
             order_invariant=True,
             claim="",
             fmt=fmt,
-            bound=_real(stated[d_in] - 2 * error),
+            bound=real_value(stated[d_in] - 2 * error),
         )  # fmt: skip
         for d_in in d_values
     }
@@ -822,7 +818,7 @@ def float_sum_by_lemmas(name, algorithm, fmt, N, bounds, d_values, relaxation=Tr
         return f"code: f(x)={float(got)!r}, |f(x) - sum| = {float(gap)!r} {verdict} E"
 
     claim = (
-        f"{algorithm}<{fmt}> bounds=({lower}, {upper}) d_in={','.join(map(str, d_values))}"
+        f"{algorithm}<{fmt}> bounds={bounds} d_in={','.join(map(str, d_values))}"
         + (f" size={N}" if sized else f" len<={N}")
         + " (Lemma error + ideal part, composed from float_addition)"
         + ("" if relaxation else " WITHOUT relaxation")
@@ -842,6 +838,7 @@ SPLIT_CASES = [
 ]
 
 
+#: (format, N, bounds) of the compositional instances (:func:`float_sum_composition`).
 #: Measured (two cores, one solver each): all eight sums at f32 N = 3 in 5 s, f32 N = 4 in 23 s,
 #: f64 N = 3 in 7 s, f64 N = 4 in 56 s.  Not in the budget: N = 6 (the symbolic permutations of
 #: six records; the first instance undecided after 5 minutes) and f64 N = 4 on (-1, 1) (the
