@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import sys
 
 import pytest
 from hypothesis import given
@@ -139,3 +140,255 @@ def test_returned_float_is_one_the_predicate_passed_even_at_signed_zero(bounds):
     found = dp.binary_search(negative_sign, bounds=bounds, T=float)
     assert math.copysign(1.0, found) < 0
     assert any(v == found and math.copysign(1.0, v) == math.copysign(1.0, found) for v in evaluated)
+
+
+# -- safety: the search decides with check(d_in, d_out), never with map(d_in) <= d_out ---------
+def _gaussian_with_delta(delta):
+    vector = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.l2_distance(T="f64")
+
+    def make(scale):
+        gaussian = dp.m.make_gaussian(*vector, scale)
+        return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(gaussian), delta)
+
+    return make
+
+
+def test_a_chain_whose_delta_exceeds_the_budget_is_never_accepted():
+    """Every scale gives delta 1e-5 > the budget's 1e-6, though epsilon falls below 1.0 for large
+    scales: (epsilon, 1e-5) <= (1.0, 1e-6) holds as a tuple comparison, not as a budget."""
+    make = _gaussian_with_delta(1e-5)
+    assert make(100.0).map(1.0) < (1.0, 1e-6)  # the tuple order would accept it ...
+    assert not make(100.0).check(1.0, (1.0, 1e-6))  # ... the budget does not
+    with pytest.raises(BinarySearchError, match=r"d_out=\(1\.0, 1e-06\)") as error:
+        dp.binary_search_param(make, d_in=1.0, d_out=(1.0, 1e-6))
+    assert error.value.parameter == "d_out"
+    with pytest.raises(BinarySearchError):
+        dp.binary_search_chain(make, 1.0, (1.0, 1e-6), bounds=(0.5, 1000.0))
+
+
+def _pair_measurement(parameter):
+    """A measurement under Approximate(MaxDivergence) whose map is (1 / p, p / 1000): epsilon
+    falls and delta grows with p, so the budget (1.0, 0.002) holds exactly for p in [1, 2]."""
+    from certdp.core.measures import approximate, max_divergence
+    from certdp.core.transformation import Measurement
+
+    return Measurement(
+        input_domain=ATOM[0],
+        function=lambda x: x,
+        input_metric=ATOM[1],
+        output_measure=approximate(max_divergence()),
+        privacy_map=lambda d_in: (1 / parameter, parameter / 1000),
+    )
+
+
+def test_the_delta_coordinate_of_the_budget_decides_where_epsilon_does_not():
+    found = dp.binary_search_param(_pair_measurement, 1.0, (1.0, 0.002), bounds=(1.5, 3.0))
+    epsilon, delta = _pair_measurement(found).map(1.0)
+    assert epsilon <= 1.0 and delta <= 0.002
+    assert not _pair_measurement(math.nextafter(found, math.inf)).check(1.0, (1.0, 0.002))
+    chain = dp.binary_search_chain(_pair_measurement, 1.0, (1.0, 0.002), bounds=(1.5, 3.0))
+    assert chain.map(1.0)[1] <= 0.002 and chain.map(1.0)[0] <= 1.0
+
+
+def test_the_search_uses_the_chains_own_check():
+    """A chain whose check is stricter than its map's order: only check may decide."""
+
+    class Strict:
+        def __init__(self, parameter):
+            self.parameter = parameter
+
+        def map(self, d_in):
+            return 0.0  # every parameter would pass a comparison of the map
+
+        def check(self, d_in, d_out):
+            return self.parameter >= 7
+
+    assert dp.binary_search_param(Strict, 1, 1.0, T=int) == 7
+    assert dp.binary_search_param(Strict, 1, 1.0, bounds=(0, 100)) == 7
+
+
+# -- hostile inputs: typed errors, few evaluations ------------------------------------------------
+def test_an_impossible_target_fails_fast_naming_the_target():
+    calls = []
+    make = _gaussian_with_delta(1e-6)
+
+    def counted(scale):
+        calls.append(scale)
+        return make(scale)
+
+    with pytest.raises(BinarySearchError, match=r"d_in=1\.0, d_out=\(1\.0, 0\.0\)") as error:
+        dp.binary_search_param(counted, d_in=1.0, d_out=(1.0, 0.0))
+    assert isinstance(error.value, DPError) and error.value.parameter == "d_out"
+    assert len(calls) <= 40  # every binade scale from 0 to the largest float, both signs
+
+
+@pytest.mark.parametrize("outcome", [True, False])
+def test_a_constant_predicate_is_refused_after_few_evaluations(outcome):
+    calls = []
+
+    def constant(x):
+        calls.append(x)
+        return outcome
+
+    with pytest.raises(BinarySearchError, match="no decision boundary"):
+        dp.binary_search(constant)
+    assert len(calls) <= 40
+    assert max(calls) == sys.float_info.max and min(calls) == -sys.float_info.max
+
+
+@pytest.mark.parametrize(
+    "bounds, expected",
+    [((-0.0, 0.0), -0.0), ((0.0, -0.0), -0.0), ((-0.0, 1.0), -0.0), ((-1.0, 0.0), -0.0)],
+)
+def test_signed_zero_bounds(bounds, expected):
+    found = dp.binary_search(lambda x: math.copysign(1.0, x) < 0, bounds=bounds)
+    assert found == expected and math.copysign(1.0, found) == math.copysign(1.0, expected)
+    assert dp.binary_search(lambda x: x >= 0.5, bounds=(-0.0, 1.0)) == 0.5
+    assert dp.binary_search(lambda x: x >= 3, bounds=(-0.0, 10), T=int) == 3
+
+
+def test_negative_scales_count_as_failures_and_negated_parameters_work():
+    def make(scale):
+        return dp.m.make_laplace(*ATOM, scale)
+
+    assert dp.binary_search_param(make, 0.1, 1.0, bounds=(-1.0, 1.0)) == 0.1
+    found, sign = dp.binary_search(
+        lambda s: make(-s).check(0.1, 1.0), return_sign=True
+    )  # passes for s <= -0.1 only
+    assert (found, sign) == (-0.1, -1)
+
+
+@pytest.mark.parametrize(
+    "predicate, bounds, T, parameter",
+    [
+        (lambda x: "yes", (0.0, 1.0), None, "predicate"),
+        (lambda x: x > 1, (0, 10**400), None, "bounds"),
+        (lambda x: x > 1, (0.0, 2**53 + 1), None, "bounds"),
+        (lambda x: x > 1, (True, 5), None, "bounds"),
+        (lambda x: x > 1, ("0", 5), None, "bounds"),
+        (lambda x: x > 1, (0.5, 5.0), int, "bounds"),
+    ],
+)
+def test_hostile_arguments_raise_typed_errors(predicate, bounds, T, parameter):
+    with pytest.raises(BinarySearchError) as error:
+        dp.binary_search(predicate, bounds, T)
+    assert error.value.parameter == parameter
+
+
+def test_untyped_exceptions_of_the_predicate_become_a_typed_error():
+    def broken(x):
+        raise ZeroDivisionError("boom")
+
+    with pytest.raises(BinarySearchError, match="ZeroDivisionError: boom"):
+        dp.binary_search(broken)
+    with pytest.raises(BinarySearchError, match="ZeroDivisionError"):
+        dp.binary_search_param(broken, 1, 1.0)
+
+
+def test_numpy_bounds_and_booleans_are_accepted_exactly():
+    import numpy as np
+
+    assert dp.binary_search(lambda x: np.bool_(x >= 3), bounds=(np.int64(0), np.int64(9))) == 3
+    assert dp.binary_search(lambda x: x >= 0.25, bounds=(np.float64(0), np.float64(1))) == 0.25
+
+
+# -- speed: brackets by sign and magnitude, integer parameters inferred -------------------------
+@given(st.floats(1e-4, 1e4), st.booleans(), st.booleans())
+def test_float_searches_need_few_evaluations(magnitude, negative, increasing):
+    threshold = -magnitude if negative else magnitude
+    calls = []
+
+    def predicate(x):
+        calls.append(x)
+        return x >= threshold if increasing else x <= threshold
+
+    assert dp.binary_search(predicate) == threshold
+    assert len(calls) <= (64 if not negative else 90)
+    assert len(calls) == len({(v, math.copysign(1, v)) for v in calls})  # nothing evaluated twice
+
+
+@given(st.floats(5e-324, 1.7e308), st.booleans())
+def test_every_float_search_ends_within_a_bounded_number_of_evaluations(threshold, negative):
+    threshold = -threshold if negative else threshold
+    calls = []
+
+    def predicate(x):
+        calls.append(x)
+        return x >= threshold
+
+    assert dp.binary_search(predicate) == threshold
+    assert len(calls) <= 128
+
+
+@given(st.floats(0, 1), st.floats(1e-300, 1e300))
+def test_given_float_bounds_end_within_a_bounded_number_of_evaluations(fraction, high):
+    threshold = fraction * high
+    calls = []
+
+    def predicate(x):
+        calls.append(x)
+        return x >= threshold
+
+    found = dp.binary_search(predicate, bounds=(-1.0, high))
+    assert found >= threshold and math.nextafter(found, -math.inf) < threshold
+    assert len(calls) <= 2 + 128
+
+
+def test_readme_gaussian_budget_with_a_large_epsilon_is_found_quickly():
+    calls = []
+    make = _gaussian_with_delta(1e-6)
+
+    def counted(scale):
+        calls.append(scale)
+        return make(scale)
+
+    chain = dp.binary_search_chain(counted, d_in=1.0, d_out=(30.0, 1e-6))
+    assert chain.check(1.0, (30.0, 1e-6))
+    assert len(calls) <= 60 + 1  # OpenDP 0.16 needs 60 (+1 rebuilding the chain)
+
+
+def test_an_integer_parameter_is_inferred_when_floats_are_refused():
+    """OpenDP's smallest-dataset-size example, without bounds: the size must be an integer."""
+    scale = 1000.0 / math.log(1 / 0.05)
+
+    def make_mean(size):
+        space = dp.vector_domain(dp.atom_domain(bounds=(0.0, 500_000.0)), size)
+        return (space, dp.symmetric_distance()) >> dp.t.then_mean() >> dp.m.then_laplace(scale)
+
+    with pytest.raises(DPError, match="size"):
+        make_mean(1.0)
+    calls = []
+
+    def counted(size):
+        calls.append(size)
+        return make_mean(size)
+
+    size = dp.binary_search_param(counted, d_in=2, d_out=1.0)
+    assert size == 1498 and isinstance(size, int)
+    assert make_mean(1498).check(2, 1.0) and not make_mean(1497).check(2, 1.0)
+    assert len(calls) <= 26  # OpenDP 0.16: 26
+    assert dp.binary_search_param(make_mean, 2, 1.0, bounds=(1, 1_000_000)) == 1498
+
+
+def test_one_sided_bounds_gallop_from_the_bound():
+    assert dp.binary_search(lambda x: x <= 5, bounds=(0, None)) == 5
+    assert dp.binary_search(lambda x: x >= 5, bounds=(None, 100)) == 5
+    assert dp.binary_search(lambda x: x >= 7.5, bounds=(5.0, None)) == 7.5
+    with pytest.raises(BinarySearchError, match="no decision boundary"):
+        dp.binary_search(lambda x: x <= 5, bounds=(10, None))
+
+
+def test_the_search_is_gated_like_a_constructor(monkeypatch, request):
+    from certdp.audit import gate
+    from certdp.audit.status import OUTDATED, VettingStatus
+
+    monkeypatch.setattr(gate, "vetting_status", lambda name: VettingStatus(OUTDATED, "abc1234"))
+    if "binary_search" in gate._up_to_date:
+        gate._up_to_date.discard("binary_search")
+        request.addfinalizer(lambda: gate._up_to_date.add("binary_search"))
+    with pytest.raises(dp.FeatureNotEnabledError, match="binary_search requires 'contrib'"):
+        dp.binary_search(lambda x: x >= 1.0)
+    with pytest.raises(dp.FeatureNotEnabledError, match="binary_search requires 'contrib'"):
+        dp.binary_search_param(lambda s: dp.m.make_laplace(*ATOM, s), 0.1, 1.0)
+    dp.enable_features("contrib")
+    assert dp.binary_search(lambda x: x >= 1.0) == 1.0

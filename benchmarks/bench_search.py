@@ -1,0 +1,267 @@
+"""Binary search: probes and seconds of every example in the binary-search docs of OpenDP 0.16
+and of certdp, beside OpenDP when it is installed.
+
+A probe is one evaluation of the predicate (for ``binary_search_param`` and
+``binary_search_chain``: one call of ``make_chain``; the chain search calls it once more at
+the end in both libraries); seconds are those of a second run of the example, in a warm process.
+Target: no more probes than OpenDP, time <= 1.5x OpenDP's.
+
+Examples marked "adapted" build, in certdp, the nearest chain certdp has (it has no
+``impute_constant`` or ``count_by_categories``); "OpenDP only" ones are timed in OpenDP alone.
+Run: ``python benchmarks/bench_search.py`` (needs ``contrib`` in certdp while the search's proof
+is not vetted; the script enables it in both libraries).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import certdp.prelude as cdp
+
+try:
+    import opendp.prelude as odp
+except ImportError:  # OpenDP is optional: certdp's column alone
+    odp = None
+
+ACCURACY_SCALE = 1000.0 / math.log(1 / 0.05)  # OpenDP's accuracy_to_laplacian_scale(1000, .05)
+
+
+class Counter:
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self, function):
+        def counted(value):
+            self.calls += 1
+            return function(value)
+
+        return counted
+
+
+def _is_opendp(dp) -> bool:
+    return dp is odp
+
+
+# -- OpenDP's docs examples (binary_search, binary_search_param, binary_search_chain) ---------
+def ge_5(dp, count):
+    return dp.binary_search(count(lambda x: x >= 5.0))
+
+
+def le_5(dp, count):
+    return dp.binary_search(count(lambda x: x <= 5.0))
+
+
+def gt_5_int(dp, count):
+    return dp.binary_search(count(lambda x: x > 5), T=int)
+
+
+def lt_5_int(dp, count):
+    return dp.binary_search(count(lambda x: x < 5), T=int)
+
+
+def le_5_lower_bound(dp, count):
+    return dp.binary_search(count(lambda x: x <= 5), bounds=(0, None))
+
+
+def gaussian_mean_epsilon(dp, count):
+    space = dp.vector_domain(dp.atom_domain(bounds=(0.0, 100.0)), 1000), dp.symmetric_distance()
+    dp_mean = dp.c.make_fix_delta(
+        dp.c.make_zCDP_to_approxDP(space >> dp.t.then_mean() >> dp.m.then_gaussian(1.0)), 1e-8
+    )
+    return dp.binary_search(count(lambda d_out: dp_mean.check(3, (d_out, 1e-8))), bounds=(0.0, 1.0))
+
+
+def histogram_sensitivity(dp, count):
+    histogram = dp.t.make_count_by_categories(
+        dp.vector_domain(dp.atom_domain(T=str)),
+        dp.symmetric_distance(),
+        categories=["a"],
+        MO=dp.L2Distance[int],
+    )
+    return dp.binary_search(count(lambda d_out: histogram.check(3, d_out)), bounds=(0, 100))
+
+
+def laplace_mean_chain(dp, count):
+    if _is_opendp(dp):
+        pre = (
+            dp.space_of(list[float])
+            >> dp.t.then_impute_constant(0.0)
+            >> dp.t.then_clamp(bounds=(0.0, 1.0))
+            >> dp.t.then_resize(size=10, constant=0.0)
+            >> dp.t.then_mean()
+        )
+    else:  # adapted: no impute_constant; a NaN-free domain instead
+        pre = (
+            (dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.symmetric_distance())
+            >> dp.t.then_clamp(bounds=(0.0, 1.0))
+            >> dp.t.then_resize(size=10, constant=0.0)
+            >> dp.t.then_mean()
+        )
+    chain = dp.binary_search_chain(count(lambda s: pre >> dp.m.then_laplace(scale=s)), 1, 1.0)
+    return chain.map(1)
+
+
+def widest_sum_bounds(dp, count):
+    def make_sum(b):
+        space = dp.vector_domain(dp.atom_domain((-b, b)), 10_000), dp.symmetric_distance()
+        return space >> dp.t.then_sum() >> dp.m.then_laplace(100.0)
+
+    chain = dp.binary_search_chain(count(make_sum), d_in=2, d_out=1.0, bounds=(0, 10_000))
+    return chain.map(2)
+
+
+def fixed_laplace_scale(dp, count):
+    def make_fixed_laplace(scale):
+        return dp.m.make_laplace(
+            dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale
+        )
+
+    return dp.binary_search_param(count(make_fixed_laplace), d_in=0.1, d_out=1.0)
+
+
+def _make_mean(dp):
+    def make_mean(data_size):
+        space = (
+            dp.vector_domain(dp.atom_domain(bounds=(0.0, 500_000.0)), data_size),
+            dp.symmetric_distance(),
+        )
+        return space >> dp.t.then_mean() >> dp.m.then_laplace(ACCURACY_SCALE)
+
+    return make_mean
+
+
+def smallest_size(dp, count):
+    return dp.binary_search_param(count(_make_mean(dp)), d_in=2, d_out=1.0, bounds=(1, 1000000))
+
+
+def smallest_size_unbounded(dp, count):
+    return dp.binary_search_param(count(_make_mean(dp)), d_in=2, d_out=1.0)
+
+
+# -- certdp's README and docs examples, and the issue's approximate-DP mean -----------------
+def _gaussian_release(dp):
+    space = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.l2_distance(T="f64")
+
+    def release(scale):
+        gaussian = dp.m.make_gaussian(*space, scale)
+        return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(gaussian), 1e-6)
+
+    return release
+
+
+def readme_gaussian(dp, count):
+    return dp.binary_search_chain(count(_gaussian_release(dp)), 1.0, (1.0, 1e-6)).map(1.0)
+
+
+def readme_gaussian_epsilon_30(dp, count):
+    return dp.binary_search_chain(count(_gaussian_release(dp)), 1.0, (30.0, 1e-6)).map(1.0)
+
+
+def tutorial_count_mean(dp, count):
+    space = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.symmetric_distance()
+    counted = space >> dp.t.then_count()
+    averaged = (
+        space
+        >> dp.t.then_clamp(bounds=(0.0, 80.0))
+        >> dp.t.then_resize(size=100, constant=40.0)
+        >> dp.t.then_mean()
+    )
+    count_sensitivity, mean_sensitivity = counted.map(1), averaged.map(1)
+
+    def make_release(s):
+        both = dp.c.make_composition(
+            [
+                counted >> dp.m.then_gaussian(scale=s * count_sensitivity),
+                averaged >> dp.m.then_gaussian(scale=s * mean_sensitivity),
+            ]
+        )
+        return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(both), delta=1e-6)
+
+    return dp.binary_search_param(count(make_release), d_in=1, d_out=(1.0, 1e-6))
+
+
+def approx_dp_mean(dp, count):
+    space = dp.vector_domain(dp.atom_domain(bounds=(0.0, 100.0)), 1000), dp.symmetric_distance()
+
+    def make(scale):
+        mean = space >> dp.t.then_mean() >> dp.m.then_gaussian(scale)
+        return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(mean), 1e-8)
+
+    return dp.binary_search_param(count(make), d_in=3, d_out=(1.0, 1e-8))
+
+
+EXAMPLES = [
+    ("OpenDP binary_search x >= 5.", ge_5, ""),
+    ("OpenDP binary_search x <= 5.", le_5, ""),
+    ("OpenDP binary_search x > 5, T=int", gt_5_int, ""),
+    ("OpenDP binary_search x < 5, T=int", lt_5_int, ""),
+    ("OpenDP binary_search x <= 5, bounds=(0, None)", le_5_lower_bound, ""),
+    ("OpenDP binary_search gaussian mean epsilon", gaussian_mean_epsilon, ""),
+    ("OpenDP binary_search histogram L2", histogram_sensitivity, "OpenDP only"),
+    ("OpenDP chain laplace mean scale", laplace_mean_chain, "adapted"),
+    ("OpenDP chain widest sum bounds", widest_sum_bounds, ""),
+    ("OpenDP param laplace scale", fixed_laplace_scale, ""),
+    ("OpenDP param smallest size", smallest_size, ""),
+    ("OpenDP param smallest size, no bounds", smallest_size_unbounded, ""),
+    ("certdp README gaussian (1, 1e-6)", readme_gaussian, ""),
+    ("certdp README gaussian (30, 1e-6)", readme_gaussian_epsilon_30, ""),
+    ("certdp tutorial count+mean", tutorial_count_mean, ""),
+    ("approx-DP mean scale (issue 18)", approx_dp_mean, ""),
+]
+
+
+def run(dp, example):
+    """``(probes, seconds, result or error)`` of one example in one library, timed on its
+    second run (the first pays each library's one-time costs: imports, first constructions)."""
+    try:
+        example(dp, Counter())
+    except Exception:
+        pass
+    count = Counter()
+    start = time.perf_counter()
+    try:
+        result = example(dp, count)
+    except Exception as error:  # a library that cannot run an example says why
+        result = f"{type(error).__name__}: {str(error)[:60]}"
+    return count.calls, time.perf_counter() - start, result
+
+
+def _short(value) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_short(v) for v in value) + ")"
+    if isinstance(value, float):
+        return f"{value:.10g}"
+    return str(value)[:40]
+
+
+def main() -> None:
+    cdp.enable_features("contrib")
+    if odp is not None:
+        odp.enable_features("contrib", "idealized-numerics", "honest-but-curious")
+    print(
+        f"{'example':<46} {'certdp':>7} {'s':>7} {'OpenDP':>7} {'s':>7}  {'target':<10} "
+        "certdp result | OpenDP result"
+    )
+    met = missed = 0
+    for name, example, note in EXAMPLES:
+        ours = run(cdp, example) if note != "OpenDP only" else None
+        theirs = run(odp, example) if odp is not None else None
+        cells = [f"{name:<46}"]
+        cells.append(f"{ours[0]:>7} {ours[1]:>7.3f}" if ours else f"{'-':>7} {'-':>7}")
+        cells.append(f"{theirs[0]:>7} {theirs[1]:>7.3f}" if theirs else f"{'-':>7} {'-':>7}")
+        if ours and theirs and not isinstance(theirs[2], str):
+            ok = ours[0] <= theirs[0] and ours[1] <= 1.5 * theirs[1]
+            verdict = "met" if ok else f"MISSED x{ours[1] / theirs[1]:.2f}"
+            met, missed = met + ok, missed + (not ok)
+        else:
+            verdict = note or "-"
+        cells.append(f" {verdict:<10}")
+        results = [_short(r[2]) if r else "-" for r in (ours, theirs)]
+        print(" ".join(cells), f"{results[0]} | {results[1]}" + (f"  [{note}]" if note else ""))
+    if odp is not None:
+        print(f"target met on {met} of {met + missed} examples run in both libraries")
+
+
+if __name__ == "__main__":
+    main()
