@@ -154,3 +154,114 @@ def test_bad_sampler_arguments_raise_typed_errors(call, parameter):
     with pytest.raises(FailedFunctionError) as raised:
         call()
     assert raised.value.parameter == parameter
+
+
+# Float scales: their squares have denominators of about 2^110, so an exponent computed from a
+# rounded variance (limit_denominator, a float) differs from the exact one.
+FLOAT_SCALES = [Fraction(0.3), Fraction(0.7), Fraction(0.1 * 1024), Fraction(1e-3), Fraction(7.1)]
+
+
+def _exact_exponent(scale: Fraction, y: int) -> Fraction:
+    t = int(scale) + 1
+    return (abs(y) - scale**2 / t) ** 2 / (2 * scale**2)
+
+
+@pytest.mark.parametrize("scale", FLOAT_SCALES)
+def test_acceptance_exponent_is_exact_for_float_scales(scale):
+    assert scale.denominator > 2**20  # a float scale, not a small rational
+    t, d, n = dg.acceptance_exponent(scale)
+    assert t == int(scale) + 1
+    for y in [*range(-5, 6), int(scale), int(scale) + 1, 10 * int(scale) + 3, 10**6]:
+        assert Fraction(n(y), d) == _exact_exponent(scale, y)
+
+
+@pytest.mark.parametrize("scale", FLOAT_SCALES)
+def test_sequential_sampler_tests_the_exact_ratio_for_float_scales(monkeypatch, scale):
+    proposals, trials = [], []
+    real_laplace, real_bernoulli = dg.discrete_laplace_sampler, dg.bernoulli_exp_ratio
+
+    def laplace(proposal_scale):
+        sampler = real_laplace(proposal_scale)
+
+        def recorded(source):
+            proposals.append(sampler(source))
+            return proposals[-1]
+
+        return recorded
+
+    def bernoulli(source, numerator, denominator):
+        trials.append((numerator, denominator))
+        return real_bernoulli(source, numerator, denominator)
+
+    monkeypatch.setattr(dg, "discrete_laplace_sampler", laplace)
+    monkeypatch.setattr(dg, "bernoulli_exp_ratio", bernoulli)
+    sampler, source = dg.discrete_gaussian_sampler(scale), entropy_source()
+    for _ in range(200):
+        sampler(source)
+    assert len(proposals) == len(trials) >= 200
+    for y, (numerator, denominator) in zip(proposals, trials):
+        assert Fraction(numerator, denominator) == _exact_exponent(scale, y)
+
+
+@pytest.mark.parametrize("scale", FLOAT_SCALES)
+def test_batch_thresholds_are_the_exact_exponents_for_float_scales(monkeypatch, scale):
+    """Both acceptance paths of the batch (64-digit thresholds, or exact Bernoulli trials
+    when the proposals are Python integers) compare with exp(-n/d) for the exact n/d."""
+    calls = []
+    real_digits, real_bernoulli = dg.exp_neg_digits, dg.bernoulli_exp_ratio
+
+    def digits(numerator, denominator, count):
+        calls.append((numerator, denominator))
+        return real_digits(numerator, denominator, count)
+
+    def bernoulli(source, numerator, denominator):
+        calls.append((numerator, denominator))
+        return real_bernoulli(source, numerator, denominator)
+
+    monkeypatch.setattr(dg, "exp_neg_digits", digits)
+    monkeypatch.setattr(dg, "bernoulli_exp_ratio", bernoulli)
+    draws = dg.discrete_gaussian_batch_sampler(scale)(entropy_source(), 2_000)
+    assert len(draws) == 2_000 and calls
+    exact = {_exact_exponent(scale, m) for m in range(0, 20 * (int(scale) + 1) + 400)}
+    for numerator, denominator in calls:
+        assert Fraction(numerator, denominator) in exact
+
+
+@pytest.mark.parametrize("scale", FLOAT_SCALES)
+@pytest.mark.parametrize("k", [-1074, -3, 0, 2])
+def test_z2k_sampler_draws_at_the_exact_grid_scale(monkeypatch, scale, k):
+    import certdp.samplers.discrete_gaussian_z2k as z2k
+
+    seen = []
+    real = z2k.discrete_gaussian_batch_sampler
+    monkeypatch.setattr(z2k, "discrete_gaussian_batch_sampler", lambda s: seen.append(s) or real(s))
+    discrete_gaussian_Z2k_sampler(scale, k, "f64")
+    assert seen == [scale / Fraction(2) ** k]
+
+
+@pytest.mark.parametrize("scale", [0.3, 0.7, 0.1 * 1024])
+def test_make_gaussian_hands_the_sampler_the_float_scale_exactly(monkeypatch, scale):
+    import importlib
+
+    import certdp.prelude as dp
+
+    module = importlib.import_module("certdp.measurements.gaussian.make_gaussian")
+    seen = []
+    real_float, real_int = (
+        module.discrete_gaussian_Z2k_sampler,
+        module.discrete_gaussian_batch_sampler,
+    )
+    monkeypatch.setattr(
+        module,
+        "discrete_gaussian_Z2k_sampler",
+        lambda s, k, T: seen.append(s) or real_float(s, k, T),
+    )
+    monkeypatch.setattr(
+        module, "discrete_gaussian_batch_sampler", lambda s: seen.append(s) or real_int(s)
+    )
+    dp.enable_features("contrib")
+    float_space = dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64")
+    int_space = dp.atom_domain(T="i32"), dp.absolute_distance(T="i32")
+    dp.m.make_gaussian(*float_space, scale)
+    dp.m.make_gaussian(*int_space, scale)
+    assert seen == [Fraction(scale), Fraction(scale)]
