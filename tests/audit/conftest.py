@@ -45,6 +45,8 @@ def vetted_template(tmp_path_factory) -> Path:
                 and not folder.name.startswith("_")
             ):
                 shutil.rmtree(folder)
+    # the parameter search is audited too (a support folder with a contract): not in the template
+    (root / "src/certdp/combinators/_search/contract.py").unlink()
     (root / LEDGER).write_text("{}\n")
     (root / "pyproject.toml").write_text("# a checkout: its tests/ folder counts\n")
     (root / "tests").mkdir()

@@ -52,8 +52,11 @@ def test_the_namespaces_and_the_source_tree_list_the_same_constructors():
     from certdp.registry import certified_constructors
 
     assert sorted(c.__name__ for c in certified_constructors()) == sorted(
-        c.name for c in discover()
+        c.name for c in discover() if c.is_constructor
     )
+    assert [c.key for c in discover() if not c.is_constructor] == [
+        "combinators/_search/binary_search"
+    ]
 
 
 def test_ledger_keys_recorded_from_a_checkout_path_are_read_package_relative(tmp_path):

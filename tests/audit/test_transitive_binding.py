@@ -29,6 +29,7 @@ def vetted_floats(tmp_path_factory) -> Path:
             if folder.is_dir() and folder.name not in KEPT and not folder.name.startswith("_"):
                 if folder.name != "__pycache__":
                     shutil.rmtree(folder)
+    (root / "src/certdp/combinators/_search/contract.py").unlink()  # the search: not kept
     (root / LEDGER).write_text("{}\n")
     (root / "pyproject.toml").write_text("# a checkout\n")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)

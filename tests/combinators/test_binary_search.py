@@ -392,3 +392,62 @@ def test_the_search_is_gated_like_a_constructor(monkeypatch, request):
         dp.binary_search_param(lambda s: dp.m.make_laplace(*ATOM, s), 0.1, 1.0)
     dp.enable_features("contrib")
     assert dp.binary_search(lambda x: x >= 1.0) == 1.0
+
+
+# -- the contract: the theorem of binary_search.tex, searched for counterexamples ---------------
+def test_the_search_contract_holds():
+    from certdp.combinators._search.contract import CONTRACT
+
+    dp.enable_features("contrib")
+    report = CONTRACT.verify()
+    assert report.examples > 0 and CONTRACT.precondition_ids == [
+        "predicate-callable",
+        "bounds-pair",
+        "T-int-or-float",
+    ]
+
+
+def test_the_contract_refutes_a_search_that_compares_the_map_with_le():
+    from types import SimpleNamespace
+
+    from certdp.combinators._search.contract import CONTRACT
+    from certdp.core.errors import ContractError
+
+    module = importlib.import_module("certdp.combinators._search.binary_search")
+
+    def param(make_chain, d_in, d_out, bounds=(None, None), T=None):
+        return module.binary_search(lambda p: make_chain(p).map(d_in) <= d_out, bounds, T)
+
+    def chain(make_chain, d_in, d_out, bounds=(None, None), T=None):
+        return make_chain(param(make_chain, d_in, d_out, bounds, T))
+
+    wrong = SimpleNamespace(
+        binary_search=module.binary_search, binary_search_param=param, binary_search_chain=chain
+    )
+    dp.enable_features("contrib")
+    with pytest.raises(ContractError, match="search-postcondition"):
+        CONTRACT.verify(max_examples=200, implementation=wrong)
+
+
+def test_the_contract_refutes_a_search_returning_an_unevaluated_neighbour():
+    from types import SimpleNamespace
+
+    from certdp.combinators._search.contract import CONTRACT
+    from certdp.core.errors import ContractError
+
+    module = importlib.import_module("certdp.combinators._search.binary_search")
+
+    def off_by_one(predicate, bounds=(None, None), T=None, return_sign=False):
+        found, sign = module.binary_search(predicate, bounds, T, return_sign=True)
+        if isinstance(found, int):
+            return found + sign  # one step into the passing side: never evaluated
+        return math.nextafter(found, sign * math.inf)
+
+    wrong = SimpleNamespace(
+        binary_search=off_by_one,
+        binary_search_param=module.binary_search_param,
+        binary_search_chain=module.binary_search_chain,
+    )
+    dp.enable_features("contrib")
+    with pytest.raises(ContractError, match="search-postcondition"):
+        CONTRACT.verify(max_examples=200, implementation=wrong)

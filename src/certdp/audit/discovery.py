@@ -47,6 +47,11 @@ class ConstructorFolder:
     package: Path
 
     @property
+    def is_constructor(self) -> bool:
+        """A ``make_*`` constructor (not an audited support module such as the search)."""
+        return self.name.startswith("make_")
+
+    @property
     def code(self) -> Path:
         return self.folder / f"{self.name}.py"
 
@@ -98,7 +103,9 @@ class ConstructorFolder:
 
 
 def discover(package: Path | None = None) -> list[ConstructorFolder]:
-    """Every ``make_*.py`` in a constructor folder under the namespaces, sorted by key."""
+    """Every ``make_*.py`` in a constructor folder under the namespaces, and every audited
+    support module: an ``X.py`` with its proof ``X.tex`` beside it in a ``_<topic>/`` folder
+    that holds a ``contract.py`` (the parameter search); sorted by key."""
     package = (package or package_root()).resolve()
     found = []
     for namespace in NAMESPACES:
@@ -110,6 +117,12 @@ def discover(package: Path | None = None) -> list[ConstructorFolder]:
             if any(part.startswith("_") for part in relative[:-1]):
                 continue  # shared support, not a constructor
             found.append(ConstructorFolder(code.stem, code.parent, package))
+        for contract in base.rglob("contract.py"):
+            if not contract.parent.name.startswith("_"):
+                continue  # a constructor folder's contract: found above
+            for proof in contract.parent.glob("*.tex"):
+                if proof.with_suffix(".py").is_file():
+                    found.append(ConstructorFolder(proof.stem, contract.parent, package))
     return sorted(found, key=lambda constructor: constructor.key)
 
 

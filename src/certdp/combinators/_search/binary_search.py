@@ -23,15 +23,27 @@ from collections.abc import Callable
 import numpy as np
 
 from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
-from certdp.core.errors import DPError, FailedFunctionError
+from certdp.core.errors import DPError, FailedFunctionError, FeatureNotEnabledError
 
 __all__ = ["BinarySearchError", "binary_search", "binary_search_param", "binary_search_chain"]
 
 
+# proof: begin errors
 class BinarySearchError(FailedFunctionError, ValueError):
     """The search cannot find a passing value next to a failing one."""
 
     variant = "Search"
+
+
+class _NoBoundaryError(BinarySearchError):
+    """The predicate did not change between the values tried."""
+
+    def __init__(self, message: str, first_error: Exception | None, all_raised: bool):
+        self.first_error, self.all_raised = first_error, all_raised
+        super().__init__(message, parameter="bounds")
+
+
+# proof: end errors
 
 
 # proof: begin keys
@@ -90,6 +102,8 @@ class _Probe:
         self.count += 1
         try:
             result = self.predicate(value)  # label: evaluate
+        except FeatureNotEnabledError:
+            raise  # the caller must enable a feature: no outcome at any value
         except Exception as error:  # label: predicate-raised
             self.first_error = self.first_error or error
             self.raised.add(slot)
@@ -112,6 +126,7 @@ class _Probe:
 # proof: end probe
 
 
+# proof: begin bracket
 def _type_of(T, bounds):
     """``int`` or ``float`` from ``T``, else from the given bounds; ``None`` if neither says."""
     if T in (int, "int", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize"):
@@ -232,29 +247,26 @@ def _value_midpoint(low: float, high: float) -> float:
     return low + (high - low) / 2
 
 
-def _midpoint(low: int, high: int, T, arithmetic: bool) -> int:
-    """A rank strictly between the ranks ``low`` and ``high`` (which differ by at least 2)."""
-    middle = (low + high) // 2
-    if T is float and arithmetic:
+def _midpoint(low: int, high: int, T, given: bool, shaped: bool) -> int:
+    """A rank strictly between the ranks ``low`` and ``high`` (which differ by at least 2):
+    while ``shaped``, the value midpoint of given float bounds (as OpenDP bisects) or the
+    geometric midpoint of a galloped integer bracket; otherwise the middle rank."""
+    middle = (low + high) // 2  # label: middle-rank
+    if shaped and T is float and given:
         middle = _key(_value_midpoint(_value(low), _value(high)))
-    elif T is int and not arithmetic and 0 < low and 2 * low < high:
-        middle = math.isqrt(low * high)  # geometric: halves the number of binary digits
-    elif T is int and not arithmetic and high < 0 and 2 * -high < -low:
+    elif shaped and T is int and not given and 0 < low and 2 * low < high:
+        middle = math.isqrt(low * high)
+    elif shaped and T is int and not given and high < 0 and 2 * -high < -low:
         middle = -math.isqrt(low * high)
-    return middle if low < middle < high else (low + high) // 2
+    return middle if low < middle < high else (low + high) // 2  # label: strictly-between
 
 
-#: Value (OpenDP-style) bisection steps before switching to halving ranks: a float bracket
-#: given by the caller is halved in value first, then in rank, so it ends within 128 steps.
-VALUE_STEPS = 64
+#: Shaped bisection steps before plain halving of the ranks: a search ends within
+#: SHAPED_STEPS + 66 bisection steps (ranks of floats and of integers in range span < 2^66).
+SHAPED_STEPS = 64  # label: shaped-steps
 
 
-class _NoBoundaryError(BinarySearchError):
-    """The predicate did not change between the values tried."""
-
-    def __init__(self, message: str, first_error: Exception | None, all_raised: bool):
-        self.first_error, self.all_raised = first_error, all_raised
-        super().__init__(message, parameter="bounds")
+# proof: end bracket
 
 
 # proof: begin search
@@ -263,36 +275,38 @@ def _search(predicate, bounds, T, return_sign: bool):
     bounds = (None, None) if bounds is None else tuple(bounds)
     if len(bounds) != 2:
         raise BinarySearchError(f"must be a pair, got {bounds!r}", parameter="bounds")
-    probe = _Probe(predicate)
-    T = _type_of(T, bounds) or _infer_type(probe)
-    low, high = (_bound(bound, T) for bound in bounds)
+    probe = _Probe(predicate)  # label: new-probe
+    T = _type_of(T, bounds) or _infer_type(probe)  # label: type
+    low, high = (_bound(bound, T) for bound in bounds)  # label: bounds
     if low is not None and high is not None:
         low, high = sorted((low, high), key=_key if T is float else None)
-        bracket, arithmetic = (low, high), True
+        bracket, given = (low, high), True
     elif low is not None:
-        bracket, arithmetic = _gallop(probe, low, 1, T), False
+        bracket, given = _gallop(probe, low, 1, T), False
     elif high is not None:
-        bracket, arithmetic = _gallop(probe, high, -1, T), False
+        bracket, given = _gallop(probe, high, -1, T), False
     else:
         start = T(0)
         bracket = _gallop(probe, start, 1, T) or _gallop(probe, start, -1, T)
-        arithmetic = False
+        given = False
     if bracket is None or probe(bracket[0]) == probe(bracket[1]):  # label: bracket-check
         _no_boundary(probe, bounds, bracket)
-    low_passes = probe(bracket[0])
-    low, high = _rank(bracket[0], T), _rank(bracket[1], T)
+    low_passes = probe(bracket[0])  # label: low-passes
+    low, high = _rank(bracket[0], T), _rank(bracket[1], T)  # label: ranks
     steps = 0
     # invariant: the values of ranks low < high were evaluated, low's outcome is low_passes
     # and high's is not; each step evaluates a value strictly between them
     while high - low > 1:  # label: loop
-        middle = _midpoint(low, high, T, arithmetic and steps < VALUE_STEPS)
+        middle = _midpoint(low, high, T, given, steps < SHAPED_STEPS)
         if probe(_unrank(middle, T)) == low_passes:  # label: step
             low = middle
         else:
             high = middle
         steps += 1
     below, above = _unrank(low, T), _unrank(high, T)
-    found, neighbour, sign = (above, below, 1) if probe.passed(above) else (below, above, -1)
+    found, neighbour, sign = (
+        (above, below, 1) if probe.passed(above) else (below, above, -1)
+    )  # label: pick
     if not (high - low == 1 and probe.passed(found) and probe.failed(neighbour)):  # label: guard
         raise BinarySearchError(
             f"no evaluated passing value next to an evaluated failing one ({below!r}, {above!r})",
@@ -328,7 +342,7 @@ def binary_search(
     if "binary_search" not in _up_to_date:
         require_vetted_or_contrib("binary_search")  # label: gate
     try:
-        return _search(predicate, bounds, T, return_sign)
+        return _search(predicate, bounds, T, return_sign)  # label: search-call
     except _NoBoundaryError as error:
         first = error.first_error
         if isinstance(first, DPError) and error.all_raised:
@@ -341,13 +355,12 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
     ``check(d_in, d_out)`` (its map at ``d_in`` is at most ``d_out``)."""
     if "binary_search" not in _up_to_date:
         require_vetted_or_contrib("binary_search")
+
+    def passes(param):
+        return make_chain(param).check(d_in, d_out)  # label: check
+
     try:
-        return _search(
-            lambda param: make_chain(param).check(d_in, d_out),
-            bounds,
-            T,
-            False,  # label: check
-        )
+        return _search(passes, bounds, T, False)  # label: param-search
     except _NoBoundaryError as error:
         raise BinarySearchError(
             f"no parameter found whose chain passes check(d_in={d_in!r}, d_out={d_out!r}): {error}",
@@ -358,7 +371,7 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
 def binary_search_chain(make_chain, d_in, d_out, bounds=(None, None), T=None):
     """The chain built with :func:`binary_search_param`'s parameter, checked once more."""
     chain = make_chain(binary_search_param(make_chain, d_in, d_out, bounds, T))  # label: rebuild
-    recheck = chain.check(d_in, d_out)
+    recheck = chain.check(d_in, d_out)  # label: recheck-call
     if not (isinstance(recheck, (bool, np.bool_)) and recheck):  # label: recheck
         raise BinarySearchError(
             "the chain rebuilt from the parameter found no longer passes "
