@@ -267,6 +267,8 @@ def test_negative_scales_count_as_failures_and_negated_parameters_work():
         (lambda x: x > 1, (True, 5), None, "bounds"),
         (lambda x: x > 1, ("0", 5), None, "bounds"),
         (lambda x: x > 1, (0.5, 5.0), int, "bounds"),
+        (lambda x: x > 1, 5, None, "bounds"),
+        (lambda x: x > 1, (1, 2, 3), None, "bounds"),
     ],
 )
 def test_hostile_arguments_raise_typed_errors(predicate, bounds, T, parameter):

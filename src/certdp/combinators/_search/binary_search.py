@@ -272,7 +272,10 @@ SHAPED_STEPS = 64  # label: shaped-steps
 # proof: begin search
 def _search(predicate, bounds, T, return_sign: bool):
     """The search itself (see :func:`binary_search`)."""
-    bounds = (None, None) if bounds is None else tuple(bounds)
+    try:
+        bounds = (None, None) if bounds is None else tuple(bounds)
+    except TypeError:
+        raise BinarySearchError(f"must be a pair, got {bounds!r}", parameter="bounds") from None
     if len(bounds) != 2:
         raise BinarySearchError(f"must be a pair, got {bounds!r}", parameter="bounds")
     probe = _Probe(predicate)  # label: new-probe
