@@ -99,3 +99,46 @@ def test_cdp_delta_model_rounding_the_divisor_up_is_refuted():
 
     outcome = solve(delta_instance("f8", z3.RTP()), 120)
     assert outcome["status"] == "counterexample", outcome
+
+
+def test_the_real_composition_map_is_proved_at_every_instance():
+    from certdp.combinators.composition.smt_model import code_instance
+
+    dp.enable_features("contrib")
+    for kind in ("code", "model"):
+        assert solve(code_instance(kind), 60)["status"] == "proved", kind
+
+
+def test_halving_the_composed_loss_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "combinators/composition/make_composition.py": [
+            ('inf_cast(total, "f64")', 'inf_cast(total / 2, "f64")')
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_composition", edit, select="real make_composition")
+    assert summary["status"] == "counterexample", summary
+    refuted = {example["claim"] for example in summary["counterexamples"]}
+    assert len(refuted) == 2  # below the exact sum, and no longer the model's value
+
+
+def test_the_real_pure_to_zcdp_map_is_proved_at_every_instance():
+    from certdp.combinators.pureDP_to_zCDP.smt_model import code_instance
+
+    dp.enable_features("contrib")
+    for kind in ("code", "model"):
+        assert solve(code_instance(kind), 60)["status"] == "proved", kind
+
+
+def test_rho_of_epsilon_squared_over_eight_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "combinators/pureDP_to_zCDP/make_pureDP_to_zCDP.py": [
+            ('Fraction(epsilon) ** 2 / 2, "f64"', 'Fraction(epsilon) ** 2 / 8, "f64"')
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_pureDP_to_zCDP", edit, select="real make_pureDP")
+    assert summary["status"] == "counterexample", summary
+    assert len(summary["counterexamples"]) == 2
