@@ -29,11 +29,11 @@ is not an SMT statement.
 
 from __future__ import annotations
 
-import z3
-
 import math
 import random
 from itertools import combinations_with_replacement
+
+import z3
 
 from certdp.combinators._support.smt_exact import common_sort, exact_sort, to_exact
 from certdp.contracts.obligation import Obligation

@@ -29,11 +29,11 @@ make_pureDP_to_zCDP.tex) this covers the map; the proposition itself is not an S
 
 from __future__ import annotations
 
-import z3
-
 import math
 import random
 import struct
+
+import z3
 
 from certdp.combinators._support.smt_exact import common_sort, exact_sort, to_exact
 from certdp.contracts.obligation import Obligation
