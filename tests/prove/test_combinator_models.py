@@ -113,9 +113,9 @@ _QUARTER_DELTA = (
 
 
 def test_a_quarter_of_cdp_delta_in_the_code_is_refuted(tmp_path):
-    from .edited import prove_edited
-
     import certdp.combinators._conversion as conversion
+
+    from .edited import prove_edited
 
     source = (Path(conversion.__file__).parent / "cdp_delta.py").read_text()
     tail = source.rstrip("\n").splitlines()[-1]
