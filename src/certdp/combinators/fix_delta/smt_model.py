@@ -43,9 +43,9 @@ checks every midpoint and growth step against the model, bit for bit.
 
 from __future__ import annotations
 
-import z3
-
 import math
+
+import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import Scope, exact, stub_measurement
