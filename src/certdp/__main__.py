@@ -96,7 +96,9 @@ def _audit_command(commands) -> None:
         help="check that code, proof and contract still agree",
         description="For each constructor: are its artifacts there, does the proof bind to the "
         "code and the contract, is the proof vetted for the code as it is now, does the contract "
-        "hold, and (with --build) does the proof compile? Works on the installed package, with "
+        "hold, what did the bounded SMT check (certdp prove) establish and over what scope "
+        "(formats, sizes, bit-precise parts, abstractions, free functions), and (with --build) "
+        "does the proof compile? Works on the installed package, with "
         "the proofs and the vetting ledger it ships. Exit status: 0 all passed, 1 a check "
         "failed, 2 nothing to audit (no constructor, an unknown name, no ledger).",
     )
@@ -176,9 +178,13 @@ def _prove_command(commands) -> None:
     prove = commands.add_parser(
         "prove",
         help="bounded SMT proofs of each constructor's theorem",
-        description="Prove each constructor's theorem at small sizes, bit-precisely, with the "
-        "z3 SMT solver (bit-vector and IEEE floating-point theories). Results are cached by "
-        "fingerprint: an unchanged tree re-proves nothing.",
+        description="Bounded SMT proofs (z3; Bitwuzla for some IEEE lemmas) of each modelled "
+        "constructor's theorem, with the map value taken from the real constructor at each "
+        "instance. What each check covers differs by constructor and is printed under its "
+        "result: the formats (f64, f32, or only a reduced format such as f8), the sizes N, "
+        "which parts are bit-precise, which are exact-real abstractions, which functions are "
+        "free (uninterpreted, e.g. exp and ln) and what is assumed from a proof. Results are "
+        "cached by fingerprint: an unchanged tree re-proves nothing.",
     )
     prove.add_argument("names", nargs="*", help="constructor or lemma names (default: all)")
     prove.add_argument("--force", action="store_true", help="re-prove cached results too")

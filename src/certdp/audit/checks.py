@@ -232,11 +232,15 @@ def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=
 
 
 def _machine_line(name: str, entry: dict) -> str:
+    from certdp.prove import scope
+
     where = ""
     if entry.get("sizes") or entry.get("formats"):
         where = f" (sizes {entry['sizes']}, formats {entry['formats']}"
         where += f", {entry['solver_version']})" if entry.get("solver_version") else ")"
-    return f"{name}: {entry['status']}: {entry['detail']}{where}"
+    declared = scope(name)
+    scoped = f". Scope: {declared.text()}" if declared is not None else ""
+    return f"{name}: {entry['status']}: {entry['detail']}{where}{scoped}"
 
 
 def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:

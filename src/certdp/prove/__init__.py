@@ -16,7 +16,7 @@ import importlib
 
 from .engine import CACHE, MODELS, cached_results, fingerprint, prove, with_requirements
 
-__all__ = ["results", "prove", "CACHE"]
+__all__ = ["results", "prove", "scope", "CACHE"]
 
 _PUBLIC = ("status", "detail", "sizes", "formats", "solver_version")
 
@@ -32,6 +32,16 @@ def _present_models() -> dict[str, str]:
             continue
         known.update(dict.fromkeys(modelled, module))
     return known
+
+
+def scope(name: str):
+    """The :class:`~certdp.contracts.smt_code.Scope` the model of ``name`` declares (what its
+    machine check covers: formats, sizes, bit-precise parts, abstractions, free functions), or
+    ``None`` when no model of ``name`` is present."""
+    module = _present_models().get(name)
+    if module is None:
+        return None
+    return importlib.import_module(module).SCOPE[name]
 
 
 def results(names=None, *, run: bool = False, **options) -> dict:

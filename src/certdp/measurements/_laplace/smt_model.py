@@ -29,6 +29,7 @@ from fractions import Fraction
 import z3
 
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import Scope
 
 from .discretization import K_MAX, K_MIN, get_discretization_consts
 
@@ -346,4 +347,41 @@ REQUIRES = {
     "make_float_laplace_cks20": ["discretization"],
     "make_vector_float_laplace_cks20": ["discretization"],
     "make_laplace": list(_MEASUREMENTS),
+}
+
+
+def _laplace_scope(name: str) -> Scope:
+    floats = name in ("make_float_laplace_cks20", "make_vector_float_laplace_cks20")
+    return Scope(
+        formats=("rational", "e4p4", "real") + (("f32", "f64") if floats else ()),
+        sizes=(1, _VECTOR_SIZE) if "vector" in name else (1,),
+        bound_to_code="the relaxation the map adds is read from built measurements at sampled "
+        "k; the map's value itself is NOT taken from the constructor: its rounding is a model "
+        "of inf_cast (every rational) and of the division (reduced format)",
+        reduced_formats=("the map's division circuit, every d_in and scale of e4p4",),
+        abstractions=("the map's upward rounding (divmod and increment) for every positive "
+                      "rational and quantum", "the log-likelihood bound for all integers and "
+                      "reals"),
+        bit_precise=(("the discretization lemma (required), every finite f32/f64 and k",)
+                     if floats else ()),
+    )  # fmt: skip
+
+
+SCOPE = {
+    "nearest_grid_index": Scope(
+        formats=("f32", "f64"),
+        bound_to_code="a model of nearest_grid_index, tested against the code",
+        bit_precise=("every finite value and every grid exponent k",),
+    ),
+    "discretization": Scope(
+        formats=("f32", "f64"),
+        bound_to_code="the relaxation is the code's get_discretization_consts at every k",
+        bit_precise=("every pair of finite values and every grid exponent k",),
+    ),
+    **{name: _laplace_scope(name) for name in _MEASUREMENTS},
+    "make_laplace": Scope(
+        formats=("all numeric types",),
+        bound_to_code="the dispatch is run for every type and shape",
+        bit_precise=("the dispatch, by running the code",),
+    ),
 }
