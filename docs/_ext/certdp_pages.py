@@ -208,7 +208,6 @@ def _machine_check_section(name: str) -> str:
     from certdp.audit.checks import check_machine
     from certdp.audit.closure import closure
     from certdp.audit.discovery import discover
-
     from certdp.prove import scope
 
     (folder,) = [c for c in discover() if c.name == name]
