@@ -38,6 +38,7 @@ def status_line(name: str, brief: bool = False) -> str:
         ("at commit", _literal(getattr(status, "commit", None))),
         ("by", None if brief else _text(getattr(status, "reviewer", None))),
         ("on", _text(getattr(status, "date", None))),
+        ("; reviewed:", None if brief else _text(getattr(status, "reviewed", None))),
     ]
     details = [f"{label} {value}" for label, value in fields if value]
     if not details:

@@ -23,7 +23,8 @@ examples:
   certdp audit make_sum --json      one constructor, as JSON
   certdp audit --strict --build     also fail on never-vetted proofs; build the proof PDFs
   certdp verify make_sum            run make_sum's contract under hypothesis
-  certdp vet make_sum --by "Name"   record a review (in a source checkout, after committing)
+  certdp vet make_sum --by "Name" --reviewed "proof against code listing, cited lemmas"
+                                    record a review (in a source checkout, after committing)
 
 Run 'certdp COMMAND --help' for the options of a command."""
 
@@ -133,7 +134,12 @@ def _vet(arguments) -> int:
     from certdp.core.errors import DPError
 
     try:
-        recorded = vet(arguments.name, arguments.by, uncommitted=arguments.uncommitted)
+        recorded = vet(
+            arguments.name,
+            arguments.by,
+            uncommitted=arguments.uncommitted,
+            reviewed=arguments.reviewed,
+        )
     except DPError as error:
         print(f"certdp vet: {error}", file=sys.stderr)
         return 1
@@ -153,12 +159,19 @@ def _vet_command(commands) -> None:
     vet = commands.add_parser(
         "vet",
         help="record that a reviewer vetted a constructor's proof",
-        description="Record in the vetting ledger that REVIEWER checked the proof against the "
-        "code as committed at HEAD. Refused while binding or contracts fail, and while a "
+        description="Record in the vetting ledger that REVIEWER (a name or a role) reviewed WHAT "
+        "(--reviewed) of the proof and the code as committed at HEAD. Refused while binding or contracts fail, and while a "
         "reviewed file (proven code, proof, cited lemmas) is not committed as it is now.",
     )
     vet.add_argument("name", help="constructor name, e.g. make_is_equal")
-    vet.add_argument("--by", required=True, metavar="REVIEWER", help="the reviewer's name")
+    vet.add_argument("--by", required=True, metavar="REVIEWER", help="the reviewer's name or role")
+    vet.add_argument(
+        "--reviewed",
+        required=True,
+        metavar="WHAT",
+        help='what was reviewed, e.g. "proof against code listing, cited lemmas, contract" '
+        "(stored in the ledger and shown by the audit, the proof's first page and the docs)",
+    )
     vet.add_argument(
         "--uncommitted",
         action="store_true",

@@ -216,7 +216,11 @@ def _readable(key: str) -> str:
 def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=None) -> Check:
     status = status_of(constructor, ledger, definitions=definitions)
     if status.state == NEVER_VETTED:
-        return Check(UNVETTED, "never vetted: run certdp vet " + constructor.name + ' --by "Name"')
+        return Check(
+            UNVETTED,
+            f'never vetted: run certdp vet {constructor.name} --by "Name or role" '
+            '--reviewed "what was reviewed"',
+        )
     if status.state == OUTDATED:
         where = (
             f"see: {status.diff_command}"
@@ -228,7 +232,8 @@ def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=
             f"OUTDATED since vetting at {status.vetted_at} by {status.reviewer}: changed "
             f"{', '.join(_readable(key) for key in status.changed)}; {where}",
         )
-    return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}")
+    what = f"; reviewed: {status.reviewed}" if status.reviewed else ""
+    return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}{what}")
 
 
 def _machine_line(name: str, entry: dict) -> str:
