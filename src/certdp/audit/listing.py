@@ -273,7 +273,7 @@ def machine_check_paragraph(constructor, definitions) -> str:
         return f"\\par\\textbf{{Machine check:}} unavailable ({_latex_text(repr(error))}).\n"
     return (
         f"\\par{{\\small\\textbf{{Machine check (SMT, bounded):}} "
-        f"{_latex_text(check.detail)}.\\par}}\n"
+        f"{_latex_text(check.detail.rstrip('.'))}.\\par}}\n"
     )
 
 
