@@ -223,7 +223,7 @@ def _machine_check_section(name: str) -> str:
         "``certdp prove`` asks SMT solvers (z3; Bitwuzla for some IEEE lemmas) for a "
         "counterexample to the constructor's theorem at bounded instances, with the map value "
         "taken from the real constructor.  "
-        f"Status: **{check.status}**.\n\n{covered}\n``{check.detail}``\n"
+        f"Status: **{check.status}**.\n\n{covered}\n``{check.detail.split('. Scope: ')[0]}``\n"
     )
 
 

@@ -38,13 +38,14 @@ def status_line(name: str, brief: bool = False) -> str:
         ("at commit", _literal(getattr(status, "commit", None))),
         ("by", None if brief else _text(getattr(status, "reviewer", None))),
         ("on", _text(getattr(status, "date", None))),
-        ("; reviewed:", None if brief else _text(getattr(status, "reviewed", None))),
     ]
     details = [f"{label} {value}" for label, value in fields if value]
     if not details:
         return f"**{escape(state)}**"
     vetted = "last vetted" if state == "outdated" else "vetted"
-    return f"**{escape(state)}** ({vetted} {' '.join(details)})"
+    reviewed = None if brief else _text(getattr(status, "reviewed", None))
+    what = f"; reviewed: {reviewed}" if reviewed else ""
+    return f"**{escape(state)}** ({vetted} {' '.join(details)}{what})"
 
 
 def _text(value) -> str | None:
