@@ -243,13 +243,14 @@ def _uncertified(rho: float, epsilon: float, delta, found: dict):
     R, P, D = exact(rho), exact(epsilon), exact(delta)
     facts, fails = [], []
     star = max(Fraction(2), (Fraction(epsilon) + 1) / (2 * Fraction(rho)))
-    candidates = [star] + ([Fraction(found["a"])] if "a" in found else [])
-    for a in candidates:
+    traced_calls = "a" in found and "exp" in found and "ln" in found
+    candidates = [(star, False)] + ([(Fraction(found["a"]), True)] if "a" in found else [])
+    for a, from_code in candidates:
         A = exact(a)
         at = ln1p(exact(-1 / a))
         X = (A - 1) * (A * R - P) + A * at
         facts += [exp(X) > 0, at <= exact(-1 / a)]  # ln(1 + y) <= y
-        if a == star or "exp" not in found or "ln" not in found:
+        if not (from_code and traced_calls):
             bound = (a - 1) * (a * Fraction(rho) - Fraction(epsilon)) - 1
             facts.append(z3.Implies(X <= exact(bound), exp(X) <= exp(exact(bound))))
             if bound <= 0:  # exp(x) = exp(x/2)^2 <= 1/(1 - x/2)^2
