@@ -236,7 +236,7 @@ def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=
     return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}{what}")
 
 
-def _machine_line(name: str, entry: dict) -> str:
+def _machine_line(name: str, entry: dict, hint: str = "") -> str:
     from certdp.prove import scope
 
     where = ""
@@ -245,7 +245,8 @@ def _machine_line(name: str, entry: dict) -> str:
         where += f", {entry['solver_version']})" if entry.get("solver_version") else ")"
     declared = scope(name)
     scoped = f". Scope: {declared.text()}" if declared is not None else ""
-    return f"{name}: {entry['status']}: {entry['detail']}{where}{scoped}"
+    hint = f": {hint}" if hint else ""
+    return f"{name}: {entry['status']}: {entry['detail']}{where}{hint}{scoped}"
 
 
 def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
@@ -264,7 +265,7 @@ def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
     if status == "timeout":
         return Check(TIMEOUT, _machine_line(constructor.name, entry))
     if "stale" in entry["detail"]:
-        return Check(OUTDATED, _machine_line(constructor.name, entry) + ": run make prove")
+        return Check(OUTDATED, _machine_line(constructor.name, entry, hint="run make prove"))
     names = {definition.name for definition in definitions}
     lemmas = [
         lemma
