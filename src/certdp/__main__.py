@@ -192,8 +192,8 @@ def _prove_command(commands) -> None:
         "prove",
         help="bounded SMT proofs of each constructor's theorem",
         description="Bounded SMT proofs (z3; Bitwuzla for some IEEE lemmas) of each modelled "
-        "constructor's theorem, with the map value taken from the real constructor at each "
-        "instance. What each check covers differs by constructor and is printed under its "
+        "constructor's theorem, with the map value taken from the real constructor wherever the "
+        "check runs in a format the code supports. What each check covers differs by constructor and is printed under its "
         "result: the formats (f64, f32, or only a reduced format such as f8), the sizes N, "
         "which parts are bit-precise, which are exact-real abstractions, which functions are "
         "free (uninterpreted, e.g. exp and ln) and what is assumed from a proof. Results are "
