@@ -241,8 +241,8 @@ SCOPE = {
             "f32/f64 and every k)",
         ),
         abstractions=(
-            "the zCDP loss of the discrete Gaussians on the grid as sum g_i^2 / (2 scale^2) "
-            "over exact reals, checked against the real map at the instances",
+            "at the instances, the real map compared exactly with (d_in + R)^2 / (2 scale^2), "
+            "the bound that the Minkowski and Renyi steps give for the zCDP loss",
             "the map's rounding (divmod and increment) for every positive rational and quantum",
             "Minkowski's and Renyi's steps for all reals",
         ),
