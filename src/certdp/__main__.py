@@ -146,12 +146,16 @@ def _vet(arguments) -> int:
     vetting = recorded.vetting
     if recorded.uncommitted:
         print(
-            f"vetted {arguments.name} by {vetting.reviewer} ({vetting.date}): recorded the "
+            f"vetted {arguments.name} by {vetting.reviewer} ({vetting.date}; reviewed: "
+            f"{vetting.reviewed}): recorded the "
             "content fingerprint only, with no commit, because these files are not committed: "
             + ", ".join(recorded.uncommitted)
         )
     else:
-        print(f"vetted {arguments.name} by {vetting.reviewer} at {vetting.commit} ({vetting.date})")
+        print(
+            f"vetted {arguments.name} by {vetting.reviewer} at {vetting.commit} ({vetting.date}); "
+            f"reviewed: {vetting.reviewed}"
+        )
     return 0
 
 

@@ -164,6 +164,7 @@ def test_vet_records_what_was_reviewed_and_the_audit_shows_it(repo):
     what = "proof against code listing, cited lemmas, contract"
     vetted = run(repo, "vet", "make_is_equal", "--by", "Proof reviewer", "--reviewed", what)
     assert vetted.returncode == 0, vetted.stderr
+    assert vetted.stdout.rstrip().endswith(f"reviewed: {what}")
     entry = ledger_entry(repo)
     assert entry["reviewed"] == what and entry["reviewer"] == "Proof reviewer"
     code, report = audit(repo)
