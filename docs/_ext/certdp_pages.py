@@ -208,15 +208,22 @@ def _machine_check_section(name: str) -> str:
     from certdp.audit.checks import check_machine
     from certdp.audit.closure import closure
     from certdp.audit.discovery import discover
+    from certdp.prove import scope
 
     (folder,) = [c for c in discover() if c.name == name]
     check = check_machine(folder, closure(folder))
+    declared = scope(name)
+    if declared is None:
+        covered = "No SMT model of this constructor.\n"
+    else:
+        covered = "What the check covers (the model's ``SCOPE``):\n\n" + "".join(
+            f"* {escape(sentence)}\n" for sentence in declared.sentences()
+        )
     return (
-        "``certdp prove`` asks SMT solvers (z3; Bitwuzla for the IEEE addition lemma), at small "
-        "sizes, for two neighbouring inputs whose outputs are farther apart than the "
-        "constructor's own map allows: bit-precisely, except the float sums in f32/f64, which "
-        "are checked exactly on an abstraction of each addition by that bit-precise lemma.  "
-        f"Status: **{check.status}**.\n\n``{check.detail}``\n"
+        "``certdp prove`` asks SMT solvers (z3; Bitwuzla for some IEEE lemmas) for a "
+        "counterexample to the constructor's theorem at bounded instances, with the map value "
+        "taken from the real constructor.  "
+        f"Status: **{check.status}**.\n\n{covered}\n``{check.detail.split('. Scope: ')[0]}``\n"
     )
 
 

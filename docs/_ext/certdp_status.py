@@ -43,7 +43,9 @@ def status_line(name: str, brief: bool = False) -> str:
     if not details:
         return f"**{escape(state)}**"
     vetted = "last vetted" if state == "outdated" else "vetted"
-    return f"**{escape(state)}** ({vetted} {' '.join(details)})"
+    reviewed = None if brief else _text(getattr(status, "reviewed", None))
+    what = f"; reviewed: {reviewed}" if reviewed else ""
+    return f"**{escape(state)}** ({vetted} {' '.join(details)}{what})"
 
 
 def _text(value) -> str | None:

@@ -23,7 +23,8 @@ examples:
   certdp audit make_sum --json      one constructor, as JSON
   certdp audit --strict --build     also fail on never-vetted proofs; build the proof PDFs
   certdp verify make_sum            run make_sum's contract under hypothesis
-  certdp vet make_sum --by "Name"   record a review (in a source checkout, after committing)
+  certdp vet make_sum --by "Name" --reviewed "proof against code listing, cited lemmas"
+                                    record a review (in a source checkout, after committing)
 
 Run 'certdp COMMAND --help' for the options of a command."""
 
@@ -96,7 +97,9 @@ def _audit_command(commands) -> None:
         help="check that code, proof and contract still agree",
         description="For each constructor: are its artifacts there, does the proof bind to the "
         "code and the contract, is the proof vetted for the code as it is now, does the contract "
-        "hold, and (with --build) does the proof compile? Works on the installed package, with "
+        "hold, what did the bounded SMT check (certdp prove) establish and over what scope "
+        "(formats, sizes, bit-precise parts, abstractions, free functions), and (with --build) "
+        "does the proof compile? Works on the installed package, with "
         "the proofs and the vetting ledger it ships. Exit status: 0 all passed, 1 a check "
         "failed, 2 nothing to audit (no constructor, an unknown name, no ledger).",
     )
@@ -131,19 +134,28 @@ def _vet(arguments) -> int:
     from certdp.core.errors import DPError
 
     try:
-        recorded = vet(arguments.name, arguments.by, uncommitted=arguments.uncommitted)
+        recorded = vet(
+            arguments.name,
+            arguments.by,
+            uncommitted=arguments.uncommitted,
+            reviewed=arguments.reviewed,
+        )
     except DPError as error:
         print(f"certdp vet: {error}", file=sys.stderr)
         return 1
     vetting = recorded.vetting
     if recorded.uncommitted:
         print(
-            f"vetted {arguments.name} by {vetting.reviewer} ({vetting.date}): recorded the "
+            f"vetted {arguments.name} by {vetting.reviewer} ({vetting.date}; reviewed: "
+            f"{vetting.reviewed}): recorded the "
             "content fingerprint only, with no commit, because these files are not committed: "
             + ", ".join(recorded.uncommitted)
         )
     else:
-        print(f"vetted {arguments.name} by {vetting.reviewer} at {vetting.commit} ({vetting.date})")
+        print(
+            f"vetted {arguments.name} by {vetting.reviewer} at {vetting.commit} ({vetting.date}); "
+            f"reviewed: {vetting.reviewed}"
+        )
     return 0
 
 
@@ -151,12 +163,19 @@ def _vet_command(commands) -> None:
     vet = commands.add_parser(
         "vet",
         help="record that a reviewer vetted a constructor's proof",
-        description="Record in the vetting ledger that REVIEWER checked the proof against the "
-        "code as committed at HEAD. Refused while binding or contracts fail, and while a "
+        description="Record in the vetting ledger that REVIEWER (a name or a role) reviewed WHAT "
+        "(--reviewed) of the proof and the code as committed at HEAD. Refused while binding or contracts fail, and while a "
         "reviewed file (proven code, proof, cited lemmas) is not committed as it is now.",
     )
     vet.add_argument("name", help="constructor name, e.g. make_is_equal")
-    vet.add_argument("--by", required=True, metavar="REVIEWER", help="the reviewer's name")
+    vet.add_argument("--by", required=True, metavar="REVIEWER", help="the reviewer's name or role")
+    vet.add_argument(
+        "--reviewed",
+        required=True,
+        metavar="WHAT",
+        help='what was reviewed, e.g. "proof against code listing, cited lemmas, contract" '
+        "(stored in the ledger and shown by the audit, the proof's first page and the docs)",
+    )
     vet.add_argument(
         "--uncommitted",
         action="store_true",
@@ -176,9 +195,13 @@ def _prove_command(commands) -> None:
     prove = commands.add_parser(
         "prove",
         help="bounded SMT proofs of each constructor's theorem",
-        description="Prove each constructor's theorem at small sizes, bit-precisely, with the "
-        "z3 SMT solver (bit-vector and IEEE floating-point theories). Results are cached by "
-        "fingerprint: an unchanged tree re-proves nothing.",
+        description="Bounded SMT proofs (z3; Bitwuzla for some IEEE lemmas) of each modelled "
+        "constructor's theorem, with the map value taken from the real constructor wherever the "
+        "check runs in a format the code supports. What each check covers differs by constructor and is printed under its "
+        "result: the formats (f64, f32, or only a reduced format such as f8), the sizes N, "
+        "which parts are bit-precise, which are exact-real abstractions, which functions are "
+        "free (uninterpreted, e.g. exp and ln) and what is assumed from a proof. Results are "
+        "cached by fingerprint: an unchanged tree re-proves nothing.",
     )
     prove.add_argument("names", nargs="*", help="constructor or lemma names (default: all)")
     prove.add_argument("--force", action="store_true", help="re-prove cached results too")

@@ -87,7 +87,15 @@ def test_removed_precondition_is_a_mismatch(repo):
     (row,) = report["constructors"]
     assert "precondition mismatch" in row["checks"]["binding"]["detail"]
     assert "value-in-carrier-type" in row["checks"]["binding"]["detail"]
-    refused = run(repo, "vet", "make_is_equal", "--by", "A. Reviewer")
+    refused = run(
+        repo,
+        "vet",
+        "make_is_equal",
+        "--by",
+        "A. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert refused.returncode != 0 and "refusing to vet" in refused.stderr
 
 
@@ -100,7 +108,18 @@ def test_vet_restores_ok(repo):
     )
     assert audit(repo)[0] != 0
     head = commit(repo)
-    assert run(repo, "vet", "make_is_equal", "--by", "B. Reviewer").returncode == 0
+    assert (
+        run(
+            repo,
+            "vet",
+            "make_is_equal",
+            "--by",
+            "B. Reviewer",
+            "--reviewed",
+            "proof against code listing",
+        ).returncode
+        == 0
+    )
     code, report = audit(repo, "--strict")
     assert code == 1 and all_but_machine_ok(report), report  # stale SMT result: make prove
     code, report = audit(repo)
@@ -165,7 +184,18 @@ def test_changes_to_a_cited_lemma_make_the_constructor_outdated(repo):
         "\\usesLemma{../_demo/demo_lemma.tex}\n\\certdpcode{",
     )
     commit(repo)
-    assert run(repo, "vet", "make_is_equal", "--by", "A. Reviewer").returncode == 0
+    assert (
+        run(
+            repo,
+            "vet",
+            "make_is_equal",
+            "--by",
+            "A. Reviewer",
+            "--reviewed",
+            "proof against code listing",
+        ).returncode
+        == 0
+    )
     assert audit(repo, "--strict")[0] == 0
     # code outside the lemma's proven range does not count
     edit(
@@ -181,7 +211,18 @@ def test_changes_to_a_cited_lemma_make_the_constructor_outdated(repo):
     assert result.returncode != 0 and "OUTDATED" in result.stdout
     assert "_demo/demo_lemma.py#helper-range" in result.stdout
     commit(repo)
-    assert run(repo, "vet", "make_is_equal", "--by", "A. Reviewer").returncode == 0
+    assert (
+        run(
+            repo,
+            "vet",
+            "make_is_equal",
+            "--by",
+            "A. Reviewer",
+            "--reviewed",
+            "proof against code listing",
+        ).returncode
+        == 0
+    )
     # and so does a change of the lemma's text
     edit(
         repo,

@@ -17,7 +17,15 @@ def ledger_entry(root):
 def test_vet_refuses_uncommitted_changes_to_the_proven_code(repo):
     before = (repo / LEDGER).read_text()
     edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
-    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    refused = run(
+        repo,
+        "vet",
+        "make_is_equal",
+        "--by",
+        "B. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert refused.returncode != 0
     assert "not committed" in refused.stderr
     assert "transformations/is_equal/make_is_equal.py" in refused.stderr
@@ -27,7 +35,15 @@ def test_vet_refuses_uncommitted_changes_to_the_proven_code(repo):
 def test_vet_refuses_a_staged_but_uncommitted_proof(repo):
     edit(repo, f"{FOLDER}/make_is_equal.tex", "\\begin{document}", "\\begin{document}\nNew.")
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
-    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    refused = run(
+        repo,
+        "vet",
+        "make_is_equal",
+        "--by",
+        "B. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert refused.returncode != 0
     assert "transformations/is_equal/make_is_equal.tex" in refused.stderr
 
@@ -48,14 +64,30 @@ def test_vet_refuses_an_untracked_lemma(repo):
         cwd=repo,
         check=True,
     )
-    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    refused = run(
+        repo,
+        "vet",
+        "make_is_equal",
+        "--by",
+        "B. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert refused.returncode != 0 and "transformations/_demo/demo.tex" in refused.stderr
 
 
 def test_vet_after_commit_names_a_commit_holding_the_reviewed_files(repo):
     edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
     head = commit(repo)
-    vetted = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    vetted = run(
+        repo,
+        "vet",
+        "make_is_equal",
+        "--by",
+        "B. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert vetted.returncode == 0, vetted.stderr
     assert f"at {head}" in vetted.stdout
     assert ledger_entry(repo)["commit"] == head
@@ -71,7 +103,16 @@ def test_vet_after_commit_names_a_commit_holding_the_reviewed_files(repo):
 
 def test_vet_uncommitted_records_the_content_fingerprint_and_says_so(repo):
     edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
-    vetted = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer", "--uncommitted")
+    vetted = run(
+        repo,
+        "vet",
+        "make_is_equal",
+        "--by",
+        "B. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+        "--uncommitted",
+    )
     assert vetted.returncode == 0, vetted.stderr
     assert "content fingerprint only" in vetted.stdout and "no commit" in vetted.stdout
     assert "transformations/is_equal/make_is_equal.py" in vetted.stdout
@@ -92,10 +133,63 @@ def test_vet_uncommitted_records_the_content_fingerprint_and_says_so(repo):
 
 def test_vet_outside_git_is_refused(repo):
     shutil.rmtree(repo / ".git")
-    refused = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    refused = run(
+        repo,
+        "vet",
+        "make_is_equal",
+        "--by",
+        "B. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert refused.returncode != 0 and "not in a git repository" in refused.stderr
 
 
 def test_vet_of_an_unknown_constructor_is_refused(repo):
-    refused = run(repo, "vet", "make_nonexistent", "--by", "B. Reviewer")
+    refused = run(
+        repo,
+        "vet",
+        "make_nonexistent",
+        "--by",
+        "B. Reviewer",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert refused.returncode != 0 and "no constructor named 'make_nonexistent'" in refused.stderr
+
+
+def test_vet_records_what_was_reviewed_and_the_audit_shows_it(repo):
+    edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
+    commit(repo)
+    what = "proof against code listing, cited lemmas, contract"
+    vetted = run(repo, "vet", "make_is_equal", "--by", "Proof reviewer", "--reviewed", what)
+    assert vetted.returncode == 0, vetted.stderr
+    assert vetted.stdout.rstrip().endswith(f"reviewed: {what}")
+    entry = ledger_entry(repo)
+    assert entry["reviewed"] == what and entry["reviewer"] == "Proof reviewer"
+    code, report = audit(repo)
+    (row,) = report["constructors"]
+    assert row["checks"]["freshness"]["detail"].endswith(f"; reviewed: {what}")
+
+
+def test_vet_without_saying_what_was_reviewed_is_refused(repo):
+    before = (repo / LEDGER).read_text()
+    missing = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer")
+    assert missing.returncode != 0 and "--reviewed" in missing.stderr
+    blank = run(repo, "vet", "make_is_equal", "--by", "B. Reviewer", "--reviewed", "  ")
+    assert blank.returncode != 0 and "say what was reviewed" in blank.stderr
+    assert (repo / LEDGER).read_text() == before
+
+
+def test_an_entry_recorded_before_the_reviewed_field_is_still_read(repo):
+    from certdp.audit.ledger import read_entries
+
+    ledger = json.loads((repo / LEDGER).read_text())
+    for entry in ledger.values():
+        entry.pop("reviewed", None)
+    (repo / LEDGER).write_text(json.dumps(ledger))
+    entries = read_entries(repo / "src/certdp")
+    assert entries[KEY].reviewed == "" and entries[KEY].reviewer
+    code, report = audit(repo)
+    assert code == 0 and checks(report)["freshness"] == "ok"
+    assert "reviewed:" not in report["constructors"][0]["checks"]["freshness"]["detail"]

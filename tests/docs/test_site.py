@@ -117,6 +117,12 @@ def test_audit_status_from_the_audit_tool(extensions, monkeypatch):
     monkeypatch.setitem(sys.modules, "certdp.audit.status", tool)
     line = extensions.status.status_line("make_x")
     assert line == "**outdated** (last vetted at commit ``abc1234`` by R. Viewer on 2025-01-02)"
+    reported.reviewed = "proof against code listing, cited lemmas"
+    assert extensions.status.status_line("make_x") == (
+        "**outdated** (last vetted at commit ``abc1234`` by R. Viewer on 2025-01-02; "
+        "reviewed: proof against code listing, cited lemmas)"
+    )
+    assert "reviewed" not in extensions.status.status_line("make_x", brief=True)
     reported.state, reported.commit, reported.reviewer, reported.date = "never vetted", *[None] * 3
     assert extensions.status.status_line("make_x") == "**never vetted**"
 

@@ -195,5 +195,14 @@ def test_audit_build_compiles_the_packaged_proof(installed):
 
 
 def test_vet_is_refused_in_an_installed_package(installed):
-    result = run(installed, "certdp", "vet", "make_sum", "--by", "Someone")
+    result = run(
+        installed,
+        "certdp",
+        "vet",
+        "make_sum",
+        "--by",
+        "Someone",
+        "--reviewed",
+        "proof against code listing",
+    )
     assert result.returncode == 1 and "is an installed package" in result.stderr

@@ -3,6 +3,7 @@ map that rounds the wrong way is refuted."""
 
 import math
 import struct
+from pathlib import Path
 
 import z3
 from hypothesis import given
@@ -62,36 +63,67 @@ def test_the_reduced_formats_are_proved():
     assert solve(rho_instance((5, 11)), 60)["status"] == "proved"
 
 
-def _order(rho, epsilon):
-    """The order cdp_delta's bisection picks (a restatement of its loop, for this test)."""
-    from certdp.numeric import inf_add, inf_div, neg_inf_mul
-
-    a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)
-    a_min = 1.01
-    while True:
-        a_mid = a_min + (a_max - a_min) / 2.0
-        if a_mid in (a_max, a_min):
-            return a_max
-        derivative = (2.0 * a_mid - 1.0) * rho - epsilon + math.log1p(-1.0 / a_mid)
-        if math.copysign(1.0, derivative) < 0:
-            a_min = a_mid
-        else:
-            a_max = a_mid
+#: rho and epsilon over the whole f64 range: subnormals, tiny, around 1, huge, MAX, +inf.
+_WHOLE_RANGE = st.one_of(
+    st.floats(min_value=0.0, allow_nan=False),
+    st.floats(min_value=0.0, max_value=1e-300),
+    st.floats(min_value=1e-6, max_value=20.0),
+    st.sampled_from([0.0, 5e-324, 1e-320, 2.2250738585072014e-308, 1e150, 1e300,
+                     1.7976931348623157e308, math.inf]),
+)  # fmt: skip
 
 
-@given(st.floats(1e-6, 10.0), st.floats(0.0, 20.0))
+@given(_WHOLE_RANGE, _WHOLE_RANGE)
 def test_cdp_delta_model_is_the_code(rho, epsilon):
-    from certdp.combinators._conversion import cdp_delta, inf_exp, inf_ln_1p
-    from certdp.combinators.zCDP_to_approxDP.smt_model import delta_at_order
-
-    def lifted(function):
-        return lambda value: z3.FPVal(function(float_of(value)), _F64)
-
-    a = _order(rho, epsilon)
-    steps = delta_at_order(
-        *(z3.FPVal(v, _F64) for v in (a, rho, epsilon)), lifted(inf_ln_1p), lifted(inf_exp)
+    """The model, fed the order the code chose (read from its run, not recomputed) and the
+    code's own inf_ln_1p and inf_exp, returns what the real constructor's profile returns,
+    bit for bit, on every path of the code."""
+    from certdp.combinators._conversion import inf_exp, inf_ln_1p
+    from certdp.combinators.zCDP_to_approxDP.smt_model import (
+        code_delta,
+        code_order,
+        delta_of_order,
     )
-    assert _bits(min(float_of(steps["delta"]), 1.0)) == _bits(cdp_delta(rho, epsilon))
+
+    dp.enable_features("contrib")
+    delta, records = code_delta(rho, epsilon)
+    found = code_order(records)
+    if rho == 0 or math.isinf(epsilon):
+        assert delta == 0.0 and "a" not in found
+    elif math.isinf(rho):
+        assert delta == 1.0 and "a" not in found
+    else:
+        model = delta_of_order(found["a"], rho, epsilon, inf_ln_1p, inf_exp)
+        assert _bits(model) == _bits(delta)
+
+
+def test_the_real_cdp_delta_is_proved_at_every_instance():
+    from certdp.combinators.zCDP_to_approxDP.smt_model import code_instance
+
+    dp.enable_features("contrib")
+    for rho in (5e-324, 1e-10, 0.5, 1e300, math.inf):
+        assert solve(code_instance(rho), 60)["status"] == "proved", rho
+
+
+_QUARTER_DELTA = (
+    "\n\n_unedited_cdp_delta = cdp_delta\n\n\n"
+    "def cdp_delta(rho, epsilon):\n"
+    "    return _unedited_cdp_delta(rho, epsilon) / 4\n"
+)
+
+
+def test_a_quarter_of_cdp_delta_in_the_code_is_refuted(tmp_path):
+    import certdp.combinators._conversion as conversion
+
+    from .edited import prove_edited
+
+    source = (Path(conversion.__file__).parent / "cdp_delta.py").read_text()
+    tail = source.rstrip("\n").splitlines()[-1]
+    edit = {"combinators/_conversion/cdp_delta.py": [(tail, tail + _QUARTER_DELTA)]}
+    summary = prove_edited(tmp_path, "make_zCDP_to_approxDP", edit, select="rho=0.5,")
+    assert summary["status"] == "counterexample", summary
+    example = summary["counterexamples"][0]["example"]
+    assert float(example["code delta"]) < 1
 
 
 def test_cdp_delta_model_rounding_the_divisor_up_is_refuted():
@@ -99,3 +131,72 @@ def test_cdp_delta_model_rounding_the_divisor_up_is_refuted():
 
     outcome = solve(delta_instance("f8", z3.RTP()), 120)
     assert outcome["status"] == "counterexample", outcome
+
+
+def test_the_real_composition_map_is_proved_at_every_instance():
+    from certdp.combinators.composition.smt_model import code_instance
+
+    dp.enable_features("contrib")
+    for kind in ("code", "model"):
+        assert solve(code_instance(kind), 60)["status"] == "proved", kind
+
+
+def test_halving_the_composed_loss_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "combinators/composition/make_composition.py": [
+            ('inf_cast(total, "f64")', 'inf_cast(total / 2, "f64")')
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_composition", edit, select="real make_composition")
+    assert summary["status"] == "counterexample", summary
+    refuted = {example["claim"] for example in summary["counterexamples"]}
+    assert len(refuted) == 2  # below the exact sum, and no longer the model's value
+
+
+def test_the_real_pure_to_zcdp_map_is_proved_at_every_instance():
+    from certdp.combinators.pureDP_to_zCDP.smt_model import code_instance
+
+    dp.enable_features("contrib")
+    for kind in ("code", "model"):
+        assert solve(code_instance(kind), 60)["status"] == "proved", kind
+
+
+def test_rho_of_epsilon_squared_over_eight_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "combinators/pureDP_to_zCDP/make_pureDP_to_zCDP.py": [
+            ('Fraction(epsilon) ** 2 / 2, "f64"', 'Fraction(epsilon) ** 2 / 8, "f64"')
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_pureDP_to_zCDP", edit, select="real make_pureDP")
+    assert summary["status"] == "counterexample", summary
+    assert len(summary["counterexamples"]) == 2
+
+
+_OPENDP_TAIL = (
+    "\n\n_unedited_cdp_delta = cdp_delta\n\n\n"
+    "def cdp_delta(rho, epsilon):\n"
+    "    if 0 < rho < math.inf and epsilon < math.inf and (\n"
+    "        Fraction(epsilon) ** 2 / (4 * Fraction(rho)) > Fraction(F64_MAX)\n"
+    "    ):\n"
+    "        return 5e-324\n"
+    "    return _unedited_cdp_delta(rho, epsilon)\n"
+)
+
+
+def test_a_sound_new_path_of_cdp_delta_is_proved(tmp_path):
+    """The obligations follow the code, not a copy of it: a sound path added to cdp_delta
+    (the smallest delta where epsilon^2 / (4 rho) overflows, as OpenDP returns) is proved
+    without changing the model."""
+    import certdp.combinators._conversion as conversion
+
+    from .edited import prove_edited
+
+    source = (Path(conversion.__file__).parent / "cdp_delta.py").read_text()
+    tail = source.rstrip("\n").splitlines()[-1]
+    edit = {"combinators/_conversion/cdp_delta.py": [(tail, tail + _OPENDP_TAIL)]}
+    summary = prove_edited(tmp_path, "make_zCDP_to_approxDP", edit, select="rho=0.5,")
+    assert summary["status"] == "proved", summary

@@ -10,8 +10,10 @@ import z3
 from hypothesis import given
 from hypothesis import strategies as st
 
+import certdp.prelude as dp
 from certdp.combinators.fix_delta import smt_model
 from certdp.contracts.smt import float_of
+from certdp.contracts.smt_code import stub_measurement
 from certdp.core.measures import PrivacyProfile
 from certdp.prove.solver import solve
 
@@ -19,14 +21,21 @@ F64 = smt_model.F64
 
 
 def _replay(curve, delta):
-    """Run the code's bisection, recording every point the curve is read at."""
+    """Run the real make_fix_delta's map over an inner measurement whose profile is ``curve``,
+    recording every point the curve is read at; the map's own re-check of a finite answer (its
+    last read) is checked and left out, so the points are the bisection's."""
+    dp.enable_features("contrib")
     points = []
 
     def recording(epsilon):
         points.append(epsilon)
         return curve(epsilon)
 
-    answer = PrivacyProfile(recording).epsilon(delta)
+    inner = stub_measurement(PrivacyProfile(recording), dp.smoothed_max_divergence())
+    answer, kept = dp.c.make_fix_delta(inner, delta).map(1)
+    assert kept == delta
+    if not math.isinf(answer) and delta != 1:
+        assert points.pop() == answer  # the re-check reads the curve at the answer
     return points, answer
 
 
@@ -65,8 +74,23 @@ def test_the_model_steps_are_the_code_steps_bit_for_bit(rate, delta):
 
 
 def test_every_obligation_is_proved():
+    dp.enable_features("contrib")
     for obligation in smt_model.obligations():
         assert solve(obligation, 120)["status"] == "proved", obligation.claim
+
+
+def test_half_the_epsilon_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "combinators/fix_delta/make_fix_delta.py": [
+            ("return epsilon, delta  # label: pair", "return epsilon / 2, delta  # label: pair")
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_fix_delta", edit, select="profile cdp rho=0.5,")
+    assert summary["status"] == "counterexample", summary
+    example = summary["counterexamples"][0]["example"]
+    assert example["profile"] == "cdp rho=0.5" and float(example["delta"]) < 1
 
 
 def test_a_step_that_leaves_the_interval_is_refuted():

@@ -44,3 +44,27 @@ def test_grid_index_models_are_the_code(T, bits, k):
 def test_relaxation_is_the_code_for_every_k():
     assert smt_model._relaxations_match_code("f64") is None
     assert smt_model._relaxations_match_code("f32") is None
+
+
+def test_the_real_laplace_maps_are_proved_at_every_instance():
+    import certdp.prelude as dp
+    from certdp.measurements._laplace import smt_model as model
+    from certdp.prove.engine import solve
+
+    dp.enable_features("contrib")
+    for name in model._MEASUREMENTS:
+        for case in model._code_cases(name):
+            assert solve(model.code_instance(name, *case), 60)["status"] == "proved", case
+
+
+def test_a_laplace_map_over_twice_the_scale_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "measurements/_laplace/laplace_map.py": [
+            ("lambda distance: distance / scale)", "lambda distance: distance / (2 * scale))")
+        ]
+    }
+    name = "make_vector_float_laplace_cks20"
+    summary = prove_edited(tmp_path, name, edit, select=f"real {name} f64 vector len 2")
+    assert summary["status"] == "counterexample", summary

@@ -125,3 +125,26 @@ def _number(text: str) -> Fraction:
     mantissa, _, exponent = text.replace("(", "").replace(")", "").partition("*2**")
     value = Fraction(mantissa)
     return value * Fraction(2) ** int(exponent) if exponent else value
+
+
+def test_the_real_gaussian_map_is_proved_at_every_instance():
+    dp.enable_features("contrib")
+    for case in gaussian_model.GAUSSIAN_CODE_CASES:
+        assert solve(gaussian_model.code_instance(*case), 60)["status"] == "proved", case
+
+
+def test_a_gaussian_map_over_eight_scale_squared_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "measurements/_gaussian/gaussian_map.py": [
+            (
+                "distance * distance / (2 * scale * scale)",
+                "distance * distance / (8 * scale * scale)",
+            )
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_gaussian", edit, select="real make_gaussian f64 atom")
+    assert summary["status"] == "counterexample", summary
+    example = summary["counterexamples"][0]["example"]
+    assert float(example["map"]) > 0

@@ -186,3 +186,28 @@ def test_a_required_lemma_is_part_of_the_fingerprint(monkeypatch):
 
     monkeypatch.setattr(engine, "fingerprint", changed)
     assert changed("make_float_laplace_cks20", module) != before
+
+
+def test_every_modelled_name_declares_what_its_check_covers():
+    """Each model states its scope once (``SCOPE``), and the audit's machine-check line, the
+    docs page and the proof's first page render it from there."""
+    from certdp.audit.checks import _machine_line
+    from certdp.contracts.smt_code import Scope
+
+    for name in engine.known_constructors():
+        declared = prove_package.scope(name)
+        assert isinstance(declared, Scope), name
+        assert declared.formats and declared.bound_to_code, name
+        line = _machine_line(name, {"status": "proved", "detail": "d"})
+        assert declared.text() in line
+    assert prove_package.scope("no_such_constructor") is None
+
+
+def test_a_reduced_format_check_says_so_and_never_claims_the_code_format():
+    for name in ("make_np_sum", "make_np_clamp"):
+        text = prove_package.scope(name).text()
+        assert "reduced format" in text and "f64" not in prove_package.scope(name).formats
+    mean = prove_package.scope("make_mean")
+    assert "f8" not in mean.formats and "bit-precise" not in mean.text().lower()
+    cdp = prove_package.scope("make_zCDP_to_approxDP")
+    assert any("exp" in f and "ln" in f for f in cdp.free_functions)

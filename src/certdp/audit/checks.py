@@ -216,7 +216,11 @@ def _readable(key: str) -> str:
 def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=None) -> Check:
     status = status_of(constructor, ledger, definitions=definitions)
     if status.state == NEVER_VETTED:
-        return Check(UNVETTED, "never vetted: run certdp vet " + constructor.name + ' --by "Name"')
+        return Check(
+            UNVETTED,
+            f'never vetted: run certdp vet {constructor.name} --by "Name or role" '
+            '--reviewed "what was reviewed"',
+        )
     if status.state == OUTDATED:
         where = (
             f"see: {status.diff_command}"
@@ -228,15 +232,21 @@ def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=
             f"OUTDATED since vetting at {status.vetted_at} by {status.reviewer}: changed "
             f"{', '.join(_readable(key) for key in status.changed)}; {where}",
         )
-    return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}")
+    what = f"; reviewed: {status.reviewed}" if status.reviewed else ""
+    return Check(OK, f"vetted by {status.reviewer} at {status.vetted_at} on {status.date}{what}")
 
 
-def _machine_line(name: str, entry: dict) -> str:
+def _machine_line(name: str, entry: dict, hint: str = "") -> str:
+    from certdp.prove import scope
+
     where = ""
     if entry.get("sizes") or entry.get("formats"):
         where = f" (sizes {entry['sizes']}, formats {entry['formats']}"
         where += f", {entry['solver_version']})" if entry.get("solver_version") else ")"
-    return f"{name}: {entry['status']}: {entry['detail']}{where}"
+    declared = scope(name)
+    scoped = f". Scope: {declared.text()}" if declared is not None else ""
+    hint = f": {hint}" if hint else ""
+    return f"{name}: {entry['status']}: {entry['detail']}{where}{hint}{scoped}"
 
 
 def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
@@ -255,7 +265,7 @@ def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
     if status == "timeout":
         return Check(TIMEOUT, _machine_line(constructor.name, entry))
     if "stale" in entry["detail"]:
-        return Check(OUTDATED, _machine_line(constructor.name, entry) + ": run make prove")
+        return Check(OUTDATED, _machine_line(constructor.name, entry, hint="run make prove"))
     names = {definition.name for definition in definitions}
     lemmas = [
         lemma

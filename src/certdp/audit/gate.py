@@ -33,7 +33,7 @@ def require_vetted_or_contrib(name: str) -> None:
     raise FeatureNotEnabledError(  # label: refuse
         f"{name} requires 'contrib' because its proof is {status}: call "
         f'dp.enable_features("contrib") to use it anyway, or have the proof vetted '
-        f'(certdp vet {name} --by "Reviewer")',
+        f'(certdp vet {name} --by "Reviewer" --reviewed "what was reviewed")',
         parameter="features",
     )
 

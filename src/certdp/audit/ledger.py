@@ -54,13 +54,15 @@ MODEL_PREFIX = "model:"
 
 @dataclass
 class Vetting:
-    """One vetting: the fingerprints a reviewer signed off."""
+    """One vetting: the fingerprints a reviewer (a name or a role) signed off, and what the
+    reviewer reviewed (``""`` in entries recorded before the field existed)."""
 
     fingerprints: dict[str, str]
     proof: str
     commit: str
     reviewer: str
     date: str = field(default_factory=lambda: date.today().isoformat())
+    reviewed: str = ""
 
 
 def fingerprinted_files(keys) -> list[str]:

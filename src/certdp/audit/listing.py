@@ -273,7 +273,7 @@ def machine_check_paragraph(constructor, definitions) -> str:
         return f"\\par\\textbf{{Machine check:}} unavailable ({_latex_text(repr(error))}).\n"
     return (
         f"\\par{{\\small\\textbf{{Machine check (SMT, bounded):}} "
-        f"{_latex_text(check.detail)}.\\par}}\n"
+        f"{_latex_text(check.detail.rstrip('.'))}.\\par}}\n"
     )
 
 
@@ -319,7 +319,9 @@ def _vetting_line(status) -> str:
     return (
         f"\\textbf{{Vetting status: up to date}} --- vetted by {_latex_text(status.reviewer)} "
         f"at {'commit ' if status.commit != UNCOMMITTED else ''}"
-        f"\\texttt{{{_latex_text(status.vetted_at)}}} on {status.date}.\n"
+        f"\\texttt{{{_latex_text(status.vetted_at)}}} on {status.date}"
+        + (f"; reviewed: {_latex_text(status.reviewed)}" if status.reviewed else "")
+        + ".\n"
     )
 
 

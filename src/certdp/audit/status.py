@@ -38,6 +38,7 @@ class VettingStatus:
     date: str | None = None
     changed: tuple[str, ...] = ()
     diff_command: str | None = None
+    reviewed: str | None = None
 
     @property
     def changed_files(self) -> list[str]:
@@ -81,8 +82,13 @@ def _compared(
     if proof != vetting.proof:
         changed.append(constructor.relative(constructor.proof))
     if not changed:
-        return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
-    return VettingStatus(OUTDATED, vetting.commit, vetting.reviewer, vetting.date, tuple(changed))
+        return VettingStatus(
+            UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date, reviewed=vetting.reviewed
+        )
+    return VettingStatus(
+        OUTDATED, vetting.commit, vetting.reviewer, vetting.date, tuple(changed),
+        reviewed=vetting.reviewed,
+    )  # fmt: skip
 
 
 def runtime_status_of(constructor: ConstructorFolder, entries: dict[str, Vetting]) -> VettingStatus:

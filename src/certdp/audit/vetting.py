@@ -75,11 +75,15 @@ def vet(
     package: Path | None = None,
     examples: int = QUICK_EXAMPLES,
     uncommitted: bool = False,
+    reviewed: str = "",
 ) -> Recorded:
-    """Record that ``reviewer`` vetted constructor ``name`` in the package's ledger.
+    """Record that ``reviewer`` (a name or a role) vetted constructor ``name`` in the package's
+    ledger, having reviewed what ``reviewed`` says (e.g. "proof against code listing, cited
+    lemmas, contract").
 
-    Refused (:class:`VetError`) if binding or contracts fail, if the package is not in a git
-    checkout, or if a fingerprinted file is not committed as it is now, unless ``uncommitted``.
+    Refused (:class:`VetError`) if ``reviewed`` is empty, if binding or contracts fail, if the
+    package is not in a git checkout, or if a fingerprinted file is not committed as it is now,
+    unless ``uncommitted``.
     """
     package = (package or package_root()).resolve()
     matches = [c for c in discover(package) if c.name == name]
@@ -94,6 +98,12 @@ def vet(
         )
     if not reviewer.strip():
         raise VetError("a reviewer name is required", parameter="--by")
+    if not reviewed.strip():
+        raise VetError(
+            'say what was reviewed, e.g. --reviewed "proof against code listing, cited '
+            'lemmas, contract"',
+            parameter="--reviewed",
+        )
     for check in (
         check_artifacts(constructor),
         check_binding(constructor),
@@ -121,6 +131,6 @@ def vet(
             parameter="name",
         )
     commit = UNCOMMITTED if uncommitted and (dirty is None or dirty) else _head(package)
-    vetting = Vetting(fingerprints, proof, commit, reviewer.strip())
+    vetting = Vetting(fingerprints, proof, commit, reviewer.strip(), reviewed=reviewed.strip())
     Ledger(package).record(constructor.key, vetting)
     return Recorded(vetting, shown if commit == UNCOMMITTED else ())

@@ -1,11 +1,11 @@
 """``certdp prove``: bounded SMT proofs of each constructor's theorem.
 
 For every constructor (and shared lemma) with an SMT model beside its code (``smt_model.py``),
-z3 searches, at small sizes and with the bit-vector, IEEE floating-point and integer theories
-(the integer sums: exact integers clamped to each width, Rust's definition), for a
-pair of neighbouring datasets whose outputs are farther apart than the constructor's own map
-allows.  The float sums in f32/f64 are checked in exact arithmetic on an abstraction of each
-addition by a bit-precise lemma that Bitwuzla proves (``float_addition``).  :func:`results` returns, per name, ``status`` (``proved``, ``counterexample``,
+the solvers search for a counterexample to its theorem at bounded instances, with the map value
+taken from the real constructor.  What each check covers differs (the formats, the sizes, which
+parts are bit-precise, which only in a reduced format, which are exact-real abstractions, which
+functions are free, what is assumed): each model declares it in ``SCOPE``
+(:class:`certdp.contracts.smt_code.Scope`), which :func:`scope` returns.  :func:`results` returns, per name, ``status`` (``proved``, ``counterexample``,
 ``timeout`` or ``not-run``), ``detail``, ``sizes``, ``formats`` and ``solver_version``, from the
 committed cache when the fingerprint of the model and of the code it models is unchanged.
 """
@@ -16,7 +16,7 @@ import importlib
 
 from .engine import CACHE, MODELS, cached_results, fingerprint, prove, with_requirements
 
-__all__ = ["results", "prove", "CACHE"]
+__all__ = ["results", "prove", "scope", "CACHE"]
 
 _PUBLIC = ("status", "detail", "sizes", "formats", "solver_version")
 
@@ -32,6 +32,16 @@ def _present_models() -> dict[str, str]:
             continue
         known.update(dict.fromkeys(modelled, module))
     return known
+
+
+def scope(name: str):
+    """The :class:`~certdp.contracts.smt_code.Scope` the model of ``name`` declares (what its
+    machine check covers: formats, sizes, bit-precise parts, abstractions, free functions), or
+    ``None`` when no model of ``name`` is present."""
+    module = _present_models().get(name)
+    if module is None:
+        return None
+    return importlib.import_module(module).SCOPE[name]
 
 
 def results(names=None, *, run: bool = False, **options) -> dict:

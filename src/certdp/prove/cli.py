@@ -25,6 +25,7 @@ def run(arguments) -> int:
     def progress(name, result):
         if not arguments.json:
             print(_line(name, result), flush=True)
+            _print_scope(name)
 
     results = prove(
         arguments.names or None, timeout_seconds=arguments.timeout, jobs=arguments.jobs,
@@ -37,6 +38,7 @@ def run(arguments) -> int:
         for name, result in results.items():
             if result.get("cached"):
                 print(_line(name, result))
+                _print_scope(name)
         for name, result in results.items():
             for example in result.get("counterexamples", []):
                 print(f"COUNTEREXAMPLE {name}: {example['claim']}\n  {example['example']}")
@@ -52,6 +54,16 @@ def run(arguments) -> int:
         )
     # a counterexample fails; a timeout is reported (it is no proof) but is not a refutation
     return 1 if any(r["status"] == "counterexample" for r in results.values()) else 0
+
+
+def _print_scope(name: str) -> None:
+    """What the check of ``name`` covers (its model's ``SCOPE``), indented under its line."""
+    from . import scope
+
+    declared = scope(name)
+    if declared is not None:
+        for sentence in declared.sentences():
+            print(f"    {sentence}")
 
 
 def _writable(path) -> bool:

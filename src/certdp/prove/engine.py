@@ -60,7 +60,12 @@ MODELS = discover_models()
 #: What every result depends on besides its own model and code: the shared SMT vocabulary, the
 #: obligation record and the decision procedure.  (Not the engine: scheduling and caching do not
 #: change what is proved.)
-_SHARED = ["contracts/smt.py", "contracts/obligation.py", "prove/solver.py"]
+_SHARED = [
+    "contracts/smt.py",
+    "contracts/smt_code.py",
+    "contracts/obligation.py",
+    "prove/solver.py",
+]
 
 
 def _module_file(module: str) -> Path:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import z3
 
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import Scope
 
 __all__ = ["bernoulli_ratio_model", "below_width_model", "obligations", "MODELLED"]
 
@@ -134,4 +135,18 @@ def obligations(names=None) -> list[Obligation]:
 MODELLED = {
     "bernoulli_ratio": ["samplers/bernoulli.py"],
     "uniform_below": ["samplers/uniform.py"],
+}
+
+SCOPE = {
+    "bernoulli_ratio": Scope(
+        formats=("bit-vectors",),
+        bound_to_code="a model of the loop, tested against the code on scripted bits (no map)",
+        bit_precise=("every 0 <= n <= d < 2^6 and every string of 10 random bits",),
+    ),
+    "uniform_below": Scope(
+        formats=("bit-vectors",),
+        bound_to_code="a model of the rejection width and bit extraction, tested against the "
+        "code (no map)",
+        bit_precise=("every 1 <= n < 2^16 and every 0 <= m < 2^16",),
+    ),
 }

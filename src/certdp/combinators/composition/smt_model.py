@@ -1,5 +1,13 @@
-"""SMT model of ``make_composition``'s privacy map, and the bounded check that its arithmetic is
-conservative.
+"""SMT model of ``make_composition``'s privacy map, and the bounded checks that the map of the real
+constructor is conservative.
+
+Obligations bound to the code (``code``): at every pair and at sampled triples of inner losses
+from :data:`certdp.contracts.smt_code.F64_SAMPLES` (zero, subnormals, values around 1, the
+overflow edge, the largest finite f64, ``+inf``, seeded draws over every exponent), the real
+``make_composition`` is built over measurements whose maps return those losses and its map is
+called; the obligation is satisfiable exactly when that value is NaN, or below the exact sum of
+the losses (compared as exact rationals), or finite while a loss is ``+inf``; and (``model``)
+when it differs from the model below at those losses, bit for bit.
 
 Model (``privacy_map`` in make_composition.py): the inner losses ``l_1 .. l_k`` (floats ``>= 0``,
 ``+inf`` allowed); if one is ``+inf`` the result is ``+inf``; otherwise the exact sum (a
@@ -7,27 +15,40 @@ Model (``privacy_map`` in make_composition.py): the inner losses ``l_1 .. l_k`` 
 converted into a format where their sum is exact (:mod:`..._support.smt_exact`), added there,
 and rounded once toward ``+inf`` into the output format (IEEE's ``roundTowardPositive``, which is
 ``inf_cast`` on finite values and gives ``+inf`` past the largest finite value, as the code's
-overflow branch does).  ``tests/prove/test_combinator_models.py`` checks the model against the
-code bit for bit on random f64 losses.
+overflow branch does).
 
-Obligations: for every pair of losses that are f32 values (every non-negative one, ``+inf``
-included), the f64 total (the code's own output format, on the f32-valued subset of its
-inputs) is not NaN and at least the exact real sum; and for every pair and every triple of f16
-losses, the same arithmetic in f16 (a reduced format, where additions round often): not NaN, at
-least the exact sum, and the least value of f16 that is (the code rounds up, not further).
-Triples in f32 -> f64 take over a minute of solver time and are left out.  Together with the composition theorem
-(make_composition.tex: the exact sum of the losses is a valid loss), this covers the map's
-arithmetic; the theorem itself (a property of distributions) is not an SMT statement.
+Obligations on the model, for every value of a format: for every pair of losses that are f32
+values (every non-negative one, ``+inf`` included), the f64 total is not NaN and at least the
+exact real sum; and for every pair and every triple of f16 losses, the same arithmetic in f16 (a
+reduced format, where additions round often): not NaN, at least the exact sum, and the least
+value of f16 that is.  Triples in f32 -> f64 take over a minute of solver time and are left out.
+Together with the composition theorem (make_composition.tex: the exact sum of the losses is a
+valid loss), this covers the map's arithmetic; the theorem itself (a property of distributions)
+is not an SMT statement.
 """
 
 from __future__ import annotations
+
+import math
+import random
+from itertools import combinations_with_replacement
 
 import z3
 
 from certdp.combinators._support.smt_exact import common_sort, exact_sort, to_exact
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import F64_SAMPLES, Scope, exact, stub_measurement
 
-__all__ = ["composed_loss", "composition_instance", "obligations", "MODELLED"]
+__all__ = [
+    "composed_loss",
+    "composition_instance",
+    "code_losses",
+    "code_map",
+    "code_instance",
+    "obligations",
+    "MODELLED",
+    "SCOPE",
+]
 
 #: (input format, output format, number of losses) per obligation.
 CASES = [
@@ -99,10 +120,94 @@ def _next_down(value, sort):
     return z3.fpBVToFP(stepped, sort)
 
 
+def code_losses() -> list[tuple[float, ...]]:
+    """Every pair of :data:`F64_SAMPLES` and 40 seeded triples of them."""
+    draw = random.Random(2)
+    triples = [tuple(draw.choice(F64_SAMPLES) for _ in range(3)) for _ in range(40)]
+    return list(combinations_with_replacement(F64_SAMPLES, 2)) + triples
+
+
+def code_map(losses) -> float:
+    """The real ``make_composition`` over measurements whose maps return ``losses`` (pure DP
+    for pairs, zCDP for triples: the same code), its map at ``d_in = 1``."""
+    from certdp.core.measures import max_divergence, zero_concentrated_divergence
+
+    from .make_composition import make_composition
+
+    measure = max_divergence() if len(losses) == 2 else zero_concentrated_divergence()
+    return make_composition([stub_measurement(loss, measure) for loss in losses]).map(1)
+
+
+def _too_small(losses, total):
+    """Satisfiable when the code's ``total`` is not a valid composed loss: NaN, finite while a
+    loss is ``+inf``, or below the exact sum."""
+    if math.isnan(total):
+        return z3.BoolVal(True)
+    if any(math.isinf(loss) for loss in losses):
+        return z3.BoolVal(not math.isinf(total))
+    if math.isinf(total):
+        return z3.BoolVal(False)
+    return exact(total) < sum((exact(loss) for loss in losses), z3.RealVal(0))
+
+
+def _differs(losses, total):
+    """Satisfiable when the code's ``total`` is not the model's value at ``losses``."""
+    f64 = z3.Float64()
+    model, _ = composed_loss([z3.FPVal(loss, f64) for loss in losses], f64)
+    return z3.Not(model == z3.FPVal(total, f64))
+
+
+def code_instance(kind: str = "code", map_of=None) -> Obligation:
+    """``kind="code"``: the real map's value at every instance of :func:`code_losses` is a valid
+    composed loss; ``kind="model"``: it equals the model's.  ``map_of`` replaces
+    :func:`code_map` (for the tests)."""
+    check = _too_small if kind == "code" else _differs
+
+    def violation():
+        cases = []
+        for losses in code_losses():
+            total = (map_of or code_map)(losses)
+            example = {"losses": [repr(v) for v in losses], "code map": repr(total)}
+            cases.append((check(losses, total), lambda m, e=example: e))
+        return cases
+
+    what = (
+        "is not NaN, +inf when a loss is +inf, else >= the exact sum of the losses"
+        if kind == "code"
+        else "equals the model's f64 total bit for bit"
+    )
+    return Obligation(
+        constructor="make_composition",
+        claim=f"real make_composition at every pair and 40 triples of {len(F64_SAMPLES)} "
+        f"sampled f64 losses (0, subnormal, ..., MAX, +inf): its map {what}",
+        format="f64", size=3, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_composition" not in names:
         return []
-    return [composition_instance(i, o, k, least=i == o) for i, o, k in CASES]
+    return [code_instance("code"), code_instance("model")] + [
+        composition_instance(i, o, k, least=i == o) for i, o, k in CASES
+    ]
+
+
+SCOPE = {
+    "make_composition": Scope(
+        formats=("f64", "f32", "f16"),
+        bound_to_code="the real make_composition is built over inner measurements whose maps "
+        "return the sampled losses, and its own map is called at each instance",
+        instances=f"every pair and 40 seeded triples of {len(F64_SAMPLES)} f64 losses spanning "
+        "the format (0, subnormals, 1, the overflow edge, MAX, +inf, seeded draws)",
+        bit_precise=(
+            "at the instances: the real map's value is compared exactly with the exact sum, and "
+            "with the model bit for bit",
+            "the model of the map for every pair of f32 losses (output f64)",
+        ),
+        reduced_formats=("the model for every pair and triple of f16 losses (output f16)",),
+        assumed=("the composition theorem (a property of distributions; make_composition.tex)",),
+    )
+}
 
 
 MODELLED = {

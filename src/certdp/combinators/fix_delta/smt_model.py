@@ -1,5 +1,16 @@
 """SMT model of ``make_fix_delta``'s privacy map, and the bounded checks of what it relies on.
 
+Obligations bound to the code (``code``), one per inner privacy profile: the real
+``make_fix_delta`` is built over an inner measurement whose map returns that profile, at every
+delta of :data:`DELTAS` (0, the smallest subnormal, tiny, small, 1/2, near 1, 1), and its map
+is called.  A case is satisfiable exactly when the map returns a pair ``(epsilon, delta')``
+with ``delta'`` other than the delta asked for, ``epsilon`` NaN or negative, or ``epsilon``
+finite and the inner profile, evaluated by its own code at that ``epsilon``, above ``delta``
+(compared as exact rationals); a map that refuses (``FailedMapError``) claims nothing.  The
+inner profiles: the real ``make_zCDP_to_approxDP`` (the code's ``cdp_delta``) at rho from tiny
+to huge and ``+inf``, and curves ``epsilon -> exp(-r epsilon)`` and steps, which reach every
+branch of the search (growth to ``+inf``, an answer at 0, at a step).
+
 The map reads the inner privacy profile at ``delta`` with ``PrivacyProfile.epsilon`` (the
 bisection of ``core/measures.py``, proved in core/measures.tex) and then re-checks the answer
 (``recheck`` in make_fix_delta.py): it returns ``(epsilon, delta)`` only when ``epsilon`` is
@@ -32,11 +43,25 @@ checks every midpoint and growth step against the model, bit for bit.
 
 from __future__ import annotations
 
+import math
+
 import z3
 
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import Scope, exact, stub_measurement
 
-__all__ = ["midpoint", "grown", "returns", "obligations", "MODELLED"]
+__all__ = [
+    "midpoint",
+    "grown",
+    "returns",
+    "DELTAS",
+    "PROFILES",
+    "code_map",
+    "code_instance",
+    "obligations",
+    "MODELLED",
+    "SCOPE",
+]
 
 _NAME = "make_fix_delta"
 F64 = z3.Float64()
@@ -142,10 +167,114 @@ def _answer() -> Obligation:
     )  # fmt: skip
 
 
+#: The deltas at which the real map is called.
+DELTAS = (0.0, 5e-324, 1e-300, 1e-6, 0.5, 0.999, 1.0)
+
+
+def _cdp_profile(rho):
+    from certdp.combinators.zCDP_to_approxDP import make_zCDP_to_approxDP
+    from certdp.core.measures import zero_concentrated_divergence
+
+    inner = make_zCDP_to_approxDP(stub_measurement(rho, zero_concentrated_divergence()))
+    return inner.map(1)
+
+
+def _curve(function):
+    from certdp.core.measures import PrivacyProfile
+
+    return PrivacyProfile(function)
+
+
+def _exponential(rate):
+    return lambda epsilon: math.exp(-rate * epsilon) if epsilon < math.inf else 0.0
+
+
+#: Inner profiles by name: ``cdp rho=...`` are real make_zCDP_to_approxDP profiles.
+PROFILES = {
+    **{f"cdp rho={rho!r}": (lambda rho=rho: _cdp_profile(rho))
+       for rho in (1e-10, 0.5, 10.0, 1e10, 1e300, math.inf)},
+    "exp(-epsilon)": lambda: _curve(_exponential(1.0)),
+    "exp(-1e-6 epsilon)": lambda: _curve(_exponential(1e-6)),
+    "step at 1": lambda: _curve(lambda epsilon: 0.0 if epsilon >= 1.0 else 1.0),
+    "step at 1e300 to 1e-9": lambda: _curve(lambda epsilon: 1e-9 if epsilon >= 1e300 else 0.5),
+}  # fmt: skip
+
+
+def code_map(profile, delta):
+    """The real ``make_fix_delta`` over a measurement whose map returns ``profile``, its map at
+    ``d_in = 1`` (``None`` if it refuses with a ``FailedMapError``)."""
+    from certdp.core.errors import FailedMapError
+    from certdp.core.measures import smoothed_max_divergence
+
+    from .make_fix_delta import make_fix_delta
+
+    built = make_fix_delta(stub_measurement(profile, smoothed_max_divergence()), delta)
+    try:
+        return built.map(1)
+    except FailedMapError:
+        return None
+
+
+def _invalid(profile, delta, pair):
+    if pair is None:
+        return z3.BoolVal(False)
+    epsilon, stated = pair
+    if stated != delta or not isinstance(epsilon, float) or math.isnan(epsilon) or epsilon < 0:
+        return z3.BoolVal(True)
+    if math.isinf(epsilon):
+        return z3.BoolVal(False)
+    return exact(profile.delta(epsilon)) > exact(delta)
+
+
+def code_instance(profile_name: str, map_of=None) -> Obligation:
+    """The real map over the inner profile ``PROFILES[profile_name]`` at every delta of
+    :data:`DELTAS`; ``map_of`` replaces :func:`code_map` (for the tests)."""
+
+    def violation():
+        profile = PROFILES[profile_name]()
+        cases = []
+        for delta in DELTAS:
+            pair = (map_of or code_map)(profile, delta)
+            example = {"profile": profile_name, "delta": repr(delta), "code map": repr(pair)}
+            cases.append((_invalid(profile, delta, pair), lambda m, e=example: e))
+        return cases
+
+    return Obligation(
+        constructor=_NAME,
+        claim=f"real make_fix_delta over the profile {profile_name}, at delta in {DELTAS}: the "
+        "pair returned keeps delta, and its epsilon is +inf or the profile there is <= delta "
+        "(exact)",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and _NAME not in names:
         return []
-    return [_step(fmt=fmt) for fmt in STEP_FORMATS] + [_growth(), _answer()]
+    code = [code_instance(name) for name in PROFILES]
+    return code + [_step(fmt=fmt) for fmt in STEP_FORMATS] + [_growth(), _answer()]
+
+
+SCOPE = {
+    _NAME: Scope(
+        formats=("f64", "f32", "f16"),
+        bound_to_code="the real make_fix_delta is built over inner measurements whose maps "
+        "return each profile, its own map is called at each delta, and the pair it returns is "
+        "checked against the profile's own value",
+        instances=f"{len(PROFILES)} inner profiles (real make_zCDP_to_approxDP at rho from 1e-10 "
+        f"to +inf; exponential curves; steps) x {len(DELTAS)} deltas from 0 to 1",
+        bit_precise=(
+            "at the instances: the profile's value at the returned epsilon is compared "
+            "exactly with delta",
+            "the bisection's growth step (every f64) and the answer's recheck (every f64)",
+        ),
+        reduced_formats=(
+            "the bisection's midpoint step, for every f32 and every f16 pair (the code's f64 "
+            "step exceeds the time budget)",
+        ),
+        assumed=("the inner measurement's profile is valid at every epsilon (its own theorem)",),
+    )
+}
 
 
 MODELLED = {

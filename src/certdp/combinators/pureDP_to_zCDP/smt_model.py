@@ -1,5 +1,13 @@
-"""SMT model of ``make_pureDP_to_zCDP``'s privacy map, and the bounded check that its
-arithmetic is conservative.
+"""SMT model of ``make_pureDP_to_zCDP``'s privacy map, and the bounded checks that the map of the
+real constructor is conservative.
+
+Obligations bound to the code (``code``): at every inner epsilon of
+:data:`certdp.contracts.smt_code.F64_SAMPLES` (zero, subnormals, values around 1, the points
+where ``epsilon^2 / 2`` overflows, the largest finite f64, ``+inf``, seeded draws over every
+exponent) and at every f16 epsilon, the real ``make_pureDP_to_zCDP`` is built over a pure-DP
+measurement whose map returns that epsilon and its map is called; the obligation is satisfiable
+exactly when that value is NaN, finite for an infinite epsilon, or below ``epsilon^2 / 2``
+(exact rationals); and (``model``) when it differs from the model below, bit for bit.
 
 Model (``privacy_map`` in make_pureDP_to_zCDP.py): for the inner epsilon (a float ``>= 0``,
 ``+inf`` allowed), ``+inf`` if it is infinite, else ``inf_cast(epsilon^2 / 2, "f64")``: the exact
@@ -7,28 +15,40 @@ rational rounded up once, ``+inf`` when it overflows.  In SMT: ``epsilon`` conve
 format where its square and half of it are exact (:mod:`..._support.smt_exact`), squared and
 halved there, then rounded toward ``+inf`` into the output format (``roundTowardPositive``
 is ``inf_cast`` on finite values and ``+inf`` past the largest finite one, the code's overflow
-branch).  ``tests/prove/test_combinator_models.py`` checks the model against the code bit for
-bit on random f64 epsilons.
+branch).
 
-Obligations: for every epsilon of the input format (every non-negative value, ``+inf``
-included), rho is not NaN, ``rho >= epsilon^2 / 2`` exactly, and rho is the least value of the
-output format that is (rounded up once, not further).  Formats: every f32 epsilon into f64 (the
-code's own output format, on the f32-valued subset of its inputs: there the square is exact in
-f64 except at overflow), every f32 epsilon into f32 and every f16 epsilon into f16 (the same
-arithmetic in reduced formats, where the square rounds).  Every f64 epsilon into f64 exceeds
-the time budget (a 53-bit multiplier: over 120 s) and is left out.  With Bun and Steinke's
-Proposition 3.3 (epsilon-DP implies epsilon^2/2-zCDP; make_pureDP_to_zCDP.tex) this covers the
-map; the proposition itself is not an SMT statement.
+Obligations on the model, for every epsilon of the input format (every non-negative value,
+``+inf`` included): rho is not NaN, ``rho >= epsilon^2 / 2`` exactly, and rho is the least value
+of the output format that is (rounded up once, not further).  Formats: every f32 epsilon into
+f64 (the code's own output format, on the f32-valued subset of its inputs), every f32 epsilon
+into f32 and every f16 epsilon into f16 (reduced formats, where the square rounds).  Every f64
+epsilon into f64 exceeds the time budget (a 53-bit multiplier: over 120 s) and is left out.
+With Bun and Steinke's Proposition 3.3 (epsilon-DP implies epsilon^2/2-zCDP;
+make_pureDP_to_zCDP.tex) this covers the map; the proposition itself is not an SMT statement.
 """
 
 from __future__ import annotations
+
+import math
+import random
+import struct
 
 import z3
 
 from certdp.combinators._support.smt_exact import common_sort, exact_sort, to_exact
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import F64_SAMPLES, Scope, exact, stub_measurement
 
-__all__ = ["rho_of", "rho_instance", "obligations", "MODELLED"]
+__all__ = [
+    "rho_of",
+    "rho_instance",
+    "code_epsilons",
+    "code_map",
+    "code_instance",
+    "obligations",
+    "MODELLED",
+    "SCOPE",
+]
 
 _NAMES = {(11, 53): "f64", (8, 24): "f32", (5, 11): "f16"}
 
@@ -87,10 +107,100 @@ def rho_instance(fmt, out_fmt=None, rounding=None) -> Obligation:
     )
 
 
+def code_epsilons() -> list[float]:
+    """:data:`F64_SAMPLES` and 100 seeded f32 values over every exponent."""
+    draw = random.Random(5)
+    f32 = [struct.unpack("<f", struct.pack("<I", draw.randrange(1, 0x7F800000)))[0]
+           for _ in range(100)]  # fmt: skip
+    return sorted(set(F64_SAMPLES) | set(f32))
+
+
+def code_map(epsilon) -> float:
+    """The real ``make_pureDP_to_zCDP`` over a measurement whose map returns ``epsilon``, its
+    map at ``d_in = 1``."""
+    from certdp.core.measures import max_divergence
+
+    from .make_pureDP_to_zCDP import make_pureDP_to_zCDP
+
+    return make_pureDP_to_zCDP(stub_measurement(epsilon, max_divergence())).map(1)
+
+
+def _too_small(epsilon, rho):
+    if math.isnan(rho):
+        return z3.BoolVal(True)
+    if math.isinf(epsilon):
+        return z3.BoolVal(not math.isinf(rho))
+    if math.isinf(rho):
+        return z3.BoolVal(False)
+    return exact(rho) < exact(epsilon) * exact(epsilon) / 2
+
+
+def _differs(epsilon, rho):
+    f64 = z3.Float64()
+    model, _ = rho_of(z3.FPVal(epsilon, f64), f64)
+    return z3.Not(model == z3.FPVal(rho, f64))
+
+
+def code_instance(kind: str = "code", map_of=None) -> Obligation:
+    """``kind="code"``: the real map's value at every instance of :func:`code_epsilons` is at
+    least ``epsilon^2 / 2``; ``kind="model"``: it equals the model's.  ``map_of`` replaces
+    :func:`code_map` (for the tests)."""
+    check = _too_small if kind == "code" else _differs
+
+    def violation():
+        cases = []
+        for epsilon in code_epsilons():
+            rho = (map_of or code_map)(epsilon)
+            example = {"epsilon": repr(epsilon), "code map": repr(rho)}
+            cases.append((check(epsilon, rho), lambda m, e=example: e))
+        return cases
+
+    what = (
+        "is not NaN, +inf for epsilon = +inf, else >= epsilon^2/2 exactly"
+        if kind == "code"
+        else "equals the model's f64 rho bit for bit"
+    )
+    return Obligation(
+        constructor="make_pureDP_to_zCDP",
+        claim=f"real make_pureDP_to_zCDP at {len(code_epsilons())} inner epsilons ({len(F64_SAMPLES)} "
+        f"f64 samples: 0, subnormal, ..., MAX, +inf; 100 seeded f32 values): its map {what}",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_pureDP_to_zCDP" not in names:
         return []
-    return [rho_instance((8, 24), (11, 53)), rho_instance((8, 24)), rho_instance((5, 11))]
+    return [
+        code_instance("code"),
+        code_instance("model"),
+        rho_instance((8, 24), (11, 53)),
+        rho_instance((8, 24)),
+        rho_instance((5, 11)),
+    ]
+
+
+SCOPE = {
+    "make_pureDP_to_zCDP": Scope(
+        formats=("f64", "f32", "f16"),
+        bound_to_code="the real make_pureDP_to_zCDP is built over an inner measurement whose map "
+        "returns each sampled epsilon, and its own map is called",
+        instances=f"{len(F64_SAMPLES)} f64 epsilons spanning the format (0, subnormals, 1, the "
+        "overflow edge of epsilon^2/2, MAX, +inf, seeded draws) and 100 seeded f32 values",
+        bit_precise=(
+            "at the instances: the real map's value is compared exactly with epsilon^2/2, and "
+            "with the model bit for bit",
+            "the model of the map for every f32 epsilon (output f64)",
+        ),
+        reduced_formats=(
+            "the model for every f32 epsilon into f32 and every f16 epsilon into f16",
+        ),
+        assumed=(
+            "Bun and Steinke's Proposition 3.3 (a property of distributions; "
+            "make_pureDP_to_zCDP.tex)",
+        ),
+    )
+}
 
 
 MODELLED = {

@@ -1,7 +1,25 @@
-"""SMT model of the arithmetic of ``make_zCDP_to_approxDP``'s map (``cdp_delta`` after the
-order ``a`` is chosen), and the bounded check that it only rounds toward a larger delta.
+"""SMT model of ``make_zCDP_to_approxDP``'s map (``cdp_delta``), and the bounded checks that the
+map of the real constructor returns a valid delta.
 
-What the map computes (cdp_delta.py, lines ``ar-e`` to ``at-most-one``), for an order ``a``,
+Obligations bound to the code (``code``), one per inner rho of
+:data:`certdp.contracts.smt_code.F64_SAMPLES` (zero, subnormals, values around 1, huge values,
+the largest finite f64, ``+inf``, seeded draws over every exponent), with one case per epsilon
+of the same list: the real ``make_zCDP_to_approxDP`` is built over a zCDP measurement whose map
+returns rho, and its profile is evaluated at epsilon, under a tracer that records the order
+``a`` the code chose and the arguments and results of its calls of ``inf_ln_1p`` and
+``inf_exp`` (:func:`certdp.contracts.smt_code.traced`: the values the code computed, read, not
+recomputed).  A case is satisfiable exactly when the returned delta is NaN or negative, or is
+below 1 while no order certifies it: ``delta (a - 1) >= exp((a - 1)(a rho - epsilon) +
+a ln(1 - 1/a))`` (the bound of Canonne, Kamath and Steinke at order ``a``, valid for every
+``a > 1``) fails for both candidate orders, the code's ``a`` and ``a* = max(2, (epsilon + 1) /
+(2 rho))``.  Everything is exact rational arithmetic except ``exp`` and ``ln(1 + y)``, which are
+free (uninterpreted) functions constrained only by true facts at the points used: ``exp`` is
+positive and monotone, ``ln(1 + y)`` is monotone and ``<= y``, ``exp(x) <= 1 / (1 - x/2)^2`` for
+``x <= 0``, and the lemma of cdp_delta.tex on the code's own calls (``inf_exp(s) >= exp(s)``,
+``inf_ln_1p(y) >= ln(1 + y)``), which is assumed here, not checked.  ``rho = 0`` and
+``epsilon = +inf`` make every delta valid; delta ``>= 1`` is always valid.
+
+Model of the arithmetic (cdp_delta.py, lines ``ar-e`` to ``at-most-one``), for an order ``a``,
 ``rho > 0`` and ``epsilon >= 0``::
 
     ar_e  = RU(RU(a * rho) - epsilon)                      >= a rho - epsilon
@@ -12,34 +30,43 @@ What the map computes (cdp_delta.py, lines ``ar-e`` to ``at-most-one``), for an 
     E     = inf_exp(RU(t1 + t2))                           >= exp(t1 + t2)
     delta = min(RU(E / RD(a - 1)), 1)                      >= E / (a - 1)
 
-The transcendental functions are not SMT terms: ``L`` and ``E`` are free floats, and only what
-the proof uses of them is assumed (``L`` is a float at least ``ln(1 - q)``, ``E >= exp(s)``
-for ``s = RU(t1 + t2)``; both are what ``inf_ln_1p`` and ``inf_exp`` guarantee, proved in
-cdp_delta.tex).  An overflow (``+inf``) makes the code return ``1.0``, a valid delta; the
-obligation covers the path where nothing overflows.
+with the code's overflow branches (:func:`delta_of_order`: an overflow of ``a rho - epsilon``,
+of ``t1`` with ``ar_e >= 0``, or of the last line returns 1; ``t1`` overflowing below
+``-MAX`` becomes ``-MAX``).  ``tests/prove/test_combinator_models.py`` checks that this model,
+fed the order the code chose and the code's own ``inf_ln_1p`` and ``inf_exp``, equals the code
+bit for bit in f64, over the whole range of rho and epsilon.
 
-Obligation (every ``a >= 1.01``, ``rho > 0``, ``epsilon >= 0``, ``L``, ``E > 0`` finite floats
-of the format), one case per step: ``q <= 1/a``; ``ar_e >= a rho - epsilon``; ``a_1 >= 0``
-on the side of ``a - 1`` that the sign of ``ar_e`` favours; ``t1 >= a_1 ar_e`` (whence, by the
-signs, ``t1 >= (a - 1)(a rho - epsilon)``); ``t2 >= a L``;
-``s >= t1 + t2``; ``0 < RD(a - 1) <= a - 1``; ``RU(E / RD(a - 1)) >= E / (a - 1)``, all
-compared exactly.  With the monotonicity of ``ln`` and ``exp`` these give ``delta >=
-exp((a - 1)(a rho - epsilon) + a ln(1 - 1/a)) / (a - 1)``, the bound of Canonne, Kamath and
-Steinke at ``a``.  Format: f8 = FP(4, 4) (the code's arithmetic is f64; the same operations in a
-reduced format, where each rounds often).  ``tests/prove/test_combinator_models.py`` checks
-that the model, fed the code's own ``inf_ln_1p`` and ``inf_exp``, equals ``cdp_delta`` bit for
-bit in f64.
+Obligation on the model, in a reduced format: every ``a >= 1.01``, ``rho > 0``,
+``epsilon >= 0``, ``L``, ``E > 0`` finite floats of ``f8 = FP(4, 4)`` (the code's arithmetic
+is f64; the same operations in a reduced format, where each rounds often), one case per step:
+``q <= 1/a``; ``ar_e >= a rho - epsilon``; ``a_1 >= 0`` on the side of ``a - 1`` that the sign of
+``ar_e`` favours; ``t1 >= a_1 ar_e``; ``t2 >= a L``; ``s >= t1 + t2``; ``0 < RD(a - 1) <= a - 1``;
+``RU(E / RD(a - 1)) >= E / (a - 1)``, all compared exactly.
 """
 
 from __future__ import annotations
+
+import math
+from fractions import Fraction
 
 import z3
 
 from certdp.combinators._support.smt_exact import to_exact
 from certdp.contracts.obligation import Obligation
-from certdp.contracts.smt import float_sort
+from certdp.contracts.smt import float_of, float_sort
+from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact, stub_measurement, traced
 
-__all__ = ["delta_at_order", "delta_instance", "obligations", "MODELLED"]
+__all__ = [
+    "delta_at_order",
+    "delta_of_order",
+    "delta_instance",
+    "code_delta",
+    "code_order",
+    "code_instance",
+    "obligations",
+    "MODELLED",
+    "SCOPE",
+]
 
 _FORMATS = ["f8"]
 
@@ -134,10 +161,169 @@ def delta_instance(fmt: str, sub_mode=None) -> Obligation:
     )
 
 
+_F64 = z3.Float64()
+
+
+def _ieee(operation, mode, x: float, y: float) -> tuple[float, bool]:
+    """``operation`` (``fpAdd``...) of two f64 values rounded by ``mode``, and whether the
+    exact result leaves the finite range (the code's directed operations then raise)."""
+    value = float_of(operation(mode, z3.FPVal(x, _F64), z3.FPVal(y, _F64)))
+    upward = float_of(operation(z3.RTP(), z3.FPVal(x, _F64), z3.FPVal(y, _F64)))
+    downward = float_of(operation(z3.RTN(), z3.FPVal(x, _F64), z3.FPVal(y, _F64)))
+    return value, math.isinf(upward) or math.isinf(downward)
+
+
+def delta_of_order(a: float, rho: float, epsilon: float, ln_up, exp_up) -> float:
+    """The model in f64 on concrete values, with the code's branches: the delta cdp_delta
+    returns at order ``a`` (``ln_up``/``exp_up`` stand for ``inf_ln_1p``/``inf_exp`` and may
+    raise ``ArithmeticOverflowError``, as the code's do)."""
+    from certdp.core.errors import ArithmeticOverflowError
+
+    up, down = z3.RTP(), z3.RTN()
+    product, over = _ieee(z3.fpMul, up, a, rho)
+    ar_e, over_sub = _ieee(z3.fpSub, up, product, epsilon)
+    if over or over_sub:
+        return 1.0
+    a_1, _ = _ieee(z3.fpSub, down if ar_e < 0 else up, a, 1.0)
+    t1, over = _ieee(z3.fpMul, up, a_1, ar_e)
+    if over:
+        if ar_e >= 0:
+            return 1.0
+        t1 = -F64_MAX
+    q, _ = _ieee(z3.fpDiv, down, 1.0, a)
+    t2, _ = _ieee(z3.fpMul, up, a, ln_up(-q))
+    s, over = _ieee(z3.fpAdd, up, t1, t2)
+    if over:
+        return 1.0
+    try:
+        E = exp_up(s)
+    except ArithmeticOverflowError:
+        return 1.0
+    divisor, _ = _ieee(z3.fpSub, down, a, 1.0)
+    delta, over = _ieee(z3.fpDiv, up, E, divisor)
+    return 1.0 if over else min(delta, 1.0)
+
+
+def code_delta(rho, epsilon) -> tuple[float, list]:
+    """The real ``make_zCDP_to_approxDP`` over a zCDP measurement whose map returns ``rho``: its
+    profile at ``epsilon``, and the trace of the calls of ``cdp_delta``, ``inf_ln_1p`` and
+    ``inf_exp`` it made (see :func:`certdp.contracts.smt_code.traced`)."""
+    from certdp.core.measures import zero_concentrated_divergence
+
+    from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
+
+    built = make_zCDP_to_approxDP(stub_measurement(rho, zero_concentrated_divergence()))
+    profile = built.map(1)
+    return traced(lambda: profile.delta(epsilon), ("cdp_delta", "inf_ln_1p", "inf_exp"))
+
+
+def code_order(records) -> dict:
+    """What the trace holds of the code's choices: ``a`` (the order, if the code chose one),
+    ``ln`` and ``exp`` (the argument and result of the last completed call of ``inf_ln_1p`` and
+    of ``inf_exp``, if any)."""
+    found = {}
+    for name, arguments, result, local in records:
+        if name == "cdp_delta" and isinstance(local.get("a"), float):
+            found["a"] = local["a"]
+        elif name in ("inf_ln_1p", "inf_exp") and isinstance(result, float):
+            found["ln" if name == "inf_ln_1p" else "exp"] = (arguments["x"], result)
+    return found
+
+
+def _uncertified(rho: float, epsilon: float, delta, found: dict):
+    """Satisfiable exactly when ``delta`` is not shown valid (see the module docstring)."""
+    if not isinstance(delta, float) or math.isnan(delta) or delta < 0:
+        return z3.BoolVal(True)
+    if delta >= 1 or rho == 0 or math.isinf(epsilon):
+        return z3.BoolVal(False)
+    if math.isinf(rho):
+        return z3.BoolVal(True)  # no order bounds an infinite rho below 1
+    exp = z3.Function("exp", z3.RealSort(), z3.RealSort())
+    ln1p = z3.Function("ln1p", z3.RealSort(), z3.RealSort())
+    R, P, D = exact(rho), exact(epsilon), exact(delta)
+    facts, fails = [], []
+    star = max(Fraction(2), (Fraction(epsilon) + 1) / (2 * Fraction(rho)))
+    traced_calls = "a" in found and "exp" in found and "ln" in found
+    candidates = [(star, False)] + ([(Fraction(found["a"]), True)] if "a" in found else [])
+    for a, from_code in candidates:
+        A = exact(a)
+        at = ln1p(exact(-1 / a))
+        X = (A - 1) * (A * R - P) + A * at
+        facts += [exp(X) > 0, at <= exact(-1 / a)]  # ln(1 + y) <= y
+        if not (from_code and traced_calls):
+            bound = (a - 1) * (a * Fraction(rho) - Fraction(epsilon)) - 1
+            facts.append(z3.Implies(X <= exact(bound), exp(X) <= exp(exact(bound))))
+            if bound <= 0:  # exp(x) = exp(x/2)^2 <= 1/(1 - x/2)^2
+                facts.append(exp(exact(bound)) <= exact(1 / (1 - bound / 2) ** 2))
+        else:
+            (y, L), (s, E) = found["ln"], found["exp"]
+            facts += [
+                exact(L) >= ln1p(exact(y)),  # inf_ln_1p's lemma (assumed)
+                exact(E) >= exp(exact(s)),  # inf_exp's lemma (assumed)
+                z3.Implies(exact(y) >= exact(-1 / a), ln1p(exact(y)) >= at),  # monotone
+                z3.Implies(X <= exact(s), exp(X) <= exp(exact(s))),  # monotone
+            ]
+        fails.append(D * (A - 1) < exp(X))
+    return z3.And(*facts, *fails)
+
+
+def code_instance(rho: float, map_of=None) -> Obligation:
+    """The real map at inner ``rho``, at every epsilon of :data:`F64_SAMPLES`; ``map_of``
+    replaces :func:`code_delta` (for the tests)."""
+
+    def violation():
+        cases = []
+        for epsilon in F64_SAMPLES:
+            delta, records = (map_of or code_delta)(rho, epsilon)
+            found = code_order(records)
+            example = {"rho": repr(rho), "epsilon": repr(epsilon), "code delta": repr(delta),
+                       "code order": repr(found.get("a"))}  # fmt: skip
+            cases.append((_uncertified(rho, epsilon, delta, found), lambda m, e=example: e))
+        return cases
+
+    return Obligation(
+        constructor="make_zCDP_to_approxDP",
+        claim=f"real make_zCDP_to_approxDP at rho={rho!r}, every epsilon of {len(F64_SAMPLES)} "
+        "f64 samples (0, subnormal, ..., MAX, +inf): the profile's delta is in [0, 1] and, when "
+        "below 1, at least the CKS bound at the code's order or at (epsilon+1)/(2 rho) (exact; "
+        "exp and ln free, the code's inf_exp/inf_ln_1p results assumed >= exp/ln)",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_zCDP_to_approxDP" not in names:
         return []
-    return [delta_instance(fmt) for fmt in _FORMATS]
+    return [code_instance(rho) for rho in F64_SAMPLES] + [delta_instance(fmt) for fmt in _FORMATS]
+
+
+SCOPE = {
+    "make_zCDP_to_approxDP": Scope(
+        formats=("f64", "f8"),
+        bound_to_code="the real make_zCDP_to_approxDP is built over an inner measurement whose "
+        "map returns each sampled rho, its profile is evaluated at each sampled epsilon, and "
+        "the order and the inf_exp/inf_ln_1p calls the code made are read by a tracer",
+        instances=f"{len(F64_SAMPLES)} x {len(F64_SAMPLES)} pairs (rho, epsilon) of f64 values "
+        "spanning the format (0, subnormals, 1, huge values, MAX, +inf, seeded draws)",
+        bit_precise=(
+            "at the instances: the returned delta is compared exactly (rational arithmetic) "
+            "with the bound of Canonne, Kamath and Steinke",
+        ),
+        reduced_formats=(
+            "the direction of every rounding step of the arithmetic, for every a, rho, epsilon "
+            "of the reduced format f8 = FP(4, 4) (the code computes in f64)",
+        ),
+        free_functions=(
+            "exp and ln(1 + y): only positivity, monotonicity, ln(1 + y) <= y and "
+            "exp(x) <= 1/(1 - x/2)^2 (x <= 0) are used",
+        ),
+        assumed=(
+            "inf_exp(s) >= exp(s) and inf_ln_1p(y) >= ln(1 + y) at the code's own calls "
+            "(lemma directed-elementary of cdp_delta.tex)",
+            "the conversion theorem of Canonne, Kamath and Steinke (cdp_delta.tex)",
+        ),
+    )
+}
 
 
 MODELLED = {

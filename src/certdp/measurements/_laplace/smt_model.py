@@ -29,6 +29,7 @@ from fractions import Fraction
 import z3
 
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import Scope
 
 from .discretization import K_MAX, K_MIN, get_discretization_consts
 
@@ -231,6 +232,78 @@ def _integer_relaxation_mismatch(vector: bool):
     return mismatch
 
 
+_SCALES = (1.0, 0.3, 1e-3, 1e3)
+_D_INS = (0, 0.5, 1, 2, 1e10)
+
+
+def _built_laplace(name: str, T: str, size, k, scale):
+    import importlib
+
+    import certdp.prelude as dp
+
+    constructor = getattr(
+        importlib.import_module(f"certdp.measurements.{_MEASUREMENTS[name]}"), name
+    )
+    integer = T.startswith("i")
+    atom = dp.atom_domain(T=T) if integer else dp.atom_domain(T=T, nan=False)
+    if size is None:
+        return constructor(atom, dp.absolute_distance(T=T), scale, k)
+    domain = dp.vector_domain(atom, size=None if integer else size)
+    return constructor(domain, dp.l1_distance(T=T), scale, k)
+
+
+def _code_cases(name: str) -> list[tuple]:
+    """(type, vector length or None, k) at which the real map of ``name`` is checked."""
+    if name == "make_float_laplace_cks20":
+        return [(T, None, k) for T in ("f32", "f64") for k in sorted({K_MIN[T], -1, 0, 2})]
+    if name == "make_vector_float_laplace_cks20":
+        return [(T, n, k) for T in ("f32", "f64") for n in (1, 2, 3)
+                for k in sorted({K_MIN[T], -1, 0, 2})]  # fmt: skip
+    if name == "make_integer_laplace":
+        return [(T, None, None) for T in ("i8", "i32", "u64")]
+    return [(T, 3, None) for T in ("i8", "i32", "u64")]
+
+
+def code_instance(name: str, T: str, size, k, built_of=_built_laplace) -> Obligation:
+    """The real map of the Laplace measurement ``name`` at every scale of ``_SCALES`` and
+    ``d_in`` of ``_D_INS``: satisfiable exactly when the relaxation ``R`` its map adds is below
+    ``n r0`` (``r0`` the code's discretization constant; part 2 then does not apply) or the map
+    is below ``(d_in + R) / scale``, the bound of parts 2 and 3 on the privacy loss (exact;
+    ``built_of`` replaces the real constructor: tests)."""
+    from certdp.contracts.smt_code import exact
+
+    n = 1 if size is None else size
+    r0 = Fraction(0) if T.startswith(("i", "u")) else get_discretization_consts(k, T)[1]
+
+    def violation():
+        cases = []
+        for scale in _SCALES:
+            built = built_of(name, T, size, k, scale)
+            R = built_relaxation(built)
+            for d_in in _D_INS:
+                if T.startswith(("i", "u")) and d_in != int(d_in):
+                    continue
+                m = built.map(d_in)
+                if m == float("inf"):
+                    continue
+                formula = z3.Or(
+                    exact(R) < n * exact(r0),
+                    exact(m) * exact(scale) < exact(d_in) + exact(R),
+                )
+                example = {"scale": repr(scale), "d_in": repr(d_in), "map": repr(m),
+                           "relaxation": str(R)}  # fmt: skip
+                cases.append((formula, lambda model, e=example: e))
+        return cases
+
+    shape = "atom" if size is None else f"vector len {size}"
+    return Obligation(
+        constructor=name,
+        claim=f"real {name} {T} {shape} k={k}, scale in {_SCALES}, d_in in {_D_INS}: the real map "
+        "is >= (d_in + R)/scale with the code's relaxation R >= n r0 (exact)",
+        format=T, size=n, violation=violation,
+    )  # fmt: skip
+
+
 def measurement_obligations(name: str) -> list[Obligation]:
     """The obligations of one Laplace measurement: part 1 (the map's rounding, for every
     f32/f64 input, and as a division circuit at reduced precision), part 2 (the discretization
@@ -245,7 +318,8 @@ def measurement_obligations(name: str) -> list[Obligation]:
     )
 
     quotient = "(d_in + R)/scale"
-    result = [rounding_up(name, quotient), map_circuit(name)]
+    result = [code_instance(name, *case) for case in _code_cases(name)]
+    result += [rounding_up(name, quotient), map_circuit(name)]
     if name == "make_float_laplace_cks20":
         result.append(l1_composition(name, 1, _atom_relaxation_mismatch))
         result.append(laplace_llr(name, 1))
@@ -346,4 +420,42 @@ REQUIRES = {
     "make_float_laplace_cks20": ["discretization"],
     "make_vector_float_laplace_cks20": ["discretization"],
     "make_laplace": list(_MEASUREMENTS),
+}
+
+
+def _laplace_scope(name: str) -> Scope:
+    floats = name in ("make_float_laplace_cks20", "make_vector_float_laplace_cks20")
+    return Scope(
+        formats=("rational", "e4p4", "real") + (("f32", "f64") if floats else ()),
+        sizes=(1, _VECTOR_SIZE) if "vector" in name else (1,),
+        bound_to_code="the real constructor is built at each type, shape, k and scale, its own "
+        "map is called at each d_in and checked exactly against (d_in + R)/scale, with the "
+        "relaxation R read from it",
+        instances=f"{len(_code_cases(name))} (type, shape, k) x scales {_SCALES} x d_in {_D_INS}",
+        reduced_formats=("a model of the map's division circuit, every d_in and scale of e4p4",),
+        abstractions=("the map's upward rounding (divmod and increment) for every positive "
+                      "rational and quantum", "the log-likelihood bound for all integers and "
+                      "reals"),
+        bit_precise=(("the discretization lemma (required), every finite f32/f64 and k",)
+                     if floats else ()),
+    )  # fmt: skip
+
+
+SCOPE = {
+    "nearest_grid_index": Scope(
+        formats=("f32", "f64"),
+        bound_to_code="a model of nearest_grid_index, tested against the code",
+        bit_precise=("every finite value and every grid exponent k",),
+    ),
+    "discretization": Scope(
+        formats=("f32", "f64"),
+        bound_to_code="the relaxation is the code's get_discretization_consts at every k",
+        bit_precise=("every pair of finite values and every grid exponent k",),
+    ),
+    **{name: _laplace_scope(name) for name in _MEASUREMENTS},
+    "make_laplace": Scope(
+        formats=("all numeric types",),
+        bound_to_code="the dispatch is run for every type and shape",
+        bit_precise=("the dispatch, by running the code",),
+    ),
 }

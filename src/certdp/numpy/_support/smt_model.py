@@ -43,6 +43,7 @@ from certdp.contracts.smt import (
     float_sort,
     permute,
 )
+from certdp.contracts.smt_code import Scope
 
 __all__ = [
     "MODELLED",
@@ -533,4 +534,18 @@ MODELLED = {
         "numpy/_support/row_norm_test.py",
         "numpy/_support/error_bounds.py",
     ],
+}
+
+SCOPE = {
+    name: Scope(
+        formats=("f8", "f6"),
+        sizes=(1, 2, 3),
+        bound_to_code="the code's own map and threshold functions are evaluated for the "
+        "reduced format; the row and sum functions are models tested against the code in f64",
+        reduced_formats=(
+            "the whole theorem, bit-precisely, only in the reduced formats f8 = "
+            "FP(4, 4) and f6 = FP(3, 3); the code computes in f64",
+        ),
+    )  # fmt: skip
+    for name in ("make_np_sum", "make_np_clamp")
 }

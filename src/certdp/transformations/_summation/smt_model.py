@@ -62,6 +62,7 @@ from certdp.contracts.smt import (
     saturating_add,
     within_float,
 )
+from certdp.contracts.smt_code import Scope
 from certdp.core.errors import DPError
 from certdp.core.types import INTEGER_TYPES, carrier
 
@@ -911,3 +912,40 @@ MODELLED = {
 
 #: The float sums' compositional instances rest on the addition lemma.
 REQUIRES = {name: ["float_addition"] for name in FLOAT_SUMS}
+
+
+def _sum_scope(name: str) -> Scope:
+    if name in INTEGER_SUMS:
+        return Scope(
+            formats=INTEGER_TYPES,
+            sizes=(_SIZE,),
+            bound_to_code=f"the real {name} is built at each type and bounds, and its own map is "
+            "called at each d_in",
+            abstractions=("none: the folds are Rust's saturating and checked additions in exact "
+                          "integer arithmetic on each type's range (the same functions as the "
+                          "bit-vector folds, tested against the code)",),
+        )  # fmt: skip
+    return Scope(
+        formats=("f32", "f64", "f8"),
+        sizes=tuple(sorted({n for _, n, _ in FLOAT_CASES + COMPOSED_CASES + SPLIT_CASES})),
+        bound_to_code=f"in f32 and f64 the real {name} is built and its own map called at "
+        "each d_in; in f8 (no constructor exists) the map is the proof's formula at that "
+        "precision",
+        bit_precise=("the IEEE addition lemma float_addition (required), every pair of finite "
+                     "f32/f64 values",),
+        reduced_formats=(f"the whole sum, bit-precisely, in f8 = FP(4, 4) at N = "
+                         f"{sorted({n for _, n, _ in FLOAT_CASES})} (its map by the proof's "
+                         "formula, not the code's)",),
+        abstractions=("the f32/f64 sums on the code's own fold with each addition a real within "
+                      "the lemma's relative error (records any reals in the bounds)",),
+    )  # fmt: skip
+
+
+SCOPE = {
+    **{name: _sum_scope(name) for name in (*INTEGER_SUMS, *FLOAT_SUMS)},
+    "float_addition": Scope(
+        formats=("f32", "f64"),
+        bound_to_code="a property of IEEE addition itself (no certdp code)",
+        bit_precise=("every pair of finite values of the format, Bitwuzla",),
+    ),
+}

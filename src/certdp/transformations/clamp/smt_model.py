@@ -25,6 +25,7 @@ from certdp.contracts.smt import (
     int_bounds,
     int_value,
 )
+from certdp.contracts.smt_code import Scope
 from certdp.core.types import INTEGER_TYPES, carrier
 
 __all__ = ["clamp_record", "obligations", "MODELLED"]
@@ -127,3 +128,15 @@ MODELLED = {
         "core/domains.py",
     ]
 }
+
+SCOPE = {
+    "make_clamp": Scope(
+        formats=("i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "f32",
+                 "f64"),
+        sizes=(_SIZE,),
+        bound_to_code="the real make_clamp is built at each type and bounds, and its own map is "
+        "called at d_in",
+        bit_precise=("the clamp of every record of each type (bit-vectors, IEEE) and every pair "
+                     "of datasets of length <= N at distance <= d_in",),
+    )
+}  # fmt: skip

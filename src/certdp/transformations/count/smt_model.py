@@ -26,6 +26,7 @@ import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import edit_scripts, within_float, within_int
+from certdp.contracts.smt_code import Scope
 from certdp.core.types import INTEGER_TYPES, carrier
 
 __all__ = ["LENGTH_BITS", "count_model", "count_instance", "obligations", "MODELLED"]
@@ -191,3 +192,14 @@ def obligations(names=None) -> list[Obligation]:
 
 
 MODELLED = {"make_count": ["transformations/count/make_count.py"]}
+
+SCOPE = {
+    "make_count": Scope(
+        formats=(*INTEGER_TYPES, "f32", "f64"),
+        sizes=(_SIZE,),
+        bound_to_code="the real make_count is built for each output type, and its own map is "
+        "called at each d_in (and the cap is the code's largest_count)",
+        bit_precise=("every pair of lengths below 2^63 within d_in (130-bit bit-vectors, f64 "
+                     "conversion)", "every dataset of length <= N and its neighbours"),
+    )
+}  # fmt: skip

@@ -17,6 +17,7 @@ import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import elementwise_cases, float_sort, float_value, int_value
+from certdp.contracts.smt_code import Scope
 from certdp.core.types import INTEGER_TYPES, carrier
 
 __all__ = ["is_equal_record", "obligations", "MODELLED"]
@@ -100,3 +101,14 @@ def obligations(names=None) -> list[Obligation]:
 
 
 MODELLED = {"make_is_equal": ["transformations/is_equal/make_is_equal.py", "core/domains.py"]}
+
+SCOPE = {
+    "make_is_equal": Scope(
+        formats=("bool", "integer types", "f32", "f64"),
+        sizes=(_SIZE,),
+        bound_to_code="the real make_is_equal is built at each type and value, and its own map "
+        "is called at d_in",
+        bit_precise=("the comparison of every record (bit-vectors, IEEE equality) and every pair "
+                     "of datasets of length <= N at distance <= d_in",),
+    )
+}  # fmt: skip

@@ -1,51 +1,55 @@
-"""SMT model of ``make_mean`` and its bounded theorem, on the summation model.
+"""SMT model of ``make_mean`` and its bounded theorem, bound to the real constructor.
 
-Model of the function (make_mean.py): the sum that ``make_sum`` picks (the Pairwise checked
-sum for the bounds below: :func:`certdp.transformations._summation.smt_model.pairwise_tree`,
-flagging an infinite or NaN total), clamped to ``[l, h]`` and multiplied by ``c``, the product
-rounded to nearest, ties to even (``fpMul`` in round-nearest-even is exactly the code's
-``round_rational`` of the exact product, except that an exact zero product is ``+0.0`` there:
-the model says so).  ``l = RD(n L)``, ``h = RU(n U)``, ``c = RN(1/n)``.
+``make_mean`` is ``summed >> scaled`` (make_mean.py, line ``chain``): the sum that ``make_sum``
+picks, then ``function`` (clamp the total to ``[l, h]``, multiply exactly by ``c``, round to
+nearest).  By the chain's map (``second.map(first.map(d_in))``) and the sum's theorem (required:
+``REQUIRES``, proved by the summation model), two neighbouring datasets give totals ``t, t'`` with
+``|t - t'| <= S = summed.map(d_in)``; the obligation is the rest of the theorem.
 
-Model of the map: ``RU(RU(c * sigma(d_in)) + ulp(w))`` with ``w = RU(max(|l|, h) * c)``, as the
-code computes it, in the format of the obligation; ``sigma`` is the sum's map.
-``tests/prove/test_mean_model.py`` checks, in f32 and f64, that the function model equals the
-code bit for bit on random datasets, and that :func:`mean_map` with the code's own sum map
-equals the code's mean map bit for bit.
-
-Obligations: for every dataset of exactly ``n`` records in ``[L, U]`` and every dataset at
-symmetric (or insert-delete) distance ``<= 2`` of the same size (one record changed, under a
-symbolic permutation for the symmetric distance), the model's outputs are not NaN, no sum
-overflows, and ``|mean(x) - mean(x')| <= map(2)``.  In the reduced-precision format ``f8``
-(FP(4, 4), where the sum, the clamp and the product all round), at ``n = 3`` and ``n = 4``,
-with ``sigma`` the summation lemma's map at that precision (the summation model's
-``reduced_precision_map``, rounded up).  f32 at ``n = 3`` exceeds the time budget (the sum
-alone does, see the summation model) and is not run.
+Obligations (``code``), one per instance (format f32 or f64, size ``n``, bounds, input metric),
+with one case per ``d_in``: the real ``make_mean`` is built, its parts are read from the built
+chain (``built.components``), ``S`` is the real sum's map and ``M = built.map(d_in)`` the real
+mean's map; ``l``, ``h`` and ``c`` are read from the code's ``function`` (its closure).  A case is
+satisfiable exactly when there are reals ``t, t'`` with ``|t - t'| <= S`` and reals ``r, r'``
+within ``H`` of ``c clamp(t)`` and ``c clamp(t')`` with ``|r - r'| > M``, in exact rational
+arithmetic.  ``H = ulp_T(W) / 2`` with ``W = c max(|l|, |h|)`` exactly and ``ulp_T`` the spacing
+of ``T`` in the binade of ``W`` (:func:`ulp_of`, the model's own): rounding to nearest moves a
+real of magnitude at most ``W`` by at most ``H`` (the definition of rounding to nearest).  This
+is the exact-real abstraction of the rounded product; ``tests/prove/test_mean_model.py`` checks
+on concrete data that the code's output is the IEEE product rounded to nearest of the clamped
+total, bit for bit (:func:`mean_of_total`, with the code's own constants), and within ``H`` of
+the exact product.
 """
 
 from __future__ import annotations
 
+import inspect
 from fractions import Fraction
 
 import z3
 
 from certdp.contracts.obligation import Obligation
-from certdp.contracts.smt import FORMATS, float_exact, float_sort, float_value, within_float
+from certdp.contracts.smt import FORMATS
+from certdp.contracts.smt_code import Scope, exact
+from certdp.core.errors import DPError
 
-__all__ = ["mean_of_total", "mean_map", "mean_instance", "obligations", "MODELLED"]
+__all__ = [
+    "ulp_of",
+    "code_constants",
+    "mean_of_total",
+    "built_mean",
+    "mean_instance",
+    "obligations",
+    "MODELLED",
+    "REQUIRES",
+    "SCOPE",
+]
 
-#: (format, n, bounds) per obligation.
-CASES = [("f8", 3, (-1.0, 1.0)), ("f8", 4, (-1.0, 1.0)), ("f8", 3, (0.0, 2.0))]
-_SUM = "make_sized_bounded_float_checked_sum"
 
-
-def _round(value: Fraction, sort, mode) -> Fraction:
-    number = z3.simplify(
-        z3.fpRealToFP(mode, z3.RealVal(f"{value.numerator}/{value.denominator}"), sort)
+def _fp(value: Fraction, sort):
+    return z3.simplify(
+        z3.fpRealToFP(z3.RNE(), z3.RealVal(f"{value.numerator}/{value.denominator}"), sort)
     )
-    if number.isInf():
-        raise OverflowError(f"{value} is beyond the format")
-    return float_exact(number)
 
 
 def ulp_of(value: Fraction, sort) -> Fraction:
@@ -61,86 +65,146 @@ def ulp_of(value: Fraction, sort) -> Fraction:
     return Fraction(2) ** (max(e, emin) - p + 1)
 
 
-def constants(n: int, bounds, sort):
-    """``(c, l, h, ulp(w))`` as the code computes them, in ``sort``."""
-    lower, upper = (Fraction(b) for b in bounds)
-    c = _round(Fraction(1, n), sort, z3.RNE())
-    low = _round(n * lower, sort, z3.RTN())
-    high = _round(n * upper, sort, z3.RTP())
-    w = _round(max(abs(low), high) * c, sort, z3.RTP())
-    return c, low, high, ulp_of(w, sort)
+def code_constants(built) -> tuple[Fraction, Fraction, Fraction]:
+    """``(l, h, c)`` as the real constructor computed them: read from the closure of the
+    ``function`` of the chain's second part."""
+    _, scaled = built.components
+    names = inspect.getclosurevars(scaled.function).nonlocals
+    return tuple(Fraction(names[key]) for key in ("sum_lower", "sum_upper", "reciprocal"))
 
 
-def mean_map(n: int, bounds, sum_map: Fraction, sort) -> Fraction:
-    """The code's mean map for the sum map value ``sum_map``, in ``sort``."""
-    c, _, _, rounding = constants(n, bounds, sort)
-    scaled = _round(c * Fraction(sum_map), sort, z3.RTP())
-    return _round(scaled + rounding, sort, z3.RTP())
-
-
-def _fp(value: Fraction, sort):
-    return z3.simplify(
-        z3.fpRealToFP(z3.RNE(), z3.RealVal(f"{value.numerator}/{value.denominator}"), sort)
-    )
-
-
-def mean_of_total(total, n: int, bounds, sort):
-    """The code's ``function`` applied to the float ``total`` (a z3 float of ``sort``)."""
-    c, low, high, _ = constants(n, bounds, sort)
+def mean_of_total(total, constants, sort):
+    """The code's ``function`` applied to the float ``total`` (a z3 float of ``sort``), with
+    ``constants = (l, h, c)``: the clamp, then the product rounded to nearest (ties to even);
+    the code rounds the exact rational product, so an exact zero is ``+0.0``."""
+    low, high, c = constants
     lo, hi = _fp(low, sort), _fp(high, sort)
     clamped = z3.If(z3.fpLT(total, lo), lo, z3.If(z3.fpGT(total, hi), hi, total))
     product = z3.fpMul(z3.RNE(), clamped, _fp(c, sort))
-    # the code rounds the exact rational product: an exact zero is +0.0 (a negative product
-    # that rounds to zero keeps its sign, as in IEEE)
     return z3.If(z3.fpIsZero(clamped), z3.fpPlusZero(sort), product)
 
 
-def mean_instance(fmt: str, n: int, bounds, d_in: int = 2, map_scale=Fraction(1)):
-    """One obligation; ``map_scale < 1`` shrinks the map (a deliberately wrong map)."""
-    from certdp.transformations._summation import smt_model as sums
+def half_ulp(constants, fmt: str) -> Fraction:
+    """``H``: half the spacing of ``fmt`` in the binade of ``W = c max(|l|, |h|)``."""
+    low, high, c = constants
+    return ulp_of(c * max(abs(low), abs(high)), z3.FPSort(*FORMATS[fmt])) / 2
 
-    sort = float_sort(fmt)
-    sum_map = sums.reduced_precision_map(_SUM, "Pairwise", fmt, n, bounds, d_in)
-    sum_map = float_exact(sums.float_round_up(sum_map, sort))
-    stated = mean_map(n, bounds, sum_map, sort) * map_scale
-    bound = sums.float_round_up(stated, sort)
 
-    def model(terms):
-        total = sums.pairwise_tree(terms, sort)
-        mean = mean_of_total(total, n, bounds, sort)
-        return mean, z3.Or(z3.fpIsInf(total), z3.fpIsNaN(total), z3.fpIsNaN(mean))
+def built_mean(fmt: str, n: int, bounds, metric: str):
+    """The real ``make_mean`` at these parameters."""
+    import numpy as np
 
-    lo, hi = float_value(bounds[0], sort), float_value(bounds[1], sort)
-    obligation = sums._sum_obligation(
-        "make_mean", None, model,
-        element_of=lambda label: z3.FP(label, sort),
-        inside=lambda s: z3.And(z3.fpLEQ(lo, s), z3.fpLEQ(s, hi)),
-        within=within_float,
-        decode_record=sums._decode_float,
-        size=n, N=n, d_in=d_in, metric="symmetric", order_invariant=False,
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import insert_delete_distance, symmetric_distance
+
+    from .make_mean import make_mean
+
+    cast = np.float32 if fmt == "f32" else float
+    domain = vector_domain(atom_domain(bounds=(cast(bounds[0]), cast(bounds[1])), T=fmt), size=n)
+    space = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
+    return make_mean(domain, space)
+
+
+#: (format, n, bounds) per instance; every instance under both input metrics.
+CASES = [
+    (fmt, n, bounds)
+    for fmt in ("f32", "f64")
+    for n, bounds in [
+        (1, (-1.0, 1.0)),
+        (3, (-1.0, 1.0)),
+        (4, (0.0, 2.0)),
+        (3, (0.0, 100.0)),
+        (7, (-3.0, 1e6)),
+        (1000, (-1.0, 1.0)),
+        (10**6, (0.0, 1e-30)),
+        (5, (-1e30, 1e30)),
+    ]
+] + [("f64", 3, (5e-324, 1e-300)), ("f64", 2, (-1e300, 1e300)), ("f32", 3, (1e-45, 1e38))]
+# fmt: skip
+D_INS = (1, 2, 4, 10)
+
+
+def mean_instance(fmt: str, n: int, bounds, metric: str = "symmetric", built=None):
+    """The obligation of one instance (``built`` replaces the real constructor: tests)."""
+    built = built or built_mean(fmt, n, bounds, metric)
+    summed, _ = built.components
+    constants = code_constants(built)
+    low, high, c = constants
+    H = exact(half_ulp(constants, fmt))
+
+    def clamp(v):
+        return z3.If(v < exact(low), exact(low), z3.If(v > exact(high), exact(high), v))
+
+    def violation():
+        cases = []
+        t, tp, r, rp = z3.Reals("t t_prime r r_prime")
+        for d_in in D_INS:
+            try:
+                S, M = summed.map(d_in), built.map(d_in)
+            except DPError:
+                continue  # the map refuses this d_in (its product leaves the format): no claim
+            x, xp = exact(c) * clamp(t), exact(c) * clamp(tp)
+            formula = z3.And(
+                t - tp <= exact(S), tp - t <= exact(S),
+                r - x <= H, x - r <= H, rp - xp <= H, xp - rp <= H,
+                z3.Or(r - rp > exact(M), rp - r > exact(M)),
+            )  # fmt: skip
+
+            def decode(m, d_in=d_in, S=S, M=M):
+                return {"d_in": d_in, "sum map": repr(S), "mean map": repr(M),
+                        "t": str(m.eval(t)), "t'": str(m.eval(tp)),
+                        "r": str(m.eval(r)), "r'": str(m.eval(rp))}  # fmt: skip
+
+            cases.append((formula, decode))
+        return cases
+
+    return Obligation(
+        constructor="make_mean",
         claim=(
-            f"Pairwise<{fmt}> mean bounds={bounds} size={n} d_in={d_in} symmetric: "
-            f"|mean(x) - mean(x')| <= map = {float(stated)!r}"
-            + ("" if map_scale == 1 else f" (map scaled by {map_scale}: deliberately wrong)")
+            f"real make_mean {fmt} size={n} bounds={bounds} {metric} d_in in {D_INS}: totals "
+            f"within the real sum's map, clamped and multiplied by the code's c, each rounded "
+            f"within half an ulp of {fmt}, stay within the real mean's map (exact reals)"
         ),
-        fmt=fmt, bound=bound,
+        format=fmt, size=n, violation=violation,
     )  # fmt: skip
-    return obligation
 
 
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_mean" not in names:
         return []
-    assert all(fmt in FORMATS for fmt, _, _ in CASES)
-    return [mean_instance(fmt, n, bounds) for fmt, n, bounds in CASES]
+    return [
+        mean_instance(fmt, n, bounds, metric)
+        for fmt, n, bounds in CASES
+        for metric in ("symmetric", "insert_delete")
+    ]
 
 
 MODELLED = {
     "make_mean": [
         "transformations/mean/make_mean.py",
         "transformations/sum/make_sum.py",
-        "transformations/_summation/smt_model.py",
-        "transformations/_summation/float_summation.py",
         "numeric/floats.py",
     ]
+}
+
+#: The theorem of the sum ``make_mean`` chains first (``|t - t'| <= S``).
+REQUIRES = {"make_mean": ["make_sum"]}
+
+SCOPE = {
+    "make_mean": Scope(
+        formats=("f32", "f64"),
+        sizes=tuple(sorted({n for _, n, _ in CASES})),
+        bound_to_code="the real make_mean is built at each instance; the sum's map and the "
+        "mean's map are called on each d_in, and the clamp bounds and 1/n are read from the "
+        "built function",
+        instances=f"{len(CASES)} (format, size, bounds) under the symmetric and insert-delete "
+        f"distances, d_in in {D_INS}",
+        abstractions=(
+            "the sum's outputs are any reals within the real sum's map (the sum's own theorem, "
+            "required: make_sum)",
+            "the product rounded to nearest is any real within half an ulp of the format in "
+            "the binade of c max(|l|, |h|) (checked against the code on concrete data by a test)",
+        ),
+        assumed=("the chain's map is second.map(first.map(d_in)) (core/transformation.tex)",),
+    )
 }

@@ -43,6 +43,7 @@ from itertools import combinations, permutations
 import z3
 
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import Scope
 
 __all__ = [
     "RECORD_BITS",
@@ -288,3 +289,16 @@ MODELLED = {
         "numeric/integers.py",
     ]
 }
+
+SCOPE = {
+    "make_resize": Scope(
+        formats=("records of 3 bits", "u32"),
+        sizes=_SIZES,
+        bound_to_code="the real make_resize is built at each size and pair of metrics, and its "
+        "own map is called at d_in = 1",
+        bit_precise=("every dataset of length <= 4, every constant and every outcome of the "
+                     "shuffles (enumerated permutations)", "the map's checked product for every "
+                     "u32 d_in"),
+        assumed=("larger d_in by the path-metric gluing lemma of make_resize.tex",),
+    )
+}  # fmt: skip

@@ -35,6 +35,7 @@ import numpy as np
 import z3
 
 from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import Scope
 from certdp.core.errors import DPError
 from certdp.core.types import INTEGER_TYPES, carrier
 
@@ -204,3 +205,15 @@ MODELLED = {
         "transformations/_summation/float_summation.py",
     ]
 }
+
+SCOPE = {
+    "make_sum": Scope(
+        formats=("integer types", "f32", "f64", "f8"),
+        sizes=(_SIZE,),
+        bound_to_code="make_sum is run at every type, size, metric and bounds case and compared "
+        "with the expected specialised sum (its map at d_in = 0..6 and its function on a grid "
+        "of datasets); the chosen sums' theorems call their real maps",
+        bit_precise=("the dispatch, by running the code on a finite set of cases",),
+        reduced_formats=("the Pairwise float sums chosen, at n = 4 in f8",),
+    )
+}  # fmt: skip
