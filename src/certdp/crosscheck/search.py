@@ -18,9 +18,6 @@ from certdp.core import metrics as certdp_metrics
 from certdp.core.metrics import L2Distance
 
 from .grids import SEARCH_SIZE_LIMIT
-
-#: Boundary pairs tried per point at most (the families come most telling first).
-PAIRS, QUICK_PAIRS = 3000, 400
 from .pairs import boundary_pairs
 
 __all__ = [
@@ -31,6 +28,9 @@ __all__ = [
     "exceeds",
     "show",
 ]
+
+#: Boundary pairs tried per point at most (the families come most telling first).
+PAIRS, QUICK_PAIRS = 3000, 400
 
 
 def show(value) -> str:
