@@ -199,6 +199,7 @@ def _crosscheck(arguments) -> int:
         as_json=arguments.json,
         junit=arguments.junit,
         reproducers=arguments.reproducers,
+        jobs=arguments.jobs,
     )
 
 
@@ -220,6 +221,9 @@ def _crosscheck_command(commands) -> None:
     crosscheck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
     crosscheck.add_argument(
         "--reproducers", metavar="DIR", help="write every finding's reproducer script into DIR"
+    )
+    crosscheck.add_argument(
+        "--jobs", type=int, default=2, help="processes, one twin each at a time (default 2)"
     )
     crosscheck.set_defaults(run=_crosscheck)
 

@@ -102,7 +102,7 @@ def boundary_pairs(domain, limit: int, quick: bool = False):
     """Pairs of members of ``domain`` built from its extreme values: a vector domain of atoms,
     or a 2-D array domain (:func:`array_pairs`)."""
     if getattr(domain, "row_test", False) is not False:  # an array2_domain
-        yield from array_pairs(domain, limit)
+        yield from array_pairs(domain, limit, quick)
         return
     if not isinstance(domain, VectorDomain) or not isinstance(domain.element_domain, AtomDomain):
         return
@@ -140,13 +140,14 @@ def _rows(domain, width: int) -> list:
     return rows
 
 
-def array_pairs(domain, limit: int):
+def array_pairs(domain, limit: int, quick: bool = False):
     """2-D arrays whose rows sit on the boundary of the domain's norm ball, in blocks, moved,
     changed, added and removed; without ``num_columns``, arrays of different widths (their
     column sums have different lengths)."""
     widths = [domain.num_columns] if domain.num_columns is not None else [1, 2, 3]
     sized = domain.size is not None
-    lengths = ([domain.size] if domain.size <= limit else []) if sized else [0, 1, 3, 16]
+    unsized = [1, 3] if quick else [0, 1, 3, 16]
+    lengths = ([domain.size] if domain.size <= limit else []) if sized else unsized
     candidates = []
     if domain.num_columns is None:  # the same records, in arrays of two widths
         for a in widths:

@@ -21,7 +21,7 @@ from .findings import MAP_CLASSES, SEVERITIES, fails
 from .run import CrosscheckReport, crosscheck
 from .twins import TWINS
 
-__all__ = ["run", "render", "to_json", "to_junit", "write_reproducers"]
+__all__ = ["run", "render", "to_json", "to_junit", "write_reproducers", "digest"]
 
 STATUS_STYLES = {
     "ok": "green",
@@ -162,7 +162,9 @@ def write_reproducers(report: CrosscheckReport, folder: str | Path) -> list[Path
     return written
 
 
-def run(target, names=None, *, quick=False, as_json=False, junit=None, reproducers=None) -> int:
+def run(
+    target, names=None, *, quick=False, as_json=False, junit=None, reproducers=None, jobs=2
+) -> int:
     """Run the cross-check and print the report; return the exit status."""
     selected = [TWINS[name] for name in names if name in TWINS] if names else list(TWINS.values())
     total = max(len(selected), 1)
@@ -172,7 +174,7 @@ def run(target, names=None, *, quick=False, as_json=False, junit=None, reproduce
             detail = f"{result.built}/{result.points} built, {result.pairs} pairs"
             reporter.done(result.status(), name, detail)
 
-        report = crosscheck(target, names, quick=quick, progress=advance)
+        report = crosscheck(target, names, quick=quick, progress=advance, jobs=jobs)
     if junit:
         Path(junit).write_text(to_junit(report))
     if reproducers:
@@ -192,3 +194,32 @@ def run(target, names=None, *, quick=False, as_json=False, junit=None, reproduce
             file=sys.stderr,
         )
     return report.exit_status()
+
+
+def digest(data: dict) -> list[str]:
+    """Plain lines for a report given as its JSON (live or recorded): the totals per twin with
+    a finding, then each finding, grouped by severity (the docs page prints these)."""
+    lines = [
+        f"target {data['target']}{' (--quick)' if data['quick'] else ''}: "
+        f"{len(data['twins'])} twins, "
+        f"{sum(t['built'] for t in data['twins'])} of {sum(t['points'] for t in data['twins'])} "
+        f"points built, {sum(t['pairs'] for t in data['twins'])} pairs, "
+        f"{sum(t['samples'] for t in data['twins'])} noise draws, "
+        f"{sum(t['map_values'] for t in data['twins'])} map values compared; "
+        f"exit status {data['exit_status']}"
+    ]
+    classes = {c: sum(t["map_classes"][c] for t in data["twins"]) for c in MAP_CLASSES}
+    lines.append("map values: " + ", ".join(f"{n} {c}" for c, n in classes.items()))
+    for severity in SEVERITIES:
+        found = [f for f in data["findings"] if f["severity"] == severity]
+        if not found:
+            lines.append(f"{severity}: none")
+            continue
+        lines.append(f"{severity}: {len(found)}")
+        for finding in found:
+            lines.append(f"  {finding['twin']} [{finding['check']}] {finding['summary']}")
+            lines.append(f"    at {finding['point']}")
+            if finding["x"]:
+                lines.append(f"    x = {finding['x']}")
+                lines.append(f"    x' = {finding['x_prime']}")
+    return lines

@@ -278,11 +278,32 @@ def _selected(names):
     return [TWINS[name] for name in names]
 
 
-def crosscheck(target, names=None, quick: bool = False, progress=None) -> CrosscheckReport:
+def _check_twin(target, name: str, quick: bool) -> TwinResult:
+    twin = TWINS[name]
+    result = TwinResult(twin.name, proof=proof_of(twin.name))
+    for point in twin.points(quick):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the target's membership warnings
+                _check_point(target, twin, point, result, quick)
+        except Exception as error:  # a crash of the check itself: reported, not hidden
+            result.error = f"{type(error).__name__}: {error} (at {point.code})"
+    return result
+
+
+def _worker(target_name: str, name: str, quick: bool) -> TwinResult:
+    """One twin in a worker process (which imports the target by name itself)."""
+    from .target import load_target
+
+    return _check_twin(load_target(target_name), name, quick)
+
+
+def crosscheck(target, names=None, quick: bool = False, progress=None, jobs: int = 1):
     """Cross-check ``target`` (a module name like ``"opendp.prelude"``, or a module) against
-    certdp, on the twins ``names`` (default: all).  ``progress(twin_name, result)`` is called
-    after each twin.  Returns a :class:`CrosscheckReport`; ``exit_status()`` is 0 (nothing
-    failed), 1 (a violation or a sampler deviation) or 2 (nothing could be checked)."""
+    certdp, on the twins ``names`` (default: all), in ``jobs`` processes (each twin in one).
+    ``progress(twin_name, result)`` is called after each twin.  Returns a
+    :class:`CrosscheckReport`; ``exit_status()`` is 0 (nothing failed), 1 (a violation or a
+    sampler deviation) or 2 (nothing could be checked)."""
     from .target import Target, TargetError, load_target
 
     start = time.perf_counter()
@@ -299,17 +320,25 @@ def crosscheck(target, names=None, quick: bool = False, progress=None) -> Crossc
     except UnknownTwinError as error:
         report.error = str(error)
         return report
-    for twin in twins:
-        result = TwinResult(twin.name, proof=proof_of(twin.name))
-        for point in twin.points(quick):
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # the target's membership warnings
-                    _check_point(target, twin, point, result, quick)
-            except Exception as error:  # a crash of the check itself: reported, not hidden
-                result.error = f"{type(error).__name__}: {error} (at {point.code})"
-        report.results.append(result)
-        if progress is not None:
-            progress(twin.name, result)
+    by_name = {}
+    if jobs > 1 and len(twins) > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = {
+                pool.submit(_worker, target.name, twin.name, quick): twin.name for twin in twins
+            }
+            for future in as_completed(futures):
+                result = future.result()
+                by_name[result.twin] = result
+                if progress is not None:
+                    progress(result.twin, result)
+    else:
+        for twin in twins:
+            result = _check_twin(target, twin.name, quick)
+            by_name[twin.name] = result
+            if progress is not None:
+                progress(twin.name, result)
+    report.results = [by_name[twin.name] for twin in twins]
     report.seconds = time.perf_counter() - start
     return report

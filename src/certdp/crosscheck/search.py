@@ -168,6 +168,9 @@ def try_pair(built, in_metric, out_metric, x, x_prime, claim=None):
 #: How often each input of a candidate pair is re-run to tell a deterministic function from a
 #: randomised one (whose outputs on one input may differ: a single pair proves nothing there).
 PROBES = 20
+#: Draws per side that screen a randomised candidate before the (costly) certificate, and how
+#: many certificates one point may try.
+SCREEN, SCREENS, CERTIFICATIONS = 40, 30, 3
 
 
 def _deterministic(built, x) -> bool:
@@ -177,24 +180,36 @@ def _deterministic(built, x) -> bool:
     return all(output_key(built(x)) == first for _ in range(PROBES))
 
 
-def confirm(built, out_metric, candidate: Counterexample, quick: bool):
+def confirm(built, out_metric, candidate: Counterexample, quick: bool, attempts: list):
     """A candidate pair stands as a deterministic counterexample when the target gives the same
     output on each input every time; otherwise (a randomised function) only the coupling
-    certificate (:func:`certdp.crosscheck.coupling.certify`) can make it a violation.  Returns
+    certificate (:func:`certdp.crosscheck.coupling.certify`) can make it a violation, tried
+    when a screen of a few draws already shows outputs on x' far from all outputs on x.  Per
+    point at most :data:`SCREENS` screens, a certificate counting for a third of them
+    (``attempts`` records them; a point with a randomised candidate is treated as randomised).  Returns
     ``(counterexample, coupling details or None)`` or ``None``."""
-    from .coupling import FULL, QUICK, certify
+    from .coupling import FULL, QUICK, certify, output_key
 
     x, x_prime = candidate.x, candidate.x_prime
-    if _deterministic(built, x) and _deterministic(built, x_prime):
+    if not attempts and _deterministic(built, x) and _deterministic(built, x_prime):
         return candidate, None
+    # randomised (once seen so, the point stays so): screen, then certify
+    attempts.append(candidate)
+    screens = len(attempts)
+    if screens > SCREENS:
+        return None
+    seen = {output_key(y): y for y in (built(x) for _ in range(SCREEN))}
+    others = [built(x_prime) for _ in range(SCREEN)]
+    claimed = candidate.claimed
+    if not any(all(exceeds(out_metric, y, z, claimed)[0] for y in seen.values()) for z in others):
+        return None
+    attempts.extend([None] * (SCREENS // CERTIFICATIONS))  # a certificate costs ten screens
     certified, details = certify(
-        lambda: built(x), lambda: built(x_prime), out_metric, candidate.claimed,
-        QUICK if quick else FULL,
-    )  # fmt: skip
+        lambda: built(x), lambda: built(x_prime), out_metric, claimed, QUICK if quick else FULL
+    )
     if certified:
-        return Counterexample(
-            x, x_prime, candidate.d_in, candidate.claimed, details["coupled"]
-        ), details
+        found = Counterexample(x, x_prime, candidate.d_in, claimed, details["coupled"])
+        return found, details
     return None
 
 
@@ -207,20 +222,21 @@ def search_pairs(built, space, quick: bool, random_examples: int) -> SearchResul
         return result
     start = time.perf_counter()
     claim = CachedMap(built)
+    attempts: list = []
     budget = QUICK_PAIRS if quick else PAIRS
     for x, x_prime in boundary_pairs(domain, SEARCH_SIZE_LIMIT, quick):
         if result.pairs >= budget:
             break
         result.pairs += 1
         found = try_pair(built, in_metric, out_metric, x, x_prime, claim)
-        confirmed = None if found is None else confirm(built, out_metric, found, quick)
+        confirmed = None if found is None else confirm(built, out_metric, found, quick, attempts)
         if confirmed is not None:
             result.found, result.details = confirmed
             result.seconds = time.perf_counter() - start
             return result
     if random_examples and _searchable(domain):
         confirmed = _random_search(
-            built, domain, in_metric, out_metric, random_examples, result, claim, quick
+            built, domain, in_metric, out_metric, random_examples, result, claim, quick, attempts
         )
         if confirmed is not None:
             result.found, result.details = confirmed
@@ -238,7 +254,7 @@ class _Found(Exception):
         self.counterexample = counterexample
 
 
-def _random_search(built, domain, in_metric, out_metric, examples, result, claim, quick):
+def _random_search(built, domain, in_metric, out_metric, examples, result, claim, quick, attempts):
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 
@@ -257,7 +273,7 @@ def _random_search(built, domain, in_metric, out_metric, examples, result, claim
         x, x_prime = data.draw(neighbours(domain, in_metric, d_in, max_size=8))
         result.pairs += 1
         found = try_pair(built, in_metric, out_metric, x, x_prime, claim)
-        confirmed = None if found is None else confirm(built, out_metric, found, quick)
+        confirmed = None if found is None else confirm(built, out_metric, found, quick, attempts)
         if confirmed is not None:
             raise _Found(confirmed)
 

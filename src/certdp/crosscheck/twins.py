@@ -97,6 +97,18 @@ def _sizes(quick: bool) -> tuple:
     return QUICK_SIZES if quick else SIZES
 
 
+def _sweep(bounds_list: list, quick: bool) -> list:
+    """(bounds, size) pairs: every bounds at size 16, and every size for the first bounds
+    (small, around zero) and for the widest (the type's whole range, or huge floats)."""
+    if quick:
+        return [(bounds, size) for bounds in bounds_list for size in QUICK_SIZES]
+    widest = max(bounds_list, key=lambda b: float(b[1]) - float(b[0]))
+    found = [(bounds, 16) for bounds in bounds_list]
+    for bounds in {bounds_list[0]: None, widest: None}:
+        found += [(bounds, size) for size in SIZES if size != 16]
+    return found
+
+
 def _atom(bounds, T) -> str:
     return f"dp.atom_domain(bounds={bounds!r}, T={T!r})"
 
@@ -118,8 +130,13 @@ def _int_sum(kind: str, sized: bool):
         found = []
         types = ("i8", "u64", "i64") if quick else INT_TYPES
         for T in types:
-            for bounds in int_bounds(T, quick):
-                for size in _sizes(quick) if sized else (None,):
+            pairs = (
+                _sweep(int_bounds(T, quick), quick)
+                if sized
+                else ([(bounds, None) for bounds in int_bounds(T, quick)])
+            )
+            for bounds, size in pairs:
+                if True:
                     args = f"{size}, {bounds!r}, T={T!r}" if sized else f"{bounds!r}, T={T!r}"
                     space = f"{_vector(_atom(bounds, T), size)}, {_metric(ordered)}"
                     found.append(Point(name, f"dp.t.{name}({args})", _d_ins(quick), space=space))
@@ -147,10 +164,10 @@ def _float_sum(kind: str, sized: bool):
         found = []
         for T in FLOAT_TYPES:
             for S in ("Sequential", "Pairwise"):
-                for bounds in float_bounds(T, quick):
-                    for size in _sizes(quick) if sized else (1, 16, 1_000_000):
-                        if quick and size == 1_000_000:
-                            continue
+                for bounds, size in _sweep(float_bounds(T, quick), quick):
+                    if not sized and size in (0, 2):
+                        continue  # the size limit of an unsized sum: 1, 16 and a million
+                    if True:
                         args = f"{size}, {bounds!r}, S='{S}<{T}>'"
                         space = f"{_vector(_atom(bounds, T), size if sized else None)}, " + (
                             _metric(ordered)
@@ -175,9 +192,11 @@ def _sum_points(quick: bool) -> list[Point]:
     types = ("i32", "u8", "f64", "f32") if quick else (*INT_TYPES, *FLOAT_TYPES)
     for T in types:
         bounds_list = float_bounds(T, quick) if T.startswith("f") else int_bounds(T, quick)
-        for bounds in bounds_list:
-            for size in (None, 16) if quick else (None, 0, 1, 16, 1_000_000):
-                for ordered in (False, True):
+        combos = [(b, None) for b in bounds_list]
+        combos += [(b, 16) for b in bounds_list] if quick else _sweep(bounds_list, quick)
+        for bounds, size in combos:
+            for ordered in (False, True) if size in (None, 16) else (False,):
+                if True:
                     space = f"{_vector(_atom(bounds, T), size)}, {_metric(ordered)}"
                     code = f"dp.t.make_sum({space})"
                     found.append(Point("make_sum", code, _d_ins(quick)))
@@ -195,7 +214,7 @@ def _clamp_points(quick: bool) -> list[Point]:
     for T in ("i32", "f64") if quick else (*INT_TYPES, *FLOAT_TYPES):
         bounds_list = float_bounds(T, quick) if T.startswith("f") else int_bounds(T, quick)
         for bounds in bounds_list:
-            for ordered in (False, True):
+            for ordered in (False, True) if bounds == bounds_list[0] else (False,):
                 space = f"{_vector(_plain_atom(T))}, {_metric(ordered)}"
                 found.append(
                     Point("make_clamp", f"dp.t.make_clamp({space}, {bounds!r})", _d_ins(quick))
@@ -219,7 +238,7 @@ def _is_equal_points(quick: bool) -> list[Point]:
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []
-    for T in ("i32", "f64") if quick else ("i8", "u64", "f32", "f64"):
+    for T in ("i32", "f64") if quick else ("i8", "i32", "u64", "f32", "f64"):
         for TO in ("i32",) if quick else ("i32", "u32", "i64", "u64"):
             for ordered in (False, True):
                 space = f"{_vector(_plain_atom(T))}, {_metric(ordered)}"
@@ -232,9 +251,13 @@ def _count_points(quick: bool) -> list[Point]:
 def _mean_points(quick: bool) -> list[Point]:
     found = []
     for T in ("f64",) if quick else FLOAT_TYPES:
-        for bounds in float_bounds(T, quick):
-            for size in (1, 16) if quick else (1, 2, 16, 1000):
-                for ordered in (False, True):
+        bounds_list = float_bounds(T, quick)
+        combos = [(b, size) for b in bounds_list for size in (1, 16)]
+        if not quick:
+            combos += [(bounds_list[0], 2), (bounds_list[0], 1000)]
+        for bounds, size in combos:
+            for ordered in (False, True):
+                if True:
                     space = f"{_vector(_atom(bounds, T), size)}, {_metric(ordered)}"
                     found.append(Point("make_mean", f"dp.t.make_mean({space})", _d_ins(quick)))
     return found
@@ -245,7 +268,7 @@ def _resize_points(quick: bool) -> list[Point]:
     found = []
     atoms = {"i32": (0, 1), "f64": (0.0, 1.0)}
     for T in ("i32",) if quick else ("i32", "f64"):
-        for size in (1, 3) if quick else (1, 2, 3):
+        for size in (3,) if quick else (1, 2, 3):
             for MI in (True, False):
                 for MO in (True, False):
                     space = f"{_vector(_plain_atom(T))}, {_metric(MI)}"
@@ -277,8 +300,8 @@ def _np_sum_points(quick: bool) -> list[Point]:
     found = []
     for T in ("f64",) if quick else FLOAT_TYPES:
         for p in (1, 2):
-            for norm in (1.0,) if quick else (1.0, 1e-3, 1e30):
-                for size in (None, 10) if quick else (None, 1, 10, 1000):
+            for norm in (1.0,) if quick else (1.0, 1e30):
+                for size in (None, 10) if quick else (None, 1, 10):
                     for columns in (3, None):
                         for origin in (None,) if quick else (None, [1.0, -2.0, 0.5]):
                             if origin is not None and columns is None:
