@@ -87,11 +87,17 @@ def literal(value) -> str:
     return repr(value)
 
 
-def _header(target: str, idealized: bool) -> str:
+def _script(target: str, idealized: bool, body: str) -> str:
+    """The script: imports (NumPy only when the body uses it), distances, features, body."""
     features = '"contrib", "idealized-numerics"' if idealized else '"contrib"'
+    numpy = "np." in body
     return (
-        f"import sys\n\nimport numpy as np\n\nimport {target} as dp\n\n"
-        f"{NUMPY_CONSTRUCTOR_SOURCE}\n\n{_DISTANCES}\n\ndp.enable_features({features})\n"
+        "import sys\n\n"
+        + ("import numpy as np\n\n" if numpy else "")
+        + f"import {target} as dp\n\n"
+        + (f"{NUMPY_CONSTRUCTOR_SOURCE}\n\n" if "np_constructor" in body else "")
+        + f"{_DISTANCES}\n\ndp.enable_features({features})\n"
+        + body
     )
 
 
@@ -117,9 +123,10 @@ def pair_script(target, code, idealized, x, x_prime, input_metric, output_metric
         else "over = actual > claimed_exact\n"
     )
     shown = "squared distance" if squared else "distance"
-    return (
-        _header(target, idealized)
-        + f"\nbuilt = {code}\nx = {literal(x)}\nx_prime = {literal(x_prime)}\n"
+    return _script(
+        target,
+        idealized,
+        f"\nbuilt = {code}\nx = {literal(x)}\nx_prime = {literal(x_prime)}\n"
         f"d_in = {distance_in}(x, x_prime)\n"
         "claimed = built.map(d_in)\n"
         f"actual = {distance_out}(built(x), built(x_prime))\n"
@@ -128,7 +135,7 @@ def pair_script(target, code, idealized, x, x_prime, input_metric, output_metric
         f'{{show(actual)}} (exactly {{actual}})")\n'
         'print("REPRODUCED: the outputs are further apart than the map allows" if over '
         'else "not reproduced")\n'
-        "sys.exit(1 if over else 0)\n"
+        "sys.exit(1 if over else 0)\n",
     )
 
 
@@ -137,8 +144,10 @@ def coupling_script(target, code, idealized, x, x_prime, input_metric, output_me
     enough that no coupling within the map exists (see certdp.crosscheck.coupling)."""
     distance_in, _ = _metric_call(input_metric)
     distance_out, _ = _metric_call(output_metric)
-    return (
-        _header(target, idealized) + "import math\n\n"
+    return _script(
+        target,
+        idealized,
+        "import math\n\n"
         f"built = {code}\nx = {literal(x)}\nx_prime = {literal(x_prime)}\n"
         f"d_in = {distance_in}(x, x_prime)\nclaimed = built.map(d_in)\nalpha = 1e-6\n"
         f"support = {{}}\nfor _ in range({draws.first}):\n"
@@ -152,29 +161,30 @@ def coupling_script(target, code, idealized, x, x_prime, input_metric, output_me
         f"lower = len(far) / {draws.other} - math.sqrt(math.log(1 / alpha) / (2 * {draws.other}))\n"
         "over = pinned and lower > outside\n"
         'print(f"input distance {d_in}: the map claims {claimed!r}")\n'
-        'print(f"outputs seen on x: {sorted(support)}")\n'
-        f'if far:\n    print(f"an output on x_prime, {{far[0]!r}}, is at distance '
-        f"{{min({distance_out}(y, far[0]) for y in support.values())}} from every output on x; "
-        'such outputs: {len(far)} of {len(others)}")\n'
+        'print(f"outputs seen on x: {[list(y) for y in support.values()]}")\n'
+        f'if far:\n    print(f"an output on x_prime, {{list(far[0])!r}}, is at least '
+        f"{{min({distance_out}(y, far[0]) for y in support.values())}} away from every output "
+        'on x; such outputs: {len(far)} of {len(others)}")\n'
         'print(f"P(output on x outside those) <= {outside:.4f}; P(far output on x_prime) >= '
         '{lower:.4f} (each except with probability {alpha})")\n'
         'print("REPRODUCED: no coupling within the claimed distance" if over else "not reproduced")\n'
-        "sys.exit(1 if over else 0)\n"
+        "sys.exit(1 if over else 0)\n",
     )
 
 
 def map_script(target, code, idealized, d_in, exact_text: str, lower) -> str:
     """A map value below certdp's exact bound (a suspect: no pair shows it)."""
-    return (
-        _header(target, idealized)
-        + f"\nbuilt = {code}\nd_in = {d_in!r}\nclaimed = built.map(d_in)\n"
+    return _script(
+        target,
+        idealized,
+        f"\nbuilt = {code}\nd_in = {d_in!r}\nclaimed = built.map(d_in)\n"
         f"lower = Fraction({lower.numerator}, {lower.denominator})  # at most certdp's exact "
         f"bound {exact_text}\n"
         "below = exact(claimed) < lower\n"
         'print(f"map({d_in}) = {claimed!r}; certdp\'s exact bound is at least {float(lower)!r}")\n'
         'print("REPRODUCED: the map is below the exact bound of the same algorithm" if below '
         'else "not reproduced")\n'
-        "sys.exit(1 if below else 0)\n"
+        "sys.exit(1 if below else 0)\n",
     )
 
 
@@ -188,8 +198,10 @@ def noise_script(target, noise, n: int) -> str:
     centre = 2 ** (int(noise.T[1:]) - 1) if noise.T.startswith("u") else 0
     zero = centre if integer else 0.0
     statistic = "abs(v)" if noise.kind == "laplace" else "v * v"
-    return (
-        _header(target, False) + "import math\n\n"
+    return _script(
+        target,
+        False,
+        "import math\n\n"
         f"measurement = {noise.sampler}\n"
         f"values = [v - {centre} for v in measurement([{zero!r}] * {n})]\n"
         f"observed = sum({statistic} for v in values) / len(values)\n"
@@ -197,5 +209,5 @@ def noise_script(target, noise, n: int) -> str:
         "z = (observed - mean) / math.sqrt(variance / len(values))\n"
         "p = math.erfc(abs(z) / math.sqrt(2))\n"
         'print(f"scale statistic {observed!r}, exact mean {mean!r}: z = {z:.2f}, p = {p:.3g}")\n'
-        f"sys.exit(1 if p < {ALPHA!r} else 0)\n"
+        f"sys.exit(1 if p < {ALPHA!r} else 0)\n",
     )

@@ -175,7 +175,7 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                 size = int(re.search(r"size=(\d+)", point.code).group(1))
                 found, details = search_coupling(built, space, size, quick)
             else:
-                found = search_pairs(built, space, quick, 10 if quick else 40)
+                found = search_pairs(built, space, quick, 10 if quick else 25)
                 details = found.details
             result.pairs += found.pairs
             result.search_seconds += found.seconds

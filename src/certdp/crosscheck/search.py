@@ -30,7 +30,7 @@ __all__ = [
 ]
 
 #: Boundary pairs tried per point at most (the families come most telling first).
-PAIRS, QUICK_PAIRS = 3000, 400
+PAIRS, QUICK_PAIRS = 1500, 400
 
 
 def show(value) -> str:

@@ -22,7 +22,6 @@ from .grids import (
     FLOAT_TYPES,
     INT_TYPES,
     QUICK_DATASET_D_INS,
-    QUICK_SIZES,
     SIZES,
     float_bounds,
     int_bounds,
@@ -93,15 +92,11 @@ def _d_ins(quick: bool) -> tuple:
     return QUICK_DATASET_D_INS if quick else DATASET_D_INS
 
 
-def _sizes(quick: bool) -> tuple:
-    return QUICK_SIZES if quick else SIZES
-
-
 def _sweep(bounds_list: list, quick: bool) -> list:
     """(bounds, size) pairs: every bounds at size 16, and every size for the first bounds
     (small, around zero) and for the widest (the type's whole range, or huge floats)."""
     if quick:
-        return [(bounds, size) for bounds in bounds_list for size in QUICK_SIZES]
+        return [(bounds, 16) for bounds in bounds_list] + [(bounds_list[0], 1)]
     widest = max(bounds_list, key=lambda b: float(b[1]) - float(b[0]))
     found = [(bounds, 16) for bounds in bounds_list]
     for bounds in {bounds_list[0]: None, widest: None}:
