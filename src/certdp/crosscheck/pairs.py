@@ -93,9 +93,11 @@ def _order(value):
 
 
 def _lengths(domain: VectorDomain, limit: int) -> list[int]:
+    """The lengths searched: the domain's size, or (unsized) a block of 16 and one more first
+    (sums split and limits cut there), then the short ones."""
     if domain.size is not None:
         return [domain.size] if domain.size <= limit else []
-    return [0, 1, 2, 3, 16, 17]
+    return [16, 17, 2, 3, 1, 0]
 
 
 def boundary_pairs(domain, limit: int, quick: bool = False):
@@ -112,8 +114,8 @@ def boundary_pairs(domain, limit: int, quick: bool = False):
     if quick:
         couples = couples[:3]
     blocks = QUICK_BLOCKS if quick else BLOCKS
-    for n in _lengths(domain, limit):
-        for a, b in couples:
+    for a, b in couples:  # the bounds first: each couple is tried at every length
+        for n in _lengths(domain, limit):
             for x in _patterns(a, b, n, blocks) + _patterns(b, a, n, blocks):
                 for x_prime in _variants(x, a, b, sized):
                     if domain.member(x) and domain.member(x_prime):
