@@ -212,14 +212,22 @@ def digest(data: dict) -> list[str]:
     lines.append("map values: " + ", ".join(f"{n} {c}" for c, n in classes.items()))
     for severity in SEVERITIES:
         found = [f for f in data["findings"] if f["severity"] == severity]
-        if not found:
-            lines.append(f"{severity}: none")
+        lines.append(f"{severity}: {len(found) or 'none'}")
+        if fails(severity):  # every failing finding, with its pair
+            for finding in found:
+                lines.append(f"  {finding['twin']} [{finding['check']}] {finding['summary']}")
+                lines.append(f"    at {finding['point']}")
+                if finding["x"]:
+                    lines.append(f"    x = {finding['x']}")
+                    lines.append(f"    x' = {finding['x_prime']}")
             continue
-        lines.append(f"{severity}: {len(found)}")
-        for finding in found:
-            lines.append(f"  {finding['twin']} [{finding['check']}] {finding['summary']}")
-            lines.append(f"    at {finding['point']}")
-            if finding["x"]:
-                lines.append(f"    x = {finding['x']}")
-                lines.append(f"    x' = {finding['x_prime']}")
+        by_twin: dict = {}
+        for finding in found:  # the others: how many per twin, and the first of them
+            by_twin.setdefault(finding["twin"], []).append(finding)
+        for twin, group in by_twin.items():
+            first = group[0]
+            lines.append(
+                f"  {twin}: {len(group)} point(s), e.g. [{first['check']}] {first['summary']}"
+            )
+            lines.append(f"    at {first['point']}")
     return lines
