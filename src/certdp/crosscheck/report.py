@@ -227,7 +227,7 @@ def digest(data: dict) -> list[str]:
         for twin, group in by_twin.items():
             first = group[0]
             lines.append(
-                f"  {twin}: {len(group)} point(s), e.g. [{first['check']}] {first['summary']}"
+                f"  {twin}: {len(group)} finding(s), e.g. [{first['check']}] {first['summary']}"
             )
             lines.append(f"    at {first['point']}")
     return lines
