@@ -12,7 +12,9 @@ from certdp.crosscheck.twins import TWINS
 DATA = Path(__file__).resolve().parents[2] / "docs" / "guide" / "data"
 
 
-@pytest.mark.parametrize("name", ["crosscheck-opendp-0.16.0-quick.json", "crosscheck-opendp-0.16.0.json"])
+@pytest.mark.parametrize(
+    "name", ["crosscheck-opendp-0.16.0-quick.json", "crosscheck-opendp-0.16.0.json"]
+)
 def test_recorded_run(name):
     data = json.loads((DATA / name).read_text())
     assert data["target"] == "opendp.prelude"
