@@ -25,6 +25,7 @@ examples:
   certdp verify make_sum            run make_sum's contract under hypothesis
   certdp vet make_sum --by "Name" --reviewed "proof against code listing, cited lemmas"
                                     record a review (in a source checkout, after committing)
+  certdp crosscheck opendp --quick  audit OpenDP's constructors against certdp's proofs
 
 Run 'certdp COMMAND --help' for the options of a command."""
 
@@ -211,8 +212,53 @@ def _prove_command(commands) -> None:
     prove.set_defaults(run=_prove)
 
 
+def _crosscheck(arguments) -> int:
+    from certdp.crosscheck.report import run
+
+    return run(
+        arguments.target,
+        arguments.names,
+        quick=arguments.quick,
+        as_json=arguments.json,
+        junit=arguments.junit,
+        reproducers=arguments.reproducers,
+        jobs=arguments.jobs,
+    )
+
+
+def _crosscheck_command(commands) -> None:
+    crosscheck = commands.add_parser(
+        "crosscheck",
+        help="audit another DP library (OpenDP's prelude API) against certdp's proofs",
+        description="For every certdp constructor with a twin in TARGET (an importable module "
+        "with OpenDP's prelude API, e.g. opendp.prelude): compare TARGET's maps with certdp's "
+        "exact bounds, search for neighbouring inputs on which TARGET's own function exceeds "
+        "its own map, and test TARGET's noise against its exact distribution. Exit status: "
+        "0 nothing failed, 1 a violation (with a concrete pair) or a sampler deviation, 2 "
+        "nothing could be checked (TARGET does not import, an unknown NAME, no twin built).",
+    )
+    crosscheck.add_argument("target", metavar="TARGET", help="module to audit, e.g. opendp")
+    crosscheck.add_argument("names", nargs="*", metavar="NAME", help="twins (default: all)")
+    crosscheck.add_argument("--quick", action="store_true", help="a small grid (about a minute)")
+    crosscheck.add_argument("--json", action="store_true", help="print the report as JSON")
+    crosscheck.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    crosscheck.add_argument(
+        "--reproducers", metavar="DIR", help="write every finding's reproducer script into DIR"
+    )
+    crosscheck.add_argument(
+        "--jobs", type=int, default=2, help="processes, one twin each at a time (default 2)"
+    )
+    crosscheck.set_defaults(run=_crosscheck)
+
+
 #: Every subcommand, in the order ``certdp --help`` lists them.
-SUBCOMMANDS = [_audit_command, _verify_command, _vet_command, _prove_command]
+SUBCOMMANDS = [
+    _audit_command,
+    _verify_command,
+    _vet_command,
+    _prove_command,
+    _crosscheck_command,
+]
 
 
 def parser() -> argparse.ArgumentParser:

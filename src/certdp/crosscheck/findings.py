@@ -1,0 +1,109 @@
+"""What a cross-check finds: severities, findings and the per-twin tallies.
+
+A finding is something a person should look at; everything else a check saw is counted in
+:class:`TwinResult` (how many map values were equal, more conservative, ...).  Only two
+severities fail a run (exit status 1): a :data:`VIOLATION` (a concrete pair of neighbouring
+inputs on which the target's own function moves further than the target's own map allows, or
+for a randomised transformation a pair whose outputs admit no coupling within it) and a
+:data:`DEVIATION` (a sampler whose output rejects its exact distribution at alpha = 1e-6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+__all__ = [
+    "VIOLATION",
+    "SUSPECT",
+    "DEVIATION",
+    "IDEALIZED",
+    "SEVERITIES",
+    "MAP_CLASSES",
+    "Finding",
+    "TwinResult",
+    "fails",
+]
+
+#: A concrete counterexample to the target's own claim (or a sampler rejected at alpha).
+VIOLATION = "violation"
+#: The target's sampler rejects its exact distribution (chi-square, KS or scale test).
+DEVIATION = "deviation"
+#: The target's map is below certdp's exact bound for the same algorithm: no pair shows it.
+SUSPECT = "suspect"
+#: Found on an object the target builds only under "idealized-numerics", whose maps knowingly
+#: assume exact arithmetic: what that flag gives up, not a bug.
+IDEALIZED = "idealized"
+
+SEVERITIES = (VIOLATION, DEVIATION, SUSPECT, IDEALIZED)
+
+#: The map check's classes, in the order the table shows them.
+MAP_CLASSES = ("equal", "conservative", "tighter", "below")
+
+
+def fails(severity: str) -> bool:
+    """Does a finding of this severity fail the run?"""
+    return severity in (VIOLATION, DEVIATION)
+
+
+@dataclass
+class Finding:
+    """One thing the cross-check found on one point of one twin's grid."""
+
+    twin: str
+    check: str  # "map", "search", "coupling" or "noise"
+    severity: str
+    point: str  # the target's constructor call, in its own API
+    summary: str
+    claimed: str = ""
+    actual: str = ""
+    d_in: str = ""
+    x: str = ""
+    x_prime: str = ""
+    proof: str = ""  # the certdp proof giving the exact bound (relative to the package)
+    reproducer: str = ""  # a script in the target's own API; exits non-zero when it reproduces
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class TwinResult:
+    """Everything the checks saw for one twin (one certdp constructor)."""
+
+    twin: str
+    proof: str = ""
+    points: int = 0
+    built: int = 0  # points the target built
+    map_classes: dict = field(default_factory=lambda: dict.fromkeys(MAP_CLASSES, 0))
+    map_unclassified: int = 0  # map values certdp has no exact bound for (it refuses the point)
+    pairs: int = 0
+    search_seconds: float = 0.0
+    map_values: int = 0
+    map_seconds: float = 0.0
+    samples: int = 0
+    noise_tests: int = 0
+    noise_seconds: float = 0.0
+    notes: list = field(default_factory=list)
+    findings: list = field(default_factory=list)
+    error: str = ""
+
+    @property
+    def checked(self) -> bool:
+        return self.built > 0
+
+    def status(self) -> str:
+        if self.error:
+            return "error"
+        if not self.checked:
+            return "unchecked"
+        severities = {finding.severity for finding in self.findings}
+        for severity in SEVERITIES:
+            if severity in severities:
+                return severity
+        return "ok"
+
+    def to_dict(self) -> dict:
+        data = asdict(self)
+        data["status"] = self.status()
+        data["findings"] = [finding.to_dict() for finding in self.findings]
+        return data

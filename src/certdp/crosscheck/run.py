@@ -1,0 +1,344 @@
+"""Run the three checks over the twins' grids: ``certdp.crosscheck(target, names, quick)``.
+
+Per point: build it in the target (with ``"contrib"``; with ``"idealized-numerics"`` only if
+the target refuses otherwise) and in certdp (the oracle, with contracts on so that the
+proof's exact bound is at hand), compare the maps, search for a counterexample on the
+target's own function, and test the target's noise.  Findings on a point the target built
+under ``"idealized-numerics"`` are reported as :data:`IDEALIZED`, not as violations.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from .findings import DEVIATION, IDEALIZED, SUSPECT, VIOLATION, Finding, TwinResult, fails
+from .twins import TWINS, Point
+
+__all__ = ["CrosscheckReport", "crosscheck", "proof_of", "UnknownTwinError"]
+
+
+class UnknownTwinError(Exception):
+    """A name that is no registered twin."""
+
+
+@dataclass
+class CrosscheckReport:
+    target: str
+    quick: bool
+    results: list = field(default_factory=list)
+    seconds: float = 0.0
+    error: str = ""
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [finding for result in self.results for finding in result.findings]
+
+    @property
+    def violations(self) -> list[Finding]:
+        return [finding for finding in self.findings if fails(finding.severity)]
+
+    @property
+    def checked(self) -> bool:
+        return any(result.checked for result in self.results)
+
+    def exit_status(self) -> int:
+        if self.error or not self.checked:
+            return 2
+        return 1 if self.violations else 0
+
+
+def proof_of(name: str) -> str:
+    """The proof of certdp's constructor ``name``, relative to the package."""
+    from certdp.audit.discovery import discover
+
+    for folder in discover():
+        if folder.name == name:
+            return folder.relative(folder.proof)
+    return ""
+
+
+@contextmanager
+def _oracle_mode():
+    """certdp builds with contracts on, ``contrib`` on and ``idealized-numerics`` off (so
+    that its maps are its proven ones); the previous state is restored."""
+    from certdp.core import features, switches
+
+    contracts, enabled = switches.contracts.enabled, set(features._enabled)
+    switches.contracts.enabled = True
+    features._enabled.discard("idealized-numerics")
+    features._enabled.add("contrib")
+    try:
+        yield
+    finally:
+        switches.contracts.enabled = contracts
+        features._enabled.clear()
+        features._enabled.update(enabled)
+
+
+def _build_oracle(code: str):
+    import certdp.prelude as certdp_dp
+
+    from .target import namespace
+
+    with _oracle_mode():
+        try:
+            return eval(code, namespace(certdp_dp)), ""  # registry code only
+        except Exception as error:
+            return None, f"{type(error).__name__}: {str(error).strip()[:160]}"
+
+
+def _space(point: Point, oracle):
+    import certdp.prelude as certdp_dp
+
+    from .target import namespace
+
+    if point.space:
+        with _oracle_mode():
+            return eval(point.space, namespace(certdp_dp))
+    if oracle is not None:
+        return oracle.input_domain, oracle.input_metric
+    return None
+
+
+def _severity(idealized: bool, severity: str) -> str:
+    return IDEALIZED if idealized else severity
+
+
+def _text(value) -> str:
+    return repr(value) if not isinstance(value, str) else value
+
+
+def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) -> None:
+    from . import reproducer
+    from .coupling import FULL, QUICK, search_coupling
+    from .mapcheck import compare_maps, rational_lower_bound
+    from .noise import QUICK_SAMPLES, check_noise, sample_size
+    from .search import search_pairs
+
+    result.points += 1
+    try:
+        built, idealized = target.build(point.code)
+    except Exception:
+        return  # the target refuses the point: it claims nothing there
+    result.built += 1
+    oracle, refusal = _build_oracle(point.oracle_code)
+    idealized_note = " (built only under idealized-numerics)" if idealized else ""
+    if oracle is None:
+        result.notes.append(f"certdp refuses {point.code}: {refusal}{idealized_note}")
+
+    # 1. map check
+    start = time.perf_counter()
+    outcomes = compare_maps(point, built, oracle)
+    result.map_seconds += time.perf_counter() - start
+    result.map_values += len(outcomes)
+    for outcome in outcomes:
+        if outcome.klass in result.map_classes:
+            result.map_classes[outcome.klass] += 1
+        else:
+            result.map_unclassified += 1
+    below = [outcome for outcome in outcomes if outcome.klass == "below"]
+    if below:
+        outcome = below[0]
+        script = ""
+        if outcome.exact is not None and not isinstance(outcome.target, tuple):
+            lower = rational_lower_bound(outcome.exact)
+            if lower is not None:
+                script = reproducer.map_script(
+                    target.name, point.code, idealized, outcome.d_in, str(outcome.exact), lower
+                )
+        result.findings.append(
+            Finding(
+                twin=twin.name,
+                check="map",
+                severity=_severity(idealized, SUSPECT),
+                point=point.code,
+                summary=f"map({outcome.d_in}) = {outcome.target!r} is below certdp's exact bound "
+                f"{outcome.exact} for the same algorithm ({len(below)} of {len(outcomes)} "
+                f"values){idealized_note}; no pair shows it",
+                claimed=_text(outcome.target),
+                actual=str(outcome.exact),
+                d_in=repr(outcome.d_in),
+                proof=result.proof,
+                reproducer=script,
+            )
+        )
+
+    # 2. counterexample search on the target's own function
+    if point.search and twin.kind == "transformation":
+        space = _space(point, oracle)
+        if space is not None:
+            if point.search == "coupling":
+                size = int(re.search(r"size=(\d+)", point.code).group(1))
+                found, details = search_coupling(built, space, size, quick)
+            else:
+                found = search_pairs(built, space, quick, 10 if quick else 25)
+                details = found.details
+            result.pairs += found.pairs
+            result.search_seconds += found.seconds
+            if found.found is not None:
+                _report_pair(
+                    target,
+                    twin,
+                    point,
+                    result,
+                    built,
+                    space,
+                    idealized,
+                    found,
+                    details,
+                    QUICK if quick else FULL,
+                )
+
+    # 3. noise
+    if point.noise is not None:
+        try:
+            sampler, _ = target.build(point.noise.sampler)
+        except Exception:
+            sampler = None
+        if sampler is not None:
+            h = 1.0 if point.noise.k == 0 else 2.0**point.noise.k
+            n = QUICK_SAMPLES if quick else sample_size(point.noise.kind, point.noise.scale, h)
+            outcome = check_noise(sampler, point.noise, n)
+            result.samples += outcome.samples
+            result.noise_tests += len(outcome.p_values)
+            result.noise_seconds += outcome.seconds
+            if outcome.rejected:
+                p_values = ", ".join(f"{k} p = {v:.3g}" for k, v in outcome.p_values.items())
+                result.findings.append(
+                    Finding(
+                        twin=twin.name,
+                        check="noise",
+                        severity=_severity(idealized, DEVIATION),
+                        point=point.noise.sampler,
+                        summary=f"{point.noise.kind} noise (scale {point.noise.scale}, grid "
+                        f"2^{point.noise.k}) rejects its exact distribution at alpha = 1e-6 "
+                        f"over {n} draws: {p_values}",
+                        proof=result.proof,
+                        reproducer=reproducer.noise_script(target.name, point.noise, n),
+                    )
+                )
+
+
+def _report_pair(target, twin, point, result, built, space, idealized, found, details, draws):
+    from . import reproducer
+    from .search import show
+
+    counterexample = found.found
+    in_metric, out_metric = str(space[1]), str(built.output_metric)
+    if details is None:
+        script = reproducer.pair_script(
+            target.name, point.code, idealized, counterexample.x, counterexample.x_prime,
+            in_metric, out_metric,
+        )  # fmt: skip
+        summary = (
+            f"inputs at distance {counterexample.d_in} give outputs at distance "
+            f"{show(counterexample.actual)}, more than the target's own map "
+            f"{counterexample.claimed!r}"
+        )
+    else:
+        script = reproducer.coupling_script(
+            target.name, point.code, idealized, counterexample.x, counterexample.x_prime,
+            in_metric, out_metric, draws,
+        )  # fmt: skip
+        summary = (
+            f"inputs at distance {counterexample.d_in}: the target claims "
+            f"{counterexample.claimed!r}, the exact coupling of its observed outputs gives "
+            f"{counterexample.actual} ({details['far']} of {details['others']} outputs on x' are "
+            f"further than the claim from every output on x: no coupling within it, error "
+            f"probability <= 2e-6)"
+        )
+    result.findings.append(
+        Finding(
+            twin=twin.name,
+            check="search" if details is None else "coupling",
+            severity=_severity(idealized, VIOLATION),
+            point=point.code,
+            summary=summary + (" (built only under idealized-numerics)" if idealized else ""),
+            claimed=_text(counterexample.claimed),
+            actual=str(counterexample.actual),
+            d_in=repr(counterexample.d_in),
+            x=reproducer.literal(counterexample.x),
+            x_prime=reproducer.literal(counterexample.x_prime),
+            proof=result.proof,
+            reproducer=script,
+        )
+    )
+
+
+def _selected(names):
+    if not names:
+        return list(TWINS.values())
+    unknown = [name for name in names if name not in TWINS]
+    if unknown:
+        raise UnknownTwinError(f"no twin registered for: {', '.join(unknown)}")
+    return [TWINS[name] for name in names]
+
+
+def _check_twin(target, name: str, quick: bool) -> TwinResult:
+    twin = TWINS[name]
+    result = TwinResult(twin.name, proof=proof_of(twin.name))
+    for point in twin.points(quick):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the target's membership warnings
+                _check_point(target, twin, point, result, quick)
+        except Exception as error:  # a crash of the check itself: reported, not hidden
+            result.error = f"{type(error).__name__}: {error} (at {point.code})"
+    return result
+
+
+def _worker(target_name: str, name: str, quick: bool) -> TwinResult:
+    """One twin in a worker process (which imports the target by name itself)."""
+    from .target import load_target
+
+    return _check_twin(load_target(target_name), name, quick)
+
+
+def crosscheck(target, names=None, quick: bool = False, progress=None, jobs: int = 1):
+    """Cross-check ``target`` (a module name like ``"opendp.prelude"``, or a module) against
+    certdp, on the twins ``names`` (default: all), in ``jobs`` processes (each twin in one).
+    ``progress(twin_name, result)`` is called after each twin.  Returns a
+    :class:`CrosscheckReport`; ``exit_status()`` is 0 (nothing failed), 1 (a violation or a
+    sampler deviation) or 2 (nothing could be checked)."""
+    from .target import Target, TargetError, load_target
+
+    start = time.perf_counter()
+    if isinstance(target, str):
+        try:
+            target = load_target(target)
+        except TargetError as error:
+            return CrosscheckReport(str(target), quick, error=str(error))
+    elif not isinstance(target, Target):
+        target = Target(target.__name__, target)
+    report = CrosscheckReport(target.name, quick)
+    try:
+        twins = _selected(names)
+    except UnknownTwinError as error:
+        report.error = str(error)
+        return report
+    by_name = {}
+    if jobs > 1 and len(twins) > 1:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        with ProcessPoolExecutor(jobs) as pool:
+            futures = {
+                pool.submit(_worker, target.name, twin.name, quick): twin.name for twin in twins
+            }
+            for future in as_completed(futures):
+                result = future.result()
+                by_name[result.twin] = result
+                if progress is not None:
+                    progress(result.twin, result)
+    else:
+        for twin in twins:
+            result = _check_twin(target, twin.name, quick)
+            by_name[twin.name] = result
+            if progress is not None:
+                progress(twin.name, result)
+    report.results = [by_name[twin.name] for twin in twins]
+    report.seconds = time.perf_counter() - start
+    return report

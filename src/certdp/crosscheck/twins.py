@@ -1,0 +1,499 @@
+"""The registry of twins: for every certdp constructor, the same algorithm in the target's API.
+
+A twin is a certdp constructor and a grid of points; a point is one call in the shared
+(OpenDP-style) API, written as code with ``dp`` standing for the library: evaluated with
+certdp's prelude it builds the oracle, with the target's it builds the object under audit,
+and pasted into a script it is the reproducer.  ``oracle`` gives certdp's call where the
+target reaches the algorithm through another constructor (certdp's ``make_integer_laplace``
+is OpenDP's ``make_laplace`` on an integer atom domain).  ``space`` is the input domain and
+metric (certdp code) the counterexample search draws neighbours from; by default the oracle's.
+
+Every constructor certdp has must be registered here (tests/crosscheck checks it): a new
+constructor registers its twin in the commit that adds it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .grids import (
+    DATASET_D_INS,
+    FLOAT_TYPES,
+    INT_TYPES,
+    QUICK_DATASET_D_INS,
+    SIZES,
+    float_bounds,
+    int_bounds,
+    int_range,
+    numeric_d_ins,
+)
+
+__all__ = ["Noise", "Point", "Twin", "TWINS", "register", "twin_points"]
+
+
+@dataclass(frozen=True)
+class Noise:
+    """How to sample a measurement's noise in the target: ``sampler`` (target code) builds a
+    vector measurement that is invoked on ``[zero] * n``; its outputs are ``n`` draws of the
+    noise of ``kind`` (``"laplace"`` or ``"gaussian"``) with ``scale`` on the grid ``2**k``
+    (``k = 0`` for integers)."""
+
+    kind: str
+    T: str
+    scale: float
+    sampler: str
+    k: int = 0
+
+
+@dataclass(frozen=True)
+class Point:
+    """One point of a twin's grid."""
+
+    twin: str
+    code: str
+    d_ins: tuple
+    oracle: str | None = None
+    space: str | None = None
+    search: str = "pairs"  # "pairs", "coupling" (randomised transformations) or "" (none)
+    noise: Noise | None = None
+    deltas: tuple = ()  # for privacy profiles: the deltas at which epsilon is compared
+
+    @property
+    def oracle_code(self) -> str:
+        return self.oracle or self.code
+
+
+@dataclass(frozen=True)
+class Twin:
+    name: str
+    kind: str  # "transformation", "measurement" or "combinator"
+    points: Callable[[bool], list[Point]] = field(repr=False)
+
+
+TWINS: dict[str, Twin] = {}
+
+
+def register(name: str, kind: str):
+    """Register the grid function below as the twin of certdp's constructor ``name``."""
+
+    def decorate(points):
+        TWINS[name] = Twin(name, kind, points)
+        return points
+
+    return decorate
+
+
+def twin_points(name: str, quick: bool = False) -> list[Point]:
+    return TWINS[name].points(quick)
+
+
+def _d_ins(quick: bool) -> tuple:
+    return QUICK_DATASET_D_INS if quick else DATASET_D_INS
+
+
+def _sweep(bounds_list: list, quick: bool) -> list:
+    """(bounds, size) pairs: every bounds at size 16, and every size for the first bounds
+    (small, around zero) and for the widest (the type's whole range, or huge floats)."""
+    if quick:
+        return [(bounds, 16) for bounds in bounds_list] + [(bounds_list[0], 1)]
+    widest = max(bounds_list, key=lambda b: float(b[1]) - float(b[0]))
+    found = [(bounds, 16) for bounds in bounds_list]
+    for bounds in {bounds_list[0]: None, widest: None}:
+        found += [(bounds, size) for size in SIZES if size != 16]
+    return found
+
+
+def _atom(bounds, T) -> str:
+    return f"dp.atom_domain(bounds={bounds!r}, T={T!r})"
+
+
+def _metric(ordered: bool) -> str:
+    return "dp.insert_delete_distance()" if ordered else "dp.symmetric_distance()"
+
+
+def _vector(atom: str, size=None) -> str:
+    return f"dp.vector_domain({atom})" if size is None else f"dp.vector_domain({atom}, size={size})"
+
+
+# -- integer sums -------------------------------------------------------------------------------
+def _int_sum(kind: str, sized: bool):
+    name = f"make_{'sized_' if sized else ''}bounded_int_{kind}_sum"
+    ordered = kind == "ordered"
+
+    def points(quick: bool) -> list[Point]:
+        found = []
+        types = ("i8", "u64", "i64") if quick else INT_TYPES
+        for T in types:
+            pairs = (
+                _sweep(int_bounds(T, quick), quick)
+                if sized
+                else ([(bounds, None) for bounds in int_bounds(T, quick)])
+            )
+            for bounds, size in pairs:
+                if True:
+                    args = f"{size}, {bounds!r}, T={T!r}" if sized else f"{bounds!r}, T={T!r}"
+                    space = f"{_vector(_atom(bounds, T), size)}, {_metric(ordered)}"
+                    found.append(Point(name, f"dp.t.{name}({args})", _d_ins(quick), space=space))
+        return found
+
+    register(name, "transformation")(points)
+
+
+for _kind in ("checked", "monotonic", "ordered", "split"):
+    _int_sum(_kind, sized=True)
+for _kind in ("monotonic", "ordered", "split"):
+    _int_sum(_kind, sized=False)
+
+
+# -- float sums ---------------------------------------------------------------------------------
+#: The point OpenDP 0.16 gets wrong: a saturating pairwise sum of 16 records of either sign.
+SATURATING_PAIRWISE = (16, (-0.2 * 1.7976931348623157e308, 0.75 * 1.7976931348623157e308))
+
+
+def _float_sum(kind: str, sized: bool):
+    name = f"make_{'sized_' if sized else ''}bounded_float_{kind}_sum"
+    ordered = kind == "ordered"
+
+    def points(quick: bool) -> list[Point]:
+        found = []
+        for T in FLOAT_TYPES:
+            for S in ("Sequential", "Pairwise"):
+                for bounds, size in _sweep(float_bounds(T, quick), quick):
+                    if not sized and size in (0, 2):
+                        continue  # the size limit of an unsized sum: 1, 16 and a million
+                    if True:
+                        args = f"{size}, {bounds!r}, S='{S}<{T}>'"
+                        space = f"{_vector(_atom(bounds, T), size if sized else None)}, " + (
+                            _metric(ordered)
+                        )
+                        found.append(
+                            Point(name, f"dp.t.{name}({args})", _d_ins(quick), space=space)
+                        )
+        return found
+
+    register(name, "transformation")(points)
+
+
+for _kind in ("checked", "ordered"):
+    _float_sum(_kind, sized=True)
+    _float_sum(_kind, sized=False)
+
+
+# -- make_sum: the dispatcher -------------------------------------------------------------------
+@register("make_sum", "transformation")
+def _sum_points(quick: bool) -> list[Point]:
+    found = []
+    types = ("i32", "u8", "f64", "f32") if quick else (*INT_TYPES, *FLOAT_TYPES)
+    for T in types:
+        bounds_list = float_bounds(T, quick) if T.startswith("f") else int_bounds(T, quick)
+        combos = [(b, None) for b in bounds_list]
+        combos += [(b, 16) for b in bounds_list] if quick else _sweep(bounds_list, quick)
+        for bounds, size in combos:
+            for ordered in (False, True) if size in (None, 16) else (False,):
+                if True:
+                    space = f"{_vector(_atom(bounds, T), size)}, {_metric(ordered)}"
+                    code = f"dp.t.make_sum({space})"
+                    found.append(Point("make_sum", code, _d_ins(quick)))
+    return found
+
+
+# -- element-wise and dataset transformations ---------------------------------------------------
+def _plain_atom(T: str) -> str:
+    return f"dp.atom_domain(T={T!r})"
+
+
+@register("make_clamp", "transformation")
+def _clamp_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else (*INT_TYPES, *FLOAT_TYPES):
+        bounds_list = float_bounds(T, quick) if T.startswith("f") else int_bounds(T, quick)
+        for bounds in bounds_list:
+            for ordered in (False, True) if bounds == bounds_list[0] else (False,):
+                space = f"{_vector(_plain_atom(T))}, {_metric(ordered)}"
+                found.append(
+                    Point("make_clamp", f"dp.t.make_clamp({space}, {bounds!r})", _d_ins(quick))
+                )
+    return found
+
+
+@register("make_is_equal", "transformation")
+def _is_equal_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else (*INT_TYPES, *FLOAT_TYPES):
+        values = (0, int_range(T)[1]) if T.startswith(("i", "u")) else (0.0, -0.0, 5e-324)
+        for value in values:
+            for ordered in (False, True):
+                space = f"{_vector(_plain_atom(T))}, {_metric(ordered)}"
+                code = f"dp.t.make_is_equal({space}, {value!r})"
+                found.append(Point("make_is_equal", code, _d_ins(quick)))
+    return found
+
+
+@register("make_count", "transformation")
+def _count_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else ("i8", "i32", "u64", "f32", "f64"):
+        for TO in ("i32",) if quick else ("i32", "u32", "i64", "u64"):
+            for ordered in (False, True):
+                space = f"{_vector(_plain_atom(T))}, {_metric(ordered)}"
+                code = f"dp.t.make_count({space}, TO={TO!r})"
+                found.append(Point("make_count", code, _d_ins(quick)))
+    return found
+
+
+@register("make_mean", "transformation")
+def _mean_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        bounds_list = float_bounds(T, quick)
+        combos = [(b, size) for b in bounds_list for size in (1, 16)]
+        if not quick:
+            combos += [(bounds_list[0], 2), (bounds_list[0], 1000)]
+        for bounds, size in combos:
+            for ordered in (False, True):
+                if True:
+                    space = f"{_vector(_atom(bounds, T), size)}, {_metric(ordered)}"
+                    found.append(Point("make_mean", f"dp.t.make_mean({space})", _d_ins(quick)))
+    return found
+
+
+@register("make_resize", "transformation")
+def _resize_points(quick: bool) -> list[Point]:
+    found = []
+    atoms = {"i32": (0, 1), "f64": (0.0, 1.0)}
+    for T in ("i32",) if quick else ("i32", "f64"):
+        for size in (3,) if quick else (1, 2, 3):
+            for MI in (True, False):
+                for MO in (True, False):
+                    space = f"{_vector(_plain_atom(T))}, {_metric(MI)}"
+                    MO_name = "InsertDeleteDistance" if MO else "SymmetricDistance"
+                    constant = atoms[T][0]
+                    code = f"dp.t.make_resize({space}, size={size}, constant={constant!r}, MO={MO_name!r})"
+                    found.append(
+                        Point("make_resize", code, (0, 1, 2, 3, 2**31 - 1), search="coupling")
+                    )
+    return found
+
+
+# -- NumPy --------------------------------------------------------------------------------------
+def _array2(T: str, norm, p, size, columns, origin=None) -> str:
+    parts = [f"norm={norm!r}", f"p={p}", f"T={T!r}", "nan=False"]
+    if size is not None:
+        parts.append(f"size={size}")
+    if columns is not None:
+        parts.append(f"num_columns={columns}")
+    if origin is not None:
+        parts.append(
+            f"origin=np.array({origin!r}, dtype={'np.float32' if T == 'f32' else 'np.float64'})"
+        )
+    return f"dp.numpy.array2_domain({', '.join(parts)})"
+
+
+@register("make_np_sum", "transformation")
+def _np_sum_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for p in (1, 2):
+            for norm in (1.0,) if quick else (1.0, 1e30):
+                for size in (None, 10) if quick else (None, 1, 10):
+                    for columns in (3, None):
+                        for origin in (None,) if quick else (None, [1.0, -2.0, 0.5]):
+                            if origin is not None and columns is None:
+                                continue
+                            domain = _array2(T, norm, p, size, columns, origin)
+                            code = (
+                                f"np_constructor(dp, 'make_np_sum')({domain}, "
+                                "dp.symmetric_distance())"
+                            )
+                            space = f"{domain}, dp.symmetric_distance()"
+                            found.append(Point("make_np_sum", code, _d_ins(quick), space=space))
+    return found
+
+
+@register("make_np_clamp", "transformation")
+def _np_clamp_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for p in (1, 2):
+            for norm in (1.0,) if quick else (1.0, 1e-3, 1e30):
+                for origin in (None,) if quick else (None, [1.0, -2.0, 0.5]):
+                    domain = f"dp.numpy.array2_domain(T={T!r}, num_columns=3, nan=False)"
+                    origin_code = (
+                        ""
+                        if origin is None
+                        else f", origin=np.array({origin!r}, dtype="
+                        f"{'np.float32' if T == 'f32' else 'np.float64'})"
+                    )
+                    code = (
+                        f"np_constructor(dp, 'make_np_clamp')({domain}, dp.symmetric_distance(),"
+                        f" norm={norm!r}, p={p}{origin_code})"
+                    )
+                    found.append(Point("make_np_clamp", code, _d_ins(quick)))
+    return found
+
+
+# -- measurements -------------------------------------------------------------------------------
+_SCALES = (1.0, 3.5, 1e-3, 1e12)
+_QUICK_SCALES = (3.5,)
+
+
+def _numeric_space(T: str, vector: bool, l2: bool = False) -> str:
+    nan = ", nan=False" if T.startswith("f") else ""
+    atom = f"dp.atom_domain(T={T!r}{nan})"
+    if vector:
+        metric = "l2_distance" if l2 else "l1_distance"
+        return f"dp.vector_domain({atom}), dp.{metric}(T={T!r})"
+    return f"{atom}, dp.absolute_distance(T={T!r})"
+
+
+#: The (type, k) whose noise is tested (one scale each): every sampler path once, not every
+#: point (a full-size test draws about 380 000 values).
+_NOISE_CASES = {
+    "make_laplace": {("i32", None), ("u32", None), ("f32", None), ("f64", None), ("f64", 2)},
+}
+_NOISE_DEFAULT = {("i32", None), ("f64", None)}
+
+
+def _noise(kind: str, T: str, scale: float, k) -> Noise:
+    constructor = "make_laplace" if kind == "laplace" else "make_gaussian"
+    space = _numeric_space(T, vector=True, l2=kind == "gaussian")
+    extra = "" if k is None else f", k={k}"
+    grid = 0 if T.startswith(("i", "u")) else (-1074 if k is None else k)
+    sampler = f"dp.m.{constructor}({space}, {scale!r}{extra})"
+    return Noise(kind, T, scale, sampler, grid)
+
+
+def _laplace_like(twin: str, integers: tuple, vectors: tuple, via: str | None):
+    """``via``: certdp's own constructor name when the target reaches it through make_laplace."""
+
+    def points(quick: bool) -> list[Point]:
+        found = []
+        for integer in integers:
+            if integer:
+                types = ("i32",) if quick else ("i8", "i32", "i64", "u32")
+            else:
+                types = ("f64",) if quick else FLOAT_TYPES
+            for T, vector in ((T, vector) for T in types for vector in vectors):
+                for scale in _QUICK_SCALES if quick else _SCALES:
+                    for k in (None,) if integer or quick else (None, -10, 2):
+                        space = _numeric_space(T, vector)
+                        extra = "" if k is None else f", k={k}"
+                        code = f"dp.m.make_laplace({space}, {scale!r}{extra})"
+                        oracle = None if via is None else f"dp.m.{via}({space}, {scale!r}{extra})"
+                        noisy = (
+                            scale == _QUICK_SCALES[0]
+                            and (vector or len(vectors) == 1)
+                            and (T, k) in _NOISE_CASES.get(twin, _NOISE_DEFAULT)
+                        )
+                        noise = _noise("laplace", T, scale, k) if noisy else None
+                        found.append(
+                            Point(
+                                twin,
+                                code,
+                                numeric_d_ins(T, quick),
+                                oracle=oracle,
+                                search="",
+                                noise=noise,
+                            )
+                        )
+        return found
+
+    register(twin, "measurement")(points)
+
+
+_laplace_like("make_laplace", (True, False), (False, True), via=None)
+_laplace_like("make_integer_laplace", (True,), (False,), via="make_integer_laplace")
+_laplace_like("make_vector_integer_laplace", (True,), (True,), via="make_vector_integer_laplace")
+_laplace_like("make_float_laplace_cks20", (False,), (False,), via="make_float_laplace_cks20")
+_laplace_like(
+    "make_vector_float_laplace_cks20", (False,), (True,), via="make_vector_float_laplace_cks20"
+)
+
+
+@register("make_gaussian", "measurement")
+def _gaussian_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else ("i32", "i64", "f32", "f64"):
+        for vector in (False, True):
+            for scale in _QUICK_SCALES if quick else _SCALES:
+                space = _numeric_space(T, vector, l2=True)
+                code = f"dp.m.make_gaussian({space}, {scale!r})"
+                noise = (
+                    _noise("gaussian", T, scale, None)
+                    if vector and scale == _QUICK_SCALES[0] and T in ("i32", "f64")
+                    else None
+                )
+                found.append(
+                    Point("make_gaussian", code, numeric_d_ins(T, quick), search="", noise=noise)
+                )
+    return found
+
+
+# -- combinators --------------------------------------------------------------------------------
+def _laplace_code(scale, T="f64") -> str:
+    return f"dp.m.make_laplace({_numeric_space(T, False)}, {scale!r})"
+
+
+def _gaussian_code(scale, T="f64") -> str:
+    return f"dp.m.make_gaussian({_numeric_space(T, False)}, {scale!r})"
+
+
+@register("make_composition", "combinator")
+def _composition_points(quick: bool) -> list[Point]:
+    found = []
+    for scales in ((1.0, 3.5),) if quick else ((1.0, 3.5), (1e-3, 1e12), (0.1, 0.1, 0.1)):
+        for T in ("f64",) if quick else ("f64", "i32"):
+            inner = ", ".join(_laplace_code(scale, T) for scale in scales)
+            code = f"dp.c.make_composition([{inner}])"
+            found.append(Point("make_composition", code, numeric_d_ins(T, quick), search=""))
+        inner = ", ".join(_gaussian_code(scale) for scale in scales)
+        code = f"dp.c.make_composition([{inner}])"
+        found.append(Point("make_composition", code, numeric_d_ins("f64", quick), search=""))
+    return found
+
+
+@register("make_pureDP_to_zCDP", "combinator")
+def _pure_to_zcdp_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_pureDP_to_zCDP",
+            f"dp.c.make_pureDP_to_zCDP({_laplace_code(scale, T)})",
+            numeric_d_ins(T, quick),
+            search="",
+        )
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for T in (("f64",) if quick else ("f64", "i32"))
+    ]
+
+
+_DELTAS = (1e-12, 1e-6, 0.01, 0.5)
+
+
+@register("make_zCDP_to_approxDP", "combinator")
+def _zcdp_to_approx_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_zCDP_to_approxDP",
+            f"dp.c.make_zCDP_to_approxDP({_gaussian_code(scale, T)})",
+            numeric_d_ins(T, True),
+            search="",
+            deltas=_DELTAS[1:3] if quick else _DELTAS,
+        )
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for T in (("f64",) if quick else ("f64", "i32"))
+    ]
+
+
+@register("make_fix_delta", "combinator")
+def _fix_delta_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_fix_delta",
+            f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), {delta!r})",
+            numeric_d_ins("f64", True),
+            search="",
+        )
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for delta in (_DELTAS[1:2] if quick else _DELTAS)
+    ]

@@ -1,0 +1,104 @@
+"""Cross-checking OpenDP 0.16.0 (in the dev extra that `make test` installs, so these run in
+CI): the must-find list is found, and every violation reported reproduces in a fresh process
+with OpenDP alone."""
+
+import sys
+from fractions import Fraction
+
+import pytest
+
+opendp = pytest.importorskip("opendp")
+
+import certdp.crosscheck  # noqa: E402
+from certdp.crosscheck import IDEALIZED, VIOLATION  # noqa: E402
+
+from .helpers import run_reproducer  # noqa: E402
+
+MAX = Fraction(sys.float_info.max)
+TARGET = "opendp.prelude"
+
+
+def test_the_saturating_pairwise_ordered_sum_is_a_violation_with_a_pair(tmp_path):
+    """make_sized_bounded_float_ordered_sum(16, (-0.2 MAX, 0.75 MAX), S="Pairwise<f64>"):
+    map(2) = 0.95 MAX, yet moving one record moves the sum by 1.0 MAX."""
+    report = certdp.crosscheck(TARGET, ["make_sized_bounded_float_ordered_sum"], quick=True)
+    point = "(16, (-3.5953862697246315e+307, 1.3482698511467367e+308), S='Pairwise<f64>')"
+    found = [f for f in report.findings if f.point.endswith(point)]
+    assert len(found) == 1
+    finding = found[0]
+    assert finding.severity == VIOLATION and finding.check == "search"
+    assert finding.d_in == "2"
+    assert Fraction(19, 20) * MAX * Fraction(999, 1000) < Fraction(float(finding.claimed))
+    assert Fraction(float(finding.claimed)) < Fraction(19, 20) * MAX * Fraction(1001, 1000)
+    assert Fraction(finding.actual) >= MAX  # the sum moves by a whole MAX
+    x, x_prime = eval(finding.x), eval(finding.x_prime)  # literals written by the reproducer
+    assert sorted(x) == sorted(x_prime) and x != x_prime  # one record moved, nothing changed
+    assert finding.proof.endswith("make_sized_bounded_float_ordered_sum.tex")
+    result = run_reproducer(finding.reproducer, tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "import certdp" not in finding.reproducer
+    assert report.exit_status() == 1
+
+
+def test_resize_claims_2_where_the_coupling_gives_4(tmp_path):
+    """OpenDP issue #2927."""
+    report = certdp.crosscheck(TARGET, ["make_resize"], quick=True)
+    found = [f for f in report.findings if f.severity == VIOLATION]
+    assert found and all(f.check == "coupling" for f in found)
+    finding = found[0]
+    assert (finding.claimed, finding.actual, finding.d_in) == ("2", "4", "1")
+    assert "insert_delete_distance(), size=3" in finding.point
+    assert "MO='InsertDeleteDistance'" in finding.point
+    result = run_reproducer(finding.reproducer, tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+
+
+def test_np_sum_under_idealized_numerics_is_reported_as_what_the_flag_gives_up():
+    report = certdp.crosscheck(TARGET, ["make_np_sum"], quick=True)
+    assert report.findings
+    assert {f.severity for f in report.findings} == {IDEALIZED}
+    assert report.exit_status() == 0  # not a bug: OpenDP builds it only under the flag
+    without_columns = [
+        f for f in report.findings if "num_columns" not in f.point and f.check == "search"
+    ]
+    assert without_columns
+    assert all(f.actual == "inf" for f in without_columns)  # sums of different lengths
+    notes = report.results[0].notes
+    assert any("must know num_columns" in note for note in notes)
+
+
+@pytest.fixture(scope="module")
+def quick_report():
+    return certdp.crosscheck(TARGET, quick=True)
+
+
+def test_every_twin_is_checked_and_nothing_crashes(quick_report):
+    assert quick_report.error == ""
+    for result in quick_report.results:
+        assert result.error == "", (result.twin, result.error)
+        assert result.built > 0, result.twin
+
+
+def test_every_violation_reproduces_with_opendp_alone(quick_report, tmp_path):
+    violations = quick_report.violations
+    assert violations  # at least the two must-finds
+    for index, finding in enumerate(violations):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        result = run_reproducer(finding.reproducer, folder)
+        assert result.returncode == 1, (finding.point, result.stdout, result.stderr)
+
+
+def test_the_violations_are_only_the_known_ones(quick_report):
+    """On OpenDP 0.16.0 elsewhere, no violation: the saturating pairwise float sums (f32 and
+    f64, sized and unsized) and resize, nothing else."""
+    twins = {f.twin for f in quick_report.violations}
+    assert twins <= {
+        "make_sized_bounded_float_ordered_sum",
+        "make_bounded_float_ordered_sum",
+        "make_resize",
+    }
+    for finding in quick_report.violations:
+        if finding.twin != "make_resize":
+            assert "Pairwise" in finding.point
+    assert not [f for f in quick_report.findings if f.severity == "deviation"]

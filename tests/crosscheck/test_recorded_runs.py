@@ -1,0 +1,32 @@
+"""The recorded runs the docs page shows when OpenDP is not installed: present, complete (every
+twin), and holding the must-find findings of OpenDP 0.16.0."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from certdp.crosscheck.report import digest
+from certdp.crosscheck.twins import TWINS
+
+DATA = Path(__file__).resolve().parents[2] / "docs" / "guide" / "data"
+
+
+@pytest.mark.parametrize(
+    "name", ["crosscheck-opendp-0.16.0-quick.json", "crosscheck-opendp-0.16.0.json"]
+)
+def test_recorded_run(name):
+    data = json.loads((DATA / name).read_text())
+    assert data["target"] == "opendp.prelude"
+    assert data["quick"] == name.endswith("-quick.json")
+    assert sorted(twin["twin"] for twin in data["twins"]) == sorted(TWINS)
+    assert all(twin["error"] == "" for twin in data["twins"])
+    assert data["exit_status"] == 1
+    failing = {(f["twin"], f["check"]) for f in data["findings"] if f["severity"] == "violation"}
+    assert ("make_sized_bounded_float_ordered_sum", "search") in failing
+    assert ("make_resize", "coupling") in failing
+    idealized = {f["twin"] for f in data["findings"] if f["severity"] == "idealized"}
+    assert idealized == {"make_np_sum"}
+    lines = digest(data)
+    assert lines[0].startswith("target opendp.prelude")
+    assert any("Pairwise<f64>" in line for line in lines)
