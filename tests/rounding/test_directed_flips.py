@@ -140,8 +140,11 @@ CDP_ROWS = [
     ),
 ]
 
+
 # -------------------------------------------------------------------- exact-rational maps
-LAPLACE_3 = Fraction(dp.m.make_laplace(*ATOM, 3.0).map(1.0))  # 1/3 rounded up
+def _laplace_3() -> Fraction:
+    """The Laplace map at scale 3 and d_in 1: 1/3 rounded up."""
+    return Fraction(dp.m.make_laplace(*ATOM, 3.0).map(1.0))
 
 
 def _pure_run(m):
@@ -154,7 +157,7 @@ def _composition_run(m):
 
 
 def _composition_exact():
-    return LAPLACE_3 + Fraction(dp.m.make_laplace(*ATOM, 7.0).map(1.0))
+    return _laplace_3() + Fraction(dp.m.make_laplace(*ATOM, 7.0).map(1.0))
 
 
 def _count_run(m):
@@ -197,7 +200,7 @@ RATIONAL_ROWS = [
         "inf_cast(",
         "numeric.neg_inf_cast(",
         _pure_run,
-        lambda: LAPLACE_3**2 / 2,
+        lambda: _laplace_3() ** 2 / 2,
     ),
     Row(
         "composition:sum up",
