@@ -34,6 +34,16 @@ EDGES = {
 }
 
 
+#: Inputs at which flipping one directed operation of cdp_delta changes its last bit without
+#: going below the exact bound at its order (tests/rounding/test_directed_flips.py pins those
+#: operations to OpenDP's value there).
+FLIP_INPUTS = [
+    (9.085078154510977e-34, 0.0),
+    (5.1522677766576605e-254, 5.604612832792152e-127),
+    (1.2003630571552507e-39, 1.9649738841805168e-40),
+]
+
+
 def epsilons(edge: float) -> list[float]:
     around = [edge]
     low = high = edge
@@ -66,6 +76,10 @@ def main() -> None:
             except dp.OpenDPException as error:
                 case["error"] = error.variant
             cases.append(case)
+    for rho, epsilon in FLIP_INPUTS:
+        cases.append(
+            {"rho": rho.hex(), "epsilon": epsilon.hex(), "delta": profile(rho).delta(epsilon).hex()}
+        )
     OUTPUT.write_text(json.dumps({"opendp": "0.16.0", "cases": cases}, indent=1) + "\n")
     print(f"wrote {len(cases)} cases to {OUTPUT}")
 

@@ -33,7 +33,7 @@ from certdp.numeric import (
     neg_inf_sub,
 )
 
-__all__ = ["cdp_delta", "inf_exp", "inf_ln_1p"]
+__all__ = ["cdp_delta", "delta_at_order", "inf_exp", "inf_ln_1p"]
 
 
 # proof: begin cdp-delta
@@ -68,7 +68,7 @@ def cdp_delta(rho, epsilon) -> float:
         return 1.0
     # the best order is at most (epsilon + 1) / (2 rho) + 2 (rounding here only moves the search)
     try:
-        a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)
+        a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)  # label: a-max
     except ArithmeticOverflowError:
         a_max = F64_MAX
     a_min = 1.01  # label: a-min
@@ -82,6 +82,12 @@ def cdp_delta(rho, epsilon) -> float:
         else:
             a_max = a_mid
     a = a_max  # label: order
+    return delta_at_order(a, rho, epsilon)  # label: at-order
+
+
+def delta_at_order(a: float, rho: float, epsilon: float) -> float:
+    """The bound at the order ``a``, every operation rounded so that it can only grow, clipped
+    to 1: for floats ``a > 1``, ``0 < rho < inf`` and ``0 <= epsilon < inf``."""
     try:
         ar_e = inf_sub(inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
     except ArithmeticOverflowError:
