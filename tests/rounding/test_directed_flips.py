@@ -18,6 +18,7 @@ decided. For ``cdp_delta`` the exact value is the Canonne-Kamath-Steinke bound a
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import mpmath
+import numpy as np
 import pytest
 
 import certdp.numeric as numeric
@@ -546,7 +548,73 @@ SUM_ROWS = [
     ),
 ]
 
-ROWS = CDP_ROWS + RATIONAL_ROWS + SUM_ROWS
+# -------------------------------------------------------------------- numpy sum
+NP_SUM = "certdp.numpy.np_sum.make_np_sum"
+
+
+def _np_sum_row(name, label, d_in, **domain):
+    """The np_sum map at ``d_in`` (a domain without origin); the exact value is the rational the
+    map rounds up, from the module's own bound functions, as make_np_sum.tex states it."""
+
+    def run(m):
+        built = m.make_np_sum(dp.numpy.array2_domain(**domain), dp.symmetric_distance())
+        return built.map(d_in)
+
+    def exact():
+        m = importlib.import_module(NP_SUM)
+        radius = Fraction(domain["norm"])
+        rows = domain.get("size", m.SIZE_LIMIT)
+        rho = m.rounding_allowance(rows, radius, domain["T"], domain["num_columns"])
+        if "size" in domain:
+            return m.known_size_bound(d_in, radius, rho)
+        return m.unknown_size_bound(d_in, max(radius, 2 * radius), rho)
+
+    return Row(f"np_sum:{name}", NP_SUM, label, "inf_cast(", f"{N}neg_inf_cast(", run, exact)
+
+
+def _origin_row(name, label, old, new, origin):
+    """origin_norm_upper(origin, 2) squared against the exact sum of squares."""
+    squares = sum((Fraction(v) ** 2 for v in origin), Fraction(0))
+    return Row(
+        f"np_sum:{name}",
+        NP_SUM,
+        label,
+        old,
+        new,
+        lambda m: m.origin_norm_upper(np.array(origin), 2) ** 2,
+        lambda: squares,
+    )
+
+
+NUMPY_ROWS = [
+    _np_sum_row("known-size map", "map-known", 49, norm=0.3, p=1, T="f32", num_columns=4, size=121),
+    _np_sum_row("unknown-size map", "map-unknown", 38, norm=0.001, p=1, T="f32", num_columns=1),
+    _origin_row(
+        "origin norm sqrt",
+        "norm2",
+        "inf_sqrt(",
+        f"{N}neg_inf_sqrt(",
+        [1.8648385417907978, 4.690406502940995, 2.2585260144651524, 0.2762941436239821],
+    ),
+    _origin_row(
+        "origin norm squares",
+        "norm2-squares",
+        "inf_cast(",
+        f"{N}neg_inf_cast(",
+        [4.391670189485865, 0.5285957629296512, -1.5429958529124752, 1.7684853984997435],
+    ),
+    Row(
+        "gaussian l2_relaxation:size cast up",
+        "certdp.measurements._gaussian.gaussian_map",
+        "root-up",
+        "inf_cast(Fraction(size)",
+        f"{N}neg_inf_cast(Fraction(size)",
+        lambda m: m.l2_relaxation(Fraction(1), 9007199254740997) ** 2,
+        lambda: Fraction(9007199254740997),
+    ),
+]
+
+ROWS = CDP_ROWS + RATIONAL_ROWS + SUM_ROWS + NUMPY_ROWS
 
 
 @pytest.fixture(autouse=True)
@@ -558,8 +626,6 @@ def _contrib():
 
 @pytest.mark.parametrize("row", ROWS, ids=repr)
 def test_real_map_is_not_below_the_exact_value(row):
-    import importlib
-
     assert not _below(row.run(importlib.import_module(row.module)), row.exact())
 
 
@@ -628,6 +694,46 @@ def test_direction_pinned_to_opendp(row):
     expected = OPENDP[(rho, epsilon)]
     assert cdp_delta(rho, epsilon) == expected
     assert flipped(CDP, label, old, new).cdp_delta(rho, epsilon) < expected
+
+
+# make_mean's sums of the bounds and its largest output w only choose ulp(w): rounding one of
+# them down keeps w in the binade of the exact value (binades start at floats), whose ulp
+# bounds the rounding of every product below it, so a flip is not unsafe; it does change the
+# map (w crosses a power of two when rounded up), and is pinned to
+# OpenDP 0.16's value (opendp_flip_reference.json, generate_opendp_flip_reference.py).
+MEAN_OPENDP = {
+    (float.fromhex(m["bounds"][0]), float.fromhex(m["bounds"][1])): float.fromhex(m["map"])
+    for m in json.loads(Path(__file__).with_name("opendp_flip_reference.json").read_text())["means"]
+}
+MEAN_ROWS = [
+    (
+        "sum of the lower bounds down",
+        "sum-lower",
+        "neg_inf_mul(",
+        f"{N}inf_mul(",
+        (-0.9999999999999999, 0.0),
+    ),
+    (
+        "sum of the upper bounds up",
+        "sum-upper",
+        "inf_mul(",
+        f"{N}neg_inf_mul(",
+        (0.0, 0.9999999999999999),
+    ),
+    ("largest output w up", "w", "inf_mul(", f"{N}neg_inf_mul(", (0.0, 1.0)),
+]
+
+
+@pytest.mark.parametrize("row", MEAN_ROWS, ids=lambda row: f"mean:{row[0]}")
+def test_mean_direction_pinned_to_opendp(row):
+    _, label, old, new, bounds = row
+    domain = dp.vector_domain(dp.atom_domain(bounds=bounds, T="f64"), size=3)
+    mean = "certdp.transformations.mean.make_mean"
+    real = importlib.import_module(mean).make_mean(domain, dp.symmetric_distance()).map(2)
+    assert real == MEAN_OPENDP[bounds]
+    copy = flipped(mean, label, old, new)
+    copy.numeric = numeric
+    assert copy.make_mean(domain, dp.symmetric_distance()).map(2) < MEAN_OPENDP[bounds]
 
 
 def test_every_row_names_a_distinct_operation():
