@@ -62,15 +62,19 @@ def round_enclosure(
 
 
 # proof: begin exp-enclosure
-def _shorten(q: Fraction, bits: int, direction: str) -> Fraction:
-    """A dyadic rational of ``bits`` significant bits, ``<= q`` (down) or ``>= q`` (up), for
-    ``q > 0``."""
-    shift = bits - 1 - _floor_log2(q.numerator, q.denominator)  # label: shorten-shift
-    scaled = q * Fraction(2) ** shift
-    whole = scaled.numerator // scaled.denominator  # label: shorten-floor
-    if direction == "up" and whole != scaled:
-        whole += 1  # label: shorten-ceil
-    return Fraction(whole) * Fraction(2) ** -shift
+def _dyadic(m: int, e: int) -> Fraction:
+    """The exact value ``m 2^e``."""
+    return Fraction(m, 1 << -e) if e < 0 else Fraction(m << e)
+
+
+def _square(m: int, e: int, bits: int, direction: str) -> tuple[int, int]:
+    """``(m', e')`` with ``m' 2^e'`` the square of ``m 2^e`` (``m > 0``) cut to ``bits``
+    significant bits, rounded down or up."""
+    square = m * m
+    shift = max(0, square.bit_length() - bits)  # label: square-shift
+    if direction == "down":
+        return square >> shift, 2 * e + shift  # label: square-down
+    return -((-square) >> shift), 2 * e + shift  # label: square-up
 
 
 def _exp_enclosure(x: Fraction, precision: int) -> tuple[Fraction, Fraction]:
@@ -79,23 +83,37 @@ def _exp_enclosure(x: Fraction, precision: int) -> tuple[Fraction, Fraction]:
         return Fraction(1), Fraction(1)  # label: exp-zero
     halvings = max(0, _floor_log2(abs(x.numerator), x.denominator) + 2)  # label: exp-halvings
     y = x / (1 << halvings)  # |y| <= 1/2  # label: exp-reduced
-    # exp(y) = sum of y^j / j!; after the terms below j >= 1 the rest is at most 2 |y^j / j!|
-    total, term, index = Fraction(1), Fraction(1), 0
-    threshold = Fraction(1, 1 << (precision + 2))
+    if halvings == 0:
+        # exp(y) = sum of y^j / j!; after the terms below j >= 1 the rest is at most 2 |y^j / j!|
+        total, term, index = Fraction(1), Fraction(1), 0
+        threshold = Fraction(1, 1 << (precision + 2))
+        while True:
+            index += 1
+            term = term * y / index  # label: exp-term
+            if index >= 2 and abs(term) <= threshold:  # 1 + y is always summed
+                break
+            total += term  # label: exp-sum
+        return total - 2 * abs(term), total + 2 * abs(term)  # exact  # label: exp-series
+    # the same series in fixed point: integers enclosing |y|^j / j! and the sum, times 2^bits
+    bits = precision + halvings + 8  # label: exp-bits
+    num, den = abs(y.numerator), y.denominator
+    t_lo = t_hi = s_lo = s_hi = 1 << bits
+    index = 0
     while True:
         index += 1
-        term = term * y / index  # label: exp-term
-        if index >= 2 and abs(term) <= threshold:  # 1 + y is always summed
+        t_lo = t_lo * num // (den * index)  # label: fixed-term-lo
+        t_hi = -(-t_hi * num // (den * index))  # label: fixed-term-hi
+        if index >= 2 and t_hi <= 1 << (bits - precision - 2):
             break
-        total += term  # label: exp-sum
-    lo, hi = total - 2 * abs(term), total + 2 * abs(term)  # label: exp-series
-    if halvings == 0:
-        return lo, hi  # exact: no rounding at all  # label: exp-direct
-    bits = precision + halvings + 8
-    lo, hi = _shorten(lo, bits, "down"), _shorten(hi, bits, "up")  # label: exp-short
+        if y > 0 or index % 2 == 0:
+            s_lo, s_hi = s_lo + t_lo, s_hi + t_hi  # label: fixed-add
+        else:
+            s_lo, s_hi = s_lo - t_hi, s_hi - t_lo  # label: fixed-subtract
+    s_lo, s_hi = s_lo - 2 * t_hi, s_hi + 2 * t_hi  # label: fixed-rest
+    lo, hi = (s_lo, -bits), (s_hi, -bits)
     for _ in range(halvings):  # exp(2y) = exp(y)^2, each square rounded outward
-        lo, hi = _shorten(lo * lo, bits, "down"), _shorten(hi * hi, bits, "up")  # label: exp-square
-    return lo, hi
+        lo, hi = _square(*lo, bits, "down"), _square(*hi, bits, "up")  # label: exp-square
+    return _dyadic(*lo), _dyadic(*hi)
 
 
 # proof: end exp-enclosure
@@ -104,19 +122,24 @@ def _exp_enclosure(x: Fraction, precision: int) -> tuple[Fraction, Fraction]:
 # proof: begin ln-enclosure
 def _atanh_series(z: Fraction, precision: int) -> tuple[Fraction, Fraction]:
     """Exact rationals enclosing ``2 atanh(z) = ln((1 + z) / (1 - z))``, for ``|z| <= 1/3``:
-    the partial sum of ``2 z^(2j+1) / (2j+1)`` with the rest bounded by twice the next term."""
+    the partial sum of ``2 z^(2j+1) / (2j+1)``, each term enclosed by integers times
+    ``2^-work``, with the rest bounded by twice the next term."""
     if z == 0:
         return Fraction(0), Fraction(0)
-    total, power, square, index = Fraction(0), 2 * z, z * z, 0
-    threshold = abs(2 * z) / (1 << (precision + 2))  # relative to the leading term
+    num, den = abs(z.numerator), z.denominator
+    work = precision + 8 + max(0, -_floor_log2(num, den))  # label: atanh-work
+    p_lo, p_hi = (2 * num << work) // den, -(-(2 * num << work) // den)  # 2|z| 2^work
+    threshold = p_lo >> (precision + 2)  # at most 2|z| 2^(work - precision - 2)
+    s_lo = s_hi = index = 0
     while True:
-        term = power / (2 * index + 1)  # label: atanh-term
-        if abs(term) <= threshold:
+        t_lo, t_hi = p_lo // (2 * index + 1), -(-p_hi // (2 * index + 1))  # label: atanh-term
+        if t_hi <= threshold:
             break
-        total += term  # label: atanh-sum
-        power *= square
+        s_lo, s_hi = s_lo + t_lo, s_hi + t_hi  # label: atanh-sum
+        p_lo, p_hi = p_lo * num * num // (den * den), -(-p_hi * num * num // (den * den))
         index += 1
-    return total - 2 * abs(term), total + 2 * abs(term)  # label: atanh-series
+    low, high = Fraction(s_lo, 1 << work), Fraction(s_hi + 2 * t_hi, 1 << work)  # magnitude
+    return (low, high) if z > 0 else (-high, -low)  # label: atanh-series
 
 
 @lru_cache(maxsize=16)
