@@ -102,7 +102,32 @@ def _cdp_row(name, label, old, new, rho, epsilon, offset=0):
     )
 
 
+def _order_row(name, label, old, new, a, rho, epsilon):
+    """A row of ``delta_at_order`` at an order ``a`` chosen by the test, against the exact bound
+    at that order."""
+
+    def exact():
+        with mpmath.workdps(80):
+            r, e, o = (mpmath.mpf(v) for v in (rho, epsilon, a))
+            return mpmath.exp((o - 1) * (o * r - e) + o * mpmath.log1p(-1 / o)) / (o - 1)
+
+    return Row(
+        f"cdp_delta:{name}", CDP, label, old, new,
+        lambda m: m.delta_at_order(a, rho, epsilon), exact,
+    )  # fmt: skip
+
+
 CDP_ROWS = [
+    # at the order a = 9 = 2^3 + 1 (a - 1 exact), epsilon far from a rho: the subtraction rounds
+    _order_row(
+        "a rho - epsilon up",
+        "ar-e",
+        "inf_sub(inf_mul(a, rho), epsilon)",
+        "neg_inf_sub(inf_mul(a, rho), epsilon)",
+        9.0,
+        0.006278042096758369,
+        1.5337342102946485,
+    ),
     _cdp_row(
         "rho cast up",
         "rho-check",
@@ -637,10 +662,11 @@ def test_flip_is_exposed(row):
 
 
 # -------------------------------------------------------------------- pinned to OpenDP
-# Four directed operations of cdp_delta change the last bit at the inputs below but, at every
-# input searched (some 10^5, at the code's order and at chosen orders), stay above the exact
-# bound: the neighbouring upward roundings (the exponent's sum above all) cover a flip of
-# (a - 1) or of the subtraction a rho - epsilon. Their direction is pinned to OpenDP 0.16's
+# Three directed operations of cdp_delta change the last bit at the inputs below but, at every
+# input searched (some 10^5, at the code's order and at orders chosen by delta_at_order), stay
+# above the exact bound: a - 1 is exact for 1 < a < 2^53, and beyond, the flip moves the
+# exponent by |a rho - epsilon| < ulp(exponent) / 2, which the upward rounding of the
+# exponent's sum (t2 lies just above -1) covers. Their direction is pinned to OpenDP 0.16's
 # (which certdp's algorithm follows) by its recorded value: the real code equals it, a flipped
 # copy does not.
 OPENDP = {
@@ -674,14 +700,6 @@ OPENDP_ROWS = [
         "inf_sub(a, 1.0))",
         9.085078154510977e-34,
         0.0,
-    ),
-    (
-        "a rho - epsilon up",
-        "ar-e",
-        "inf_sub(inf_mul(a, rho), epsilon)",
-        "neg_inf_sub(inf_mul(a, rho), epsilon)",
-        1.2003630571552507e-39,
-        1.9649738841805168e-40,
     ),
 ]
 
