@@ -149,7 +149,7 @@ def _ln2_enclosure(precision: int) -> tuple[Fraction, Fraction]:
 
 
 def _ln_parts(q: Fraction) -> tuple[int, Fraction]:
-    """``(k, m)`` with ``q = m 2^k`` and ``2/3 <= m <= 4/3``, for a rational ``q > 0``."""
+    """``(k, m)`` with ``q = m 2^k`` and ``2/3 < m <= 4/3``, for a rational ``q > 0``."""
     k = _floor_log2(q.numerator, q.denominator)  # 1 <= q / 2^k < 2  # label: ln-binade
     m = q / Fraction(2) ** k
     if m > Fraction(4, 3):
