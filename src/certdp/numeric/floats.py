@@ -5,14 +5,13 @@ real result, every ``neg_inf_*`` operation the largest ``T`` value that is ``<=`
 (directed rounding, at most one ulp away).  Results are Python floats; an f32 result
 is a Python float exactly representable in binary32.
 
-Exact results are computed with :class:`fractions.Fraction` (add, sub, mul, div),
-exact integer square roots (sqrt) or an mpmath enclosure refined until both of its
-ends round to the same float (log2), and rounded with :func:`round_rational`.
+Exact results are computed with :class:`fractions.Fraction` (add, sub, mul, div) or
+exact integer square roots (sqrt), and rounded with :func:`round_rational`; the
+exponential and logarithms are in ``elementary``.
 
 Errors:
 
-* a NaN or infinite operand, division by zero, sqrt of a negative number, log2 of
-  a number ``<= 0``, and any exact result whose magnitude exceeds ``T``'s largest
+* a NaN or infinite operand, division by zero, sqrt of a negative number, and any exact result whose magnitude exceeds ``T``'s largest
   finite value, raise :class:`ArithmeticOverflowError` -- i.e. every case in which
   IEEE arithmetic could produce a non-finite value.  The overflow rule holds in
   both rounding directions: ``neg_inf_add(MAX, MAX)`` raises rather than returning
@@ -31,7 +30,6 @@ import operator
 from dataclasses import dataclass
 from fractions import Fraction
 
-import mpmath
 import numpy as np
 
 from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
@@ -42,7 +40,6 @@ __all__ = [
     "inf_add",
     "inf_cast",
     "inf_div",
-    "inf_log2",
     "inf_mul",
     "inf_sqrt",
     "inf_sub",
@@ -50,7 +47,6 @@ __all__ = [
     "neg_inf_add",
     "neg_inf_cast",
     "neg_inf_div",
-    "neg_inf_log2",
     "neg_inf_mul",
     "neg_inf_sqrt",
     "neg_inf_sub",
@@ -311,54 +307,6 @@ def neg_inf_sqrt(a, T="f64") -> float:
 
 
 # proof: end sqrt
-
-
-# proof: begin log2
-def _mpf_to_fraction(v: mpmath.mpf) -> Fraction:
-    """The exact value of a finite mpf (``man_exp`` gives the magnitude only)."""
-    man, exp = v.man_exp
-    magnitude = Fraction(int(man)) * Fraction(2) ** int(exp)
-    return -magnitude if v < 0 else magnitude  # label: mpf-sign
-
-
-def _log2(a, T, op: str, direction: str) -> float:
-    fmt = _format(T)
-    x = _operand(a, "x", op, fmt)
-    if x <= 0:
-        raise ArithmeticOverflowError(f"{op} of {a!r} is not finite (needs x > 0)", parameter="x")
-    n, d = x.numerator, x.denominator
-    if n & (n - 1) == 0 and d & (d - 1) == 0:
-        return float(n.bit_length() - d.bit_length())  # label: log2-power-of-two
-    # x is dyadic: x = n / 2**k.
-    k = d.bit_length() - 1
-    wp = 96
-    # log2 of a rational that is not a power of two is irrational, so it is never on
-    # a rounding boundary and the enclosure below eventually rounds unambiguously.
-    while True:
-        with mpmath.workprec(wp):
-            y = mpmath.log(mpmath.ldexp(mpmath.mpf(n), -k)) / mpmath.ln2  # label: approx
-            centre = _mpf_to_fraction(y)
-        # log is accurate to ~1 ulp and the division to 1/2 ulp; allow 2**10 ulps.
-        # (|log2 x| > 2**-54 for every T value x != 1, so the absolute term is negligible.)
-        radius = (abs(centre) + Fraction(1, 1 << 64)) / (1 << (wp - 10))  # label: log2-radius
-        lo = _round(centre - radius, fmt, direction)
-        hi = _round(centre + radius, fmt, direction)
-        if lo == hi:  # label: log2-agree
-            return lo
-        wp *= 2  # label: log2-refine
-
-
-def inf_log2(a, T="f64") -> float:
-    """The smallest ``T`` value ``>= log2(a)``; exact when ``a`` is a power of two."""
-    return _log2(a, T, "inf_log2", "up")
-
-
-def neg_inf_log2(a, T="f64") -> float:
-    """The largest ``T`` value ``<= log2(a)``; exact when ``a`` is a power of two."""
-    return _log2(a, T, "neg_inf_log2", "down")
-
-
-# proof: end log2
 
 
 # proof: begin casts

@@ -18,14 +18,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from mpmath import iv
-from mpmath.libmp import to_rational
-
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError
 from certdp.numeric import (
     inf_add,
     inf_cast,
     inf_div,
+    inf_exp,
+    inf_ln_1p,
     inf_mul,
     inf_sub,
     neg_inf_cast,
@@ -34,52 +33,7 @@ from certdp.numeric import (
     neg_inf_sub,
 )
 
-__all__ = ["cdp_delta", "inf_exp", "inf_ln_1p"]
-
-
-# proof: begin directed-elementary
-def _exact(value) -> Fraction:
-    """The exact value of a finite mpmath binary number."""
-    return Fraction(*to_rational(value))
-
-
-def _round_up_enclosure(function, x: float) -> float:
-    """The smallest f64 >= function(x), from interval enclosures of growing precision."""
-    precision = 128
-    while True:
-        saved, iv.prec = iv.prec, precision
-        try:
-            enclosure = function(iv.mpf(x))  # iv.mpf of a float is exact  # label: enclosure
-        finally:
-            iv.prec = saved
-        low, high = (_exact(end) for end in enclosure._mpi_)
-        up_low, up_high = inf_cast(low, "f64"), inf_cast(high, "f64")  # label: enclosure-up
-        if up_low == up_high:  # both ends round up to the same float  # label: decided
-            return up_high
-        precision *= 2  # label: refine
-
-
-def inf_exp(x: float) -> float:
-    """The smallest f64 >= exp(x); raises ArithmeticOverflowError beyond the f64 range."""
-    if x == 0:
-        return 1.0  # label: exp-zero
-    # 0 < exp(x) < e^-800 < 2^-1074: rounds up to the smallest subnormal
-    if x < -800:
-        return 5e-324  # label: exp-tiny
-    # exp(x) > e^710 exceeds the largest f64
-    if x > 710:  # label: exp-huge
-        raise ArithmeticOverflowError(f"exp({x!r}) exceeds the f64 range", parameter="x")
-    return _round_up_enclosure(iv.exp, x)  # label: exp-up
-
-
-def inf_ln_1p(x: float) -> float:
-    """The smallest f64 >= ln(1 + x), for -1 < x."""
-    if x == 0:
-        return 0.0  # label: ln-zero
-    return _round_up_enclosure(lambda y: iv.log(1 + y), x)  # label: ln-up
-
-
-# proof: end directed-elementary
+__all__ = ["cdp_delta", "delta_at_order", "inf_exp", "inf_ln_1p"]
 
 
 # proof: begin cdp-delta
@@ -114,7 +68,7 @@ def cdp_delta(rho, epsilon) -> float:
         return 1.0
     # the best order is at most (epsilon + 1) / (2 rho) + 2 (rounding here only moves the search)
     try:
-        a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)
+        a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)  # label: a-max
     except ArithmeticOverflowError:
         a_max = F64_MAX
     a_min = 1.01  # label: a-min
@@ -128,6 +82,12 @@ def cdp_delta(rho, epsilon) -> float:
         else:
             a_max = a_mid
     a = a_max  # label: order
+    return delta_at_order(a, rho, epsilon)  # label: at-order
+
+
+def delta_at_order(a: float, rho: float, epsilon: float) -> float:
+    """The bound at the order ``a``, every operation rounded so that it can only grow, clipped
+    to 1: for floats ``a > 1``, ``0 < rho < inf`` and ``0 <= epsilon < inf``."""
     try:
         ar_e = inf_sub(inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
     except ArithmeticOverflowError:
@@ -143,7 +103,11 @@ def cdp_delta(rho, epsilon) -> float:
             return 1.0  # label: t1-overflow
     t2 = inf_mul(a, inf_ln_1p(-neg_inf_div(1.0, a)))  # >= a ln(1 - 1/a)  # label: t2
     try:
-        delta = inf_div(inf_exp(inf_add(t1, t2)), neg_inf_sub(a, 1.0))  # label: delta
+        exponent = inf_add(t1, t2)  # >= the exact exponent  # label: exponent
+    except ArithmeticOverflowError:  # t1 <= F64_MAX and t2 <= 0: only below the range
+        exponent = -F64_MAX  # a larger exponent: delta only grows  # label: exponent-floor
+    try:
+        delta = inf_div(inf_exp(exponent), neg_inf_sub(a, 1.0))  # label: delta
     except ArithmeticOverflowError:
         return 1.0  # label: delta-overflow
     return min(delta, 1.0)  # label: at-most-one
