@@ -203,7 +203,7 @@ def _type_of(T, bounds) -> _Kind | None:
     search a float (f64) search; integer bounds an integer search."""
     if T is int or T is float:
         return INT if T is int else F64
-    if isinstance(T, str) and T in KINDS:
+    if type(T) is str and T in KINDS:
         return KINDS[T]
     if T is not None:
         raise BinarySearchError(
@@ -213,7 +213,8 @@ def _type_of(T, bounds) -> _Kind | None:
     if not given:
         return None
     floating = any(
-        isinstance(original, (float, np.floating)) or type(exact) is Fraction
+        isinstance(original, (float, np.floating))
+        or (type(exact) is Fraction and exact.denominator != 1)
         for original, exact in given
     )
     return F64 if floating else INT
