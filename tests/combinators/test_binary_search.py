@@ -7,6 +7,7 @@ import importlib
 import math
 import sys
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -453,3 +454,115 @@ def test_the_contract_refutes_a_search_returning_an_unevaluated_neighbour():
     dp.enable_features("contrib")
     with pytest.raises(ContractError, match="search-postcondition"):
         CONTRACT.verify(max_examples=200, implementation=wrong)
+
+
+# -- the referee's findings (search-fix): widths, zeros, inference, rebuilds -------------------
+@pytest.mark.parametrize("threshold", [1e-40, 0.1, 3.0e38, -1.0e-45, 7.0])
+def test_f32_searches_evaluate_and_return_only_f32_values(threshold):
+    evaluated = []
+
+    def predicate(x):
+        evaluated.append(x)
+        return x >= threshold
+
+    found = dp.binary_search(predicate, T="f32")
+    assert all(float(np.float32(x)) == x for x in evaluated)
+    below_found = float(np.nextafter(np.float32(found), np.float32(-np.inf)))
+    assert found >= threshold and not below_found >= threshold
+
+
+@pytest.mark.parametrize(
+    "T, predicate, expected",
+    [
+        ("u8", lambda x: x >= 200, 200),
+        ("i8", lambda x: x <= -100, -100),
+        ("u16", lambda x: x < 9, 8),
+    ],
+)
+def test_integer_widths_keep_every_evaluation_in_range(T, predicate, expected):
+    low, high = {"u8": (0, 255), "i8": (-128, 127), "u16": (0, 65535)}[T]
+    evaluated = []
+
+    def recorded(x):
+        evaluated.append(x)
+        return predicate(x)
+
+    assert dp.binary_search(recorded, T=T) == expected
+    assert all(low <= x <= high for x in evaluated)
+    with pytest.raises(BinarySearchError, match="within \\[-128, 127\\]"):
+        dp.binary_search(lambda x: x >= 128, T="i8")
+
+
+def test_negative_zero_is_returned_only_when_positive_zero_was_not_seen_passing():
+    """The positive-zero rule: 0.0 where both zeros passed; -0.0 when 0.0 failed or was never
+    evaluated (bounds ending at -0.0)."""
+    assert math.copysign(1.0, dp.binary_search(lambda x: x >= 0, bounds=(-1.0, 1.0))) == 1.0
+    evaluated = []
+
+    def recorded(x):
+        evaluated.append(x)
+        return x >= 0
+
+    found = dp.binary_search(recorded, bounds=(-1.0, -0.0))
+    assert math.copysign(1.0, found) == -1.0
+    assert not any(x == 0 and math.copysign(1.0, x) > 0 for x in evaluated)
+
+
+def test_integer_inference_from_a_cast_refusal_and_not_from_other_errors():
+    """int is chosen when both floats 0.0 and 1.0 are refused by type (TypeError or
+    FailedCastError), and 0, 1 raise too; another error at the floats keeps a float search."""
+    from certdp.core.errors import FailedCastError
+
+    def sized(n):
+        if not isinstance(n, int):
+            raise FailedCastError("size: must be an integer", parameter="size")
+        if n < 2:
+            raise ValueError("size: at least 2")
+        return n >= 1000
+
+    assert dp.binary_search(sized) == 1000
+
+    def positive(x):
+        if x <= 1:
+            raise ValueError("must exceed 1")
+        return x >= 2.5
+
+    assert dp.binary_search(positive) == 2.5
+
+
+def test_binary_search_chain_types_a_raising_recheck():
+    calls = []
+
+    class Chain:
+        def __init__(self, parameter):
+            self.parameter = parameter
+
+        def check(self, d_in, d_out):
+            calls.append(self.parameter)
+            if calls.count(self.parameter) > 1:
+                raise ZeroDivisionError("check broke")
+            return self.parameter >= 1.0
+
+    with pytest.raises(BinarySearchError, match="ZeroDivisionError") as error:
+        dp.binary_search_chain(Chain, 1, 1.0)
+    assert error.value.parameter == "make_chain"
+
+
+def test_an_exception_edge_above_zero_gives_way_to_a_returned_false_below():
+    """Start passes, the first value above raises (the parameter is invalid there), below the
+    budget is exceeded: the boundary where the predicate returned False is chosen."""
+
+    def predicate(a):
+        if a > 0:
+            raise ValueError("a must not be positive")
+        return a >= -50
+
+    assert dp.binary_search(predicate, T=int) == -50
+    assert dp.binary_search(predicate, T=float) == -50.0
+
+    def only_raises(a):  # no returned False anywhere: the exception edge is kept
+        if a > 0:
+            raise ValueError("a must not be positive")
+        return True
+
+    assert dp.binary_search(only_raises, T=int) == 0

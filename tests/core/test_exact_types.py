@@ -362,3 +362,14 @@ def test_a_raising_class_attribute_is_never_read():
         exact(value)
     with pytest.raises(FailedCastError):
         checked_add(value, 1, "i64")
+
+
+def test_a_finite_longdouble_beyond_the_largest_float_becomes_its_exact_fraction():
+    """Regression: float() of np.longdouble('1e4000') is inf, and Fraction(inf) raised an
+    untyped OverflowError; the finite value is now its exact Fraction."""
+    value = np.longdouble("1e4000")
+    if not np.isfinite(value) or float(value) != math.inf:
+        pytest.skip("this platform's longdouble has no finite value beyond the largest float")
+    exact = exact_scalar(value, "x")
+    assert type(exact) is Fraction and exact == Fraction(*value.as_integer_ratio())
+    assert exact_scalar(-value, "x") == -exact

@@ -106,8 +106,8 @@ def _exact_longdouble(value: np.longdouble):
         return float(value)
     numerator, denominator = value.as_integer_ratio()
     exact = Fraction(numerator, denominator)
-    as_float = float(value)
-    return as_float if Fraction(as_float) == exact else exact
+    as_float = float(value)  # infinite when |value| lies beyond the largest float
+    return as_float if math.isfinite(as_float) and Fraction(as_float) == exact else exact
 
 
 def _exact_decimal(value: decimal.Decimal):

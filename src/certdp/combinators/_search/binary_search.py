@@ -5,7 +5,9 @@ type ``T`` (``int`` or ``float``) at which it evaluated ``predicate`` and got ``
 an interpolated guess -- and whose neighbour on the failing side (the next integer, or the
 adjacent float) it evaluated and got ``False`` or an exception; otherwise it raises a
 :class:`DPError`.  With a monotone predicate, ``v`` is therefore the passing value nearest the
-decision boundary.  ``binary_search_param(make_chain, d_in, d_out)`` returns a parameter whose
+decision boundary.  ``T`` may name a width (``"f32"``: f32 values only; ``"u8"``, ``"i16"``, ...:
+integers of that range only).  Where ``-0.0`` and ``0.0`` both passed, ``0.0`` is returned.
+``binary_search_param(make_chain, d_in, d_out)`` returns a parameter whose
 chain passed ``check(d_in, d_out)``; ``binary_search_chain`` rebuilds that chain and checks it
 again.  Without bounds, the bracket is found from 0 by galloping in the exponent: a float
 search evaluates the predicate about 60 times, an integer search about ``2 log2 |v|`` times,
@@ -15,15 +17,21 @@ and at most a few hundred times whatever the predicate does.
 from __future__ import annotations
 
 import math
-import operator
 import struct
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 
 from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
-from certdp.core.errors import DPError, FailedFunctionError, FeatureNotEnabledError
+from certdp.core.conversion import exact_scalar
+from certdp.core.errors import (
+    DPError,
+    FailedCastError,
+    FailedFunctionError,
+    FeatureNotEnabledError,
+)
 
 __all__ = ["BinarySearchError", "binary_search", "binary_search_param", "binary_search_chain"]
 
@@ -47,9 +55,41 @@ class _NoBoundaryError(BinarySearchError):
 
 
 # proof: begin keys
-#: Integer parameters are searched within [-INT_LIMIT, INT_LIMIT] (wider than u64 and i64).
+#: Integer parameters are searched within [-INT_LIMIT, INT_LIMIT] (wider than u64 and i64)
+#: unless T names a narrower integer type.
 INT_LIMIT = 1 << 64  # label: int-limit
 FLOAT_MAX = sys.float_info.max
+F32_MAX = float(np.finfo(np.float32).max)
+
+
+class _Kind:
+    """The values searched: floats of a width (their Python ``float``), or integers in a range."""
+
+    def __init__(self, name, is_float, bits=64, low=None, high=None, fine=()):
+        self.name, self.is_float, self.bits = name, is_float, bits
+        self.low, self.high, self.fine = low, high, fine
+        self.max = (FLOAT_MAX if bits == 64 else F32_MAX) if is_float else None
+        self.zero = 0.0 if is_float else 0
+
+    def round(self, value: float) -> float:
+        """A finite value of this float type near ``value`` (a place to evaluate, nothing more)."""
+        if not abs(value) <= self.max:
+            return math.copysign(self.max, value)
+        return value if self.bits == 64 else float(np.float32(value))
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+F64 = _Kind("f64", True, 64, fine=(1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1022, 1074))
+F32 = _Kind("f32", True, 32, fine=(1, 2, 4, 8, 16, 32, 64, 126, 149))
+INT = _Kind("int", False, low=-INT_LIMIT, high=INT_LIMIT)
+#: The names T may take, and the values each searches (OpenDP's type names, with their ranges).
+KINDS = {"int": INT, "float": F64, "f64": F64, "f32": F32}  # label: kinds
+for _bits in (8, 16, 32, 64):
+    KINDS[f"i{_bits}"] = _Kind(f"i{_bits}", False, low=-(1 << _bits - 1), high=(1 << _bits - 1) - 1)
+    KINDS[f"u{_bits}"] = _Kind(f"u{_bits}", False, low=0, high=(1 << _bits) - 1)
+KINDS["usize"] = KINDS["u64"]
 
 
 def _key(value: float) -> int:
@@ -64,13 +104,28 @@ def _value(key: int) -> float:
     return magnitude if key >= 0 else -magnitude  # label: key-inverse
 
 
-def _rank(value, T) -> int:
+def _key32(value: float) -> int:
+    """:func:`_key` for the f32 values (a ``float`` that is exactly an f32)."""
+    bits = struct.unpack("<i", struct.pack("<f", abs(value)))[0]  # label: key32-bits
+    return bits if math.copysign(1.0, value) > 0 else -bits - 1
+
+
+def _value32(key: int) -> float:
+    magnitude = struct.unpack("<f", struct.pack("<i", key if key >= 0 else -key - 1))[0]
+    return magnitude if key >= 0 else -magnitude  # label: key32-inverse
+
+
+def _rank(value, T: _Kind) -> int:
     """The position of ``value`` in T's order: consecutive ranks are adjacent values of T."""
-    return _key(value) if T is float else value  # label: rank
+    if not T.is_float:
+        return value  # label: rank
+    return _key(value) if T.bits == 64 else _key32(value)  # label: rank-float
 
 
-def _unrank(rank: int, T):
-    return _value(rank) if T is float else rank  # label: unrank
+def _unrank(rank: int, T: _Kind):
+    if not T.is_float:
+        return rank  # label: unrank
+    return _value(rank) if T.bits == 64 else _value32(rank)  # label: unrank-float
 
 
 # proof: end keys
@@ -87,7 +142,7 @@ class _Probe:
     def __init__(self, predicate):
         self.predicate = predicate
         self.outcomes: dict[tuple[type, int], bool] = {}  # label: outcomes
-        self.raised: set[tuple[type, int]] = set()
+        self.raised: dict[tuple[type, int], Exception] = {}
         self.first_error: Exception | None = None
         self.count = 0
 
@@ -106,11 +161,12 @@ class _Probe:
             raise  # the caller must enable a feature: no outcome at any value
         except Exception as error:  # label: predicate-raised
             self.first_error = self.first_error or error
-            self.raised.add(slot)
+            self.raised[slot] = error
             result = False
         if not isinstance(result, (bool, np.bool_)):  # label: boolean
             raise BinarySearchError(
-                f"must return a boolean, returned {result!r} at {value!r}", parameter="predicate"
+                f"must return a boolean, returned {_show(result)} at {value!r}",
+                parameter="predicate",
             )
         self.outcomes[slot] = bool(result)  # label: record
         return self.outcomes[slot]
@@ -122,87 +178,129 @@ class _Probe:
     def failed(self, value) -> bool:
         return self.outcomes.get(self._slot(value)) is False  # label: recorded-fail
 
+    def error_at(self, value) -> Exception | None:
+        """The exception the predicate raised at ``value``, if it raised there."""
+        return self.raised.get(self._slot(value))
+
 
 # proof: end probe
 
 
 # proof: begin bracket
-def _type_of(T, bounds):
-    """``int`` or ``float`` from ``T``, else from the given bounds; ``None`` if neither says."""
-    if T in (int, "int", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize"):
-        return int
-    if T in (float, "float", "f32", "f64"):
-        return float
+def _show(value) -> str:
+    """A short description of ``value`` for an error message (never raises)."""
+    try:
+        text = repr(value)
+    except Exception:  # a huge int (beyond Python's digit limit), a broken __repr__
+        text = f"a value of type {type(value).__name__} too long to show"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _type_of(T, bounds) -> _Kind | None:
+    """The values to search, from ``T``, else from the given bounds; ``None`` if neither says.
+
+    A bound of a floating type (``float``, any NumPy float) or a non-integer rational makes the
+    search a float (f64) search; integer bounds an integer search."""
+    if T is int or T is float:
+        return INT if T is int else F64
+    if type(T) is str and T in KINDS:
+        return KINDS[T]
     if T is not None:
-        raise BinarySearchError(f"must be int or float, got {T!r}", parameter="T")
+        raise BinarySearchError(
+            f"must be int, float or one of {sorted(KINDS)}, got {_show(T)}", parameter="T"
+        )
     given = [bound for bound in bounds if bound is not None]
     if not given:
         return None
-    return int if all(not isinstance(bound, float) for bound in given) else float
+    floating = any(
+        isinstance(original, (float, np.floating))
+        or (type(exact) is Fraction and exact.denominator != 1)
+        for original, exact in given
+    )
+    return F64 if floating else INT
 
 
-def _bound(value, T):
-    """A bound as a value of T, exactly; a typed error for anything else."""
+def _exact_bound(value):
+    """``(value, its exact int, float or Fraction)``; a typed error for anything else."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise BinarySearchError(f"must be numbers or None, got {value!r}", parameter="bounds")
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if not math.isfinite(value):
-            raise BinarySearchError(f"must be finite, got {value!r}", parameter="bounds")
-        if T is float:
-            return value
-        if value != int(value):
+    if isinstance(value, (bool, np.bool_, str, bytes)):
+        raise BinarySearchError(f"must be numbers or None, got {_show(value)}", parameter="bounds")
+    exact = exact_scalar(value, "bounds", BinarySearchError)  # label: exact-bound
+    if type(exact) not in (int, float, Fraction):
+        raise BinarySearchError(f"must be numbers or None, got {_show(value)}", parameter="bounds")
+    return value, exact
+
+
+def _bound(given, T: _Kind):
+    """A bound as a value of T, exactly; a typed error for anything else."""
+    if given is None:
+        return None
+    original, value = given
+    if isinstance(value, float) and not math.isfinite(value):
+        raise BinarySearchError(f"must be finite, got {_show(original)}", parameter="bounds")
+    if T.is_float:
+        if abs(value) > T.max:  # label: beyond-max
             raise BinarySearchError(
-                f"must be integers for T=int, got {value!r}", parameter="bounds"
-            )
-        value = int(value)  # -0.0 becomes 0
-    value = operator.index(value)
-    if T is int:
-        if abs(value) > INT_LIMIT:
-            raise BinarySearchError(
-                f"must lie in [-2**64, 2**64] for an integer search, got {value!r}",
+                f"{_show(original)} lies beyond the largest finite {T.name} ({T.max!r})",
                 parameter="bounds",
             )
-        return value
-    if abs(value) > FLOAT_MAX or float(value) != value:
-        raise BinarySearchError(f"{value!r} is not exactly a float", parameter="bounds")
-    return float(value)
+        if Fraction(T.round(float(value))) != value:  # label: exact-in-T
+            raise BinarySearchError(
+                f"{_show(original)} is not exactly a value of {T.name}", parameter="bounds"
+            )
+        return T.round(float(value))
+    if Fraction(value).denominator != 1:
+        raise BinarySearchError(
+            f"must be integers for T={T.name}, got {_show(original)}", parameter="bounds"
+        )
+    value = int(value)  # -0.0 becomes 0
+    if not T.low <= value <= T.high:  # label: int-range
+        raise BinarySearchError(
+            f"must lie in [{T.low}, {T.high}] for T={T.name}, got {_show(original)}",
+            parameter="bounds",
+        )
+    return value
 
 
-def _infer_type(probe: _Probe):
+def _refuses_type(error: Exception | None) -> bool:
+    """Does ``error`` refuse the type of a value (a ``TypeError`` or certdp's cast error)?"""
+    return isinstance(error, (TypeError, FailedCastError))
+
+
+def _infer_type(probe: _Probe) -> _Kind:
     """Without T and bounds: floats, unless the predicate raises at a float and not at the equal
-    integer (a parameter that must be an integer, such as a dataset size)."""
+    integer, or refuses the type of both floats 0.0 and 1.0 (a parameter that must be an
+    integer, such as a dataset size)."""
     for start in (0, 1):
         probe(float(start))
-        if probe._slot(float(start)) not in probe.raised:
-            return float
+        if probe.error_at(float(start)) is None:
+            return F64
         probe(start)
-        if probe._slot(start) not in probe.raised:
-            return int
-    return float
+        if probe.error_at(start) is None:
+            return INT
+    if all(_refuses_type(probe.error_at(float(start))) for start in (0, 1)):  # label: refused
+        return INT
+    return F64
 
 
-# Float steps away from a start: start + d 2^e for these e (then the largest float), and, when
-# start is zero and start + d already changes the outcome, d 2^-e for these e.
+# Float steps away from a start: start + d 2^e for these e (then the largest value), and, when
+# start is zero and start + d already changes the outcome, d 2^-e for T.fine's e.
 _COARSE_EXPONENTS = (0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1023)
-_FINE_EXPONENTS = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1022, 1074)
-# Integer steps away from a start (clamped to INT_LIMIT).
+# Integer steps away from a start (clamped to T's range).
 _INT_STEPS = (1, 2, 4, 16, 256, 1 << 16, 1 << 32, 1 << 64)
 
 
-def _away(start, direction: int, T) -> list:
+def _away(start, direction: int, T: _Kind) -> list:
     """Values of T moving away from ``start`` in ``direction``, each further than the last."""
-    if T is int:
+    if not T.is_float:
         steps = [start + direction * step for step in _INT_STEPS]
-        steps = [min(INT_LIMIT, max(-INT_LIMIT, step)) for step in steps]
+        steps = [min(T.high, max(T.low, step)) for step in steps]
     else:
         steps = []
         for exponent in _COARSE_EXPONENTS:
-            step = start + direction * 2.0**exponent
-            steps.append(step if math.isfinite(step) else direction * FLOAT_MAX)
-        steps.append(direction * FLOAT_MAX)
+            steps.append(T.round(start + direction * 2.0**exponent))
+        steps.append(direction * T.max)
     moving, last = [], _rank(start, T)
     for step in steps:
         if (_rank(step, T) - last) * direction > 0:
@@ -211,34 +309,41 @@ def _away(start, direction: int, T) -> list:
     return moving
 
 
-def _toward_zero(direction: int) -> list[float]:
-    """Floats from ``direction * 1/2`` down to the float next to 0 on that side."""
-    fine = [direction * 2.0**-exponent for exponent in _FINE_EXPONENTS]
-    return fine + [_value(0 if direction > 0 else -1)]  # 5e-324's neighbour 0.0, or -0.0
+def _toward_zero(direction: int, T: _Kind) -> list[float]:
+    """Values of T from ``direction * 1/2`` down to the one next to 0 on that side."""
+    fine = [direction * 2.0**-exponent for exponent in T.fine]
+    return fine + [_value(0 if direction > 0 else -1)]  # the smallest's neighbour 0.0, or -0.0
 
 
-def _gallop(probe: _Probe, start, direction: int, T):
+def _gallop(probe: _Probe, start, direction: int, T: _Kind):
     """Two evaluated values, in order, with different outcomes: ``start`` or a value reached
     from it in ``direction``, and the next one tried; ``None`` if every value tried agrees."""
     at_start = probe(start)
     previous = start
     for candidate in _away(start, direction, T):
         if probe(candidate) != at_start:
-            if T is float and previous == start and start == 0:
-                return _refine(probe, start, candidate, at_start, direction)
-            return tuple(sorted((previous, candidate), key=_key if T is float else None))
+            if T.is_float and previous == start and start == 0:
+                return _refine(probe, start, candidate, at_start, direction, T)
+            return tuple(sorted((previous, candidate), key=_key if T.is_float else None))
         previous = candidate
     return None
 
 
-def _refine(probe: _Probe, zero: float, changed: float, at_zero: bool, direction: int):
+def _refine(probe: _Probe, zero: float, changed: float, at_zero: bool, direction: int, T):
     """The outcome changes between ``zero`` and ``changed = direction * 1.0``: gallop towards
     zero in the exponent, so that the bracket spans few binades."""
-    for candidate in _toward_zero(direction):
+    for candidate in _toward_zero(direction, T):
         if probe(candidate) == at_zero:
             return tuple(sorted((candidate, changed), key=_key))
         changed = candidate
     return tuple(sorted((zero, changed), key=_key))
+
+
+def _stopped_by_error(probe: _Probe, bracket, start) -> bool:
+    """Did the predicate pass at ``start`` and raise (not return False) at the bracket's
+    failing end: the edge of the parameter's domain rather than of the budget?"""
+    failing = bracket[1] if probe.passed(bracket[0]) else bracket[0]
+    return probe.passed(start) and probe.error_at(failing) is not None
 
 
 def _value_midpoint(low: float, high: float) -> float:
@@ -247,16 +352,17 @@ def _value_midpoint(low: float, high: float) -> float:
     return low + (high - low) / 2
 
 
-def _midpoint(low: int, high: int, T, given: bool, shaped: bool) -> int:
+def _midpoint(low: int, high: int, T: _Kind, given: bool, shaped: bool) -> int:
     """A rank strictly between the ranks ``low`` and ``high`` (which differ by at least 2):
     while ``shaped``, the value midpoint of given float bounds (as OpenDP bisects) or the
     geometric midpoint of a galloped integer bracket; otherwise the middle rank."""
     middle = (low + high) // 2  # label: middle-rank
-    if shaped and T is float and given:
-        middle = _key(_value_midpoint(_value(low), _value(high)))
-    elif shaped and T is int and not given and 0 < low and 2 * low < high:
+    if shaped and T.is_float and given:
+        value = _value_midpoint(_unrank(low, T), _unrank(high, T))
+        middle = _rank(T.round(value), T)
+    elif shaped and not T.is_float and not given and 0 < low and 2 * low < high:
         middle = math.isqrt(low * high)
-    elif shaped and T is int and not given and high < 0 and 2 * -high < -low:
+    elif shaped and not T.is_float and not given and high < 0 and 2 * -high < -low:
         middle = -math.isqrt(low * high)
     return middle if low < middle < high else (low + high) // 2  # label: strictly-between
 
@@ -275,25 +381,32 @@ def _search(predicate, bounds, T, return_sign: bool):
     try:
         bounds = (None, None) if bounds is None else tuple(bounds)
     except TypeError:
-        raise BinarySearchError(f"must be a pair, got {bounds!r}", parameter="bounds") from None
+        raise BinarySearchError(
+            f"must be a pair, got {_show(bounds)}", parameter="bounds"
+        ) from None
     if len(bounds) != 2:
-        raise BinarySearchError(f"must be a pair, got {bounds!r}", parameter="bounds")
+        raise BinarySearchError(f"must be a pair, got {_show(bounds)}", parameter="bounds")
+    given_bounds = [_exact_bound(bound) for bound in bounds]
     probe = _Probe(predicate)  # label: new-probe
-    T = _type_of(T, bounds) or _infer_type(probe)  # label: type
-    low, high = (_bound(bound, T) for bound in bounds)  # label: bounds
+    T = _type_of(T, given_bounds) or _infer_type(probe)  # label: type
+    low, high = (_bound(bound, T) for bound in given_bounds)  # label: bounds
     if low is not None and high is not None:
-        low, high = sorted((low, high), key=_key if T is float else None)
+        low, high = sorted((low, high), key=_key if T.is_float else None)
         bracket, given = (low, high), True
     elif low is not None:
         bracket, given = _gallop(probe, low, 1, T), False
     elif high is not None:
         bracket, given = _gallop(probe, high, -1, T), False
     else:
-        start = T(0)
-        bracket = _gallop(probe, start, 1, T) or _gallop(probe, start, -1, T)
-        given = False
+        bracket, given = _gallop(probe, T.zero, 1, T), False
+        if bracket is None or _stopped_by_error(probe, bracket, T.zero):  # label: other-side
+            other = _gallop(probe, T.zero, -1, T)
+            if bracket is None or (
+                other is not None and not _stopped_by_error(probe, other, T.zero)
+            ):
+                bracket = other  # label: prefer-returned-false
     if bracket is None or probe(bracket[0]) == probe(bracket[1]):  # label: bracket-check
-        _no_boundary(probe, bounds, bracket)
+        _no_boundary(probe, bounds, bracket, T)
     low_passes = probe(bracket[0])  # label: low-passes
     low, high = _rank(bracket[0], T), _rank(bracket[1], T)  # label: ranks
     steps = 0
@@ -315,22 +428,26 @@ def _search(predicate, bounds, T, return_sign: bool):
             f"no evaluated passing value next to an evaluated failing one ({below!r}, {above!r})",
             parameter="predicate",
         )
+    if T.is_float and _key(found) == -1 and probe.passed(0.0):  # label: positive-zero
+        found = 0.0  # -0.0 and 0.0 both passed: 0.0, as OpenDP (the failing side is below)
     return (found, sign) if return_sign else found  # label: return
 
 
-def _no_boundary(probe: _Probe, bounds, bracket) -> None:
+def _no_boundary(probe: _Probe, bounds, bracket, T: _Kind) -> None:
     """Raise :class:`_NoBoundaryError`: the predicate did not change between the values tried."""
-    outcome = any(probe.outcomes.values())
+    passed = sum(probe.outcomes.values())
     where = (
         f"within the bounds {bracket!r}"
         if None not in bounds
-        else f"on any of the {probe.count} values tried (from 0 towards +-{FLOAT_MAX:.4g} for "
-        "floats, +-2**64 for integers)"
+        else f"from 0 towards +-{T.max:.4g} ({T.name})"
+        if T.is_float
+        else f"from 0 within [{T.low}, {T.high}] ({T.name})"
     )
     message = (
-        f"the predicate is {outcome} everywhere it was evaluated: no decision boundary {where}"
+        f"no decision boundary {where}: no two values tried one after the other had different "
+        f"outcomes ({passed} of {probe.count} evaluations passed)"
     )
-    if probe.first_error is not None and not outcome:
+    if probe.first_error is not None:
         error = probe.first_error
         message += (
             f"; it raised at {len(probe.raised)} of them, first {type(error).__name__}: {error}"
@@ -348,8 +465,8 @@ def binary_search(
         return _search(predicate, bounds, T, return_sign)  # label: search-call
     except _NoBoundaryError as error:
         first = error.first_error
-        if isinstance(first, DPError) and error.all_raised:
-            raise first from None  # every evaluation raised: OpenDP re-raises the first error
+        if isinstance(first, DPError) and error.all_raised:  # label: reraise
+            raise first from None  # every evaluation raised, the first a DPError: OpenDP's error
         raise
 
 
@@ -357,7 +474,7 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
     """The parameter of ``make_chain`` nearest the decision boundary whose chain passed
     ``check(d_in, d_out)`` (its map at ``d_in`` is at most ``d_out``)."""
     if "binary_search" not in _up_to_date:
-        require_vetted_or_contrib("binary_search")
+        require_vetted_or_contrib("binary_search")  # label: param-gate
 
     def passes(param):
         return make_chain(param).check(d_in, d_out)  # label: check
@@ -373,8 +490,18 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
 
 def binary_search_chain(make_chain, d_in, d_out, bounds=(None, None), T=None):
     """The chain built with :func:`binary_search_param`'s parameter, checked once more."""
-    chain = make_chain(binary_search_param(make_chain, d_in, d_out, bounds, T))  # label: rebuild
-    recheck = chain.check(d_in, d_out)  # label: recheck-call
+    parameter = binary_search_param(make_chain, d_in, d_out, bounds, T)
+    try:
+        chain = make_chain(parameter)  # label: rebuild
+        recheck = chain.check(d_in, d_out)  # label: recheck-call
+    except FeatureNotEnabledError:
+        raise
+    except Exception as error:  # label: rebuild-raised
+        raise BinarySearchError(
+            f"rebuilding the chain at the parameter found ({parameter!r}) or checking it again "
+            f"raised {type(error).__name__}: {error}",
+            parameter="make_chain",
+        ) from error
     if not (isinstance(recheck, (bool, np.bool_)) and recheck):  # label: recheck
         raise BinarySearchError(
             "the chain rebuilt from the parameter found no longer passes "

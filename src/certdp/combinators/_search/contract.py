@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import importlib
 import math
+import struct
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
+
+import numpy as np
 
 from certdp.contracts.contract import Precondition, VerificationReport
 from certdp.core.errors import ContractError, DPError
@@ -28,11 +31,18 @@ __all__ = ["CONTRACT", "SearchContract", "MAX_EVALUATIONS"]
 
 #: The proof's bound on the evaluations of one search (type inference, bracket, bisection).
 MAX_EVALUATIONS = 190
-INT_TYPES = (int, "int", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize")
-FLOAT_TYPES = (float, "float", "f32", "f64")
+INT_NAMES = ("int", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize")
+FLOAT_NAMES = ("float", "f32", "f64")
+
+
+def _T_valid(T) -> bool:
+    return (
+        T is None or T is int or T is float or (isinstance(T, str) and T in INT_NAMES + FLOAT_NAMES)
+    )
 
 
 def _bounds_valid(bounds) -> bool:
+    """Numbers or None; float bounds finite (any magnitude), integer bounds within +-2**64."""
     if bounds is None:
         return True
     bounds = tuple(bounds)
@@ -42,7 +52,7 @@ def _bounds_valid(bounds) -> bool:
             not isinstance(bound, bool)
             and isinstance(bound, (int, float))
             and math.isfinite(bound)
-            and abs(bound) <= 2**64
+            and (isinstance(bound, float) or abs(bound) <= 2**64)
         )
         for bound in bounds
     )
@@ -58,12 +68,12 @@ PRECONDITIONS = [
     Precondition(
         "bounds-pair",
         lambda a: _bounds_valid(a.bounds),
-        "bounds must be None or a pair of finite numbers (or None) within +-2**64",
+        "bounds must be None or a pair of finite numbers (or None), integers within +-2**64",
         parameter="bounds",
     ),
     Precondition(
         "T-int-or-float",
-        lambda a: a.T is None or a.T in INT_TYPES + FLOAT_TYPES,
+        lambda a: _T_valid(a.T),
         "T must be None, int or float (or a type name of either)",
         parameter="T",
     ),
@@ -71,11 +81,14 @@ PRECONDITIONS = [
 
 
 def below(value, T):
-    """The value of T just below ``value`` (floats: -0.0 below 0.0, -5e-324 below -0.0)."""
+    """The value of T just below ``value`` (floats: -0.0 below 0.0, -5e-324 below -0.0); T is
+    ``int``, ``float`` or ``"f32"`` (f32 values as Python floats, stepped by NumPy)."""
     if T is int:
         return value - 1
     if value == 0 and math.copysign(1.0, value) > 0:
         return -0.0
+    if T == "f32":
+        return float(np.nextafter(np.float32(value), np.float32(-np.inf)))
     return math.nextafter(value, -math.inf)
 
 
@@ -84,6 +97,8 @@ def above(value, T):
         return value + 1
     if value == 0 and math.copysign(1.0, value) < 0:
         return 0.0
+    if T == "f32":
+        return float(np.nextafter(np.float32(value), np.float32(np.inf)))
     return math.nextafter(value, math.inf)
 
 
@@ -133,7 +148,9 @@ def _must_find(function, *arguments):
 def _threshold_case(data, st):
     """A monotone predicate with its exact boundary, and bounds that contain it."""
     draw = data.draw
-    T = draw(st.sampled_from([float, int]), label="T")
+    T = draw(st.sampled_from([float, int, "f32", "u8", "i16"]), label="T")
+    name, T = (T, int) if T in ("u8", "i16") else (T, T)  # the T passed, the steps used here
+    top = search.FLOAT_MAX if T is float else search.F32_MAX
     if T is float:
         c = draw(
             st.one_of(
@@ -143,6 +160,19 @@ def _threshold_case(data, st):
             ),
             label="threshold",
         )
+    elif T == "f32":
+        c = draw(
+            st.one_of(
+                st.floats(-1e6, 1e6, width=32),
+                st.floats(-1e37, 1e37),
+                st.sampled_from([0.0, -0.0, 1e-45, 1.0, 0.1, 1e-40, 1e-40 * 0.9]),
+            ),
+            label="threshold",
+        )  # compared as f64: the boundary need not be an f32 value
+    elif name == "u8":
+        c = draw(st.integers(2, 253), label="threshold")
+    elif name == "i16":
+        c = draw(st.integers(-(2**15) + 2, 2**15 - 3), label="threshold")
     else:
         c = draw(st.integers(-(2**62), 2**62) | st.integers(-300, 300), label="threshold")
     increasing, strict = draw(st.booleans(), label="increasing"), draw(st.booleans())
@@ -159,35 +189,47 @@ def _threshold_case(data, st):
         return holds(x)
 
     # the exact boundary: the passing value next to a failing one, by nextafter
-    edge = c if T is int else float(c)
+    edge = c if T is int else float(np.float32(c)) if T == "f32" else float(c)
     step, back = (above, below) if increasing else (below, above)
     while not holds(edge):
         edge = step(edge, T)
     while holds(back(edge, T)):
         edge = back(edge, T)
     form = draw(st.sampled_from(["none", "both", "lower", "upper"]), label="bounds form")
-    spread = draw(st.integers(1, 2**40) if T is int else st.floats(1e-9, 1e12), label="spread")
+    spread = draw(
+        st.integers(1, 2**40) if T is int else st.floats(1e-9, 1e12) | st.floats(1e12, top),
+        label="spread",
+    )  # float bounds over the whole range, up to the largest finite value
     low, high = edge - spread, edge + spread
-    if T is float:  # a spread lost to rounding: the values two steps away
+    if T is not int:  # the largest value for an overflow; a spread lost to rounding: two steps
+        low, high = max(low, -top), min(high, top)
+        if T == "f32":  # outward to f32 values
+            low = low if float(np.float32(low)) <= low else below(float(np.float32(low)), T)
+            high = high if float(np.float32(high)) >= high else above(float(np.float32(high)), T)
+            low, high = float(np.float32(low)), float(np.float32(high))
         low = low if low < below(edge, T) else below(below(edge, T), T)
         high = high if high > above(edge, T) else above(above(edge, T), T)
-    if T is float and not (math.isfinite(low) and math.isfinite(high)):
-        form = "none"
+        if not (abs(low) <= top and abs(high) <= top):
+            form = "none"
     if T is int and max(abs(low), abs(high)) > 2**64:
         form = "none"
+    if name == "u8":
+        low, high = max(low, 0), min(high, 255)
+    if name == "i16":
+        low, high = max(low, -(2**15)), min(high, 2**15 - 1)
     bounds = {
         "none": (None, None),
         "both": (low, high),
         "lower": (low, None),
         "upper": (None, high),
     }[form]
-    typed = draw(st.sampled_from([None, "T"]), label="T given") == "T" or T is int
+    typed = draw(st.sampled_from([None, "T"]), label="T given") == "T" or T is not float
     return SimpleNamespace(
         predicate=predicate,
         edge=edge,
         T=T,
         bounds=bounds,
-        given_T=T if typed or form == "none" else None,
+        given_T=name if typed or form == "none" else None,
         increasing=increasing,
     )
 
@@ -247,13 +289,18 @@ class SearchContract:
     def _threshold(case, module) -> None:
         recorded = Recorded(case.predicate)
         found = _must_find(module.binary_search, recorded, case.bounds, case.given_T)
-        neighbour = below(found, case.T) if case.increasing else above(found, case.T)
-        if recorded.outcome(found) is not True:
+        expected, passing = case.edge, found
+        if same(case.edge, -0.0) and recorded.outcome(0.0) is True:
+            expected, passing = 0.0, -0.0  # the positive-zero rule: -0.0 is the boundary
+        neighbour = below(passing, case.T) if case.increasing else above(passing, case.T)
+        if recorded.outcome(found) is not True or recorded.outcome(passing) is not True:
             raise _violation(f"returned {found!r}, which it did not evaluate and see pass")
         if recorded.outcome(neighbour) is not False:
             raise _violation(f"returned {found!r} without a failing evaluation at {neighbour!r}")
-        if not same(found, case.edge):
-            raise _violation(f"returned {found!r} for a monotone predicate with edge {case.edge!r}")
+        if case.T == "f32" and struct.unpack("<f", struct.pack("<f", found))[0] != found:
+            raise _violation(f"returned {found!r}, which is not an f32, for T='f32'")
+        if not same(found, expected):
+            raise _violation(f"returned {found!r} for a monotone predicate with edge {expected!r}")
         if len(recorded.evaluations) > MAX_EVALUATIONS:
             raise _violation(f"{len(recorded.evaluations)} evaluations > {MAX_EVALUATIONS}")
 
