@@ -125,9 +125,12 @@ class ProofText:
     """What a proof's LaTeX source claims: proven ranges, code references, precondition ids,
     the lemma documents and SMT models it names."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, text: str | None = None):
+        """The proof at ``path``; ``text`` is its content when the caller has read it already."""
         self.path = path
-        self.text = _COMMENT.sub("", path.read_text(encoding="utf-8"))
+        if text is None:
+            text = path.read_text(encoding="utf-8")  # label: read-proof
+        self.text = _COMMENT.sub("", text)
 
     @cached_property
     def code_ranges(self) -> list[tuple[str, str]]:
@@ -143,20 +146,24 @@ class ProofText:
         return list(dict.fromkeys(_PRECONDITION.findall(self.text)))
 
     @cached_property
+    def lemma_names(self) -> list[str]:
+        """The paths of ``\\usesLemma{path}``, as written (relative to the proof's folder)."""
+        return list(dict.fromkeys(_USES_LEMMA.findall(self.text)))
+
+    @cached_property
+    def machine_model_names(self) -> list[str]:
+        """The paths of ``\\machineModel{path}``, as written (relative to the proof's folder)."""
+        return list(dict.fromkeys(_MACHINE_MODEL.findall(self.text)))
+
+    @cached_property
     def lemma_documents(self) -> list[Path]:
         """The lemma documents this proof relies on (``\\usesLemma{path}``), resolved."""
-        return [
-            (self.path.parent / relative).resolve()
-            for relative in dict.fromkeys(_USES_LEMMA.findall(self.text))
-        ]
+        return [(self.path.parent / relative).resolve() for relative in self.lemma_names]
 
     @cached_property
     def machine_models(self) -> list[Path]:
         """The SMT models this proof names (``\\machineModel{path}``), resolved."""
-        return [
-            (self.path.parent / relative).resolve()
-            for relative in dict.fromkeys(_MACHINE_MODEL.findall(self.text))
-        ]
+        return [(self.path.parent / relative).resolve() for relative in self.machine_model_names]
 
     def normalised(self) -> str:
         """The source without comments and with whitespace collapsed (for the ledger)."""

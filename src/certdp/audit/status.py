@@ -18,6 +18,8 @@ from .ledger import (
     Ledger,
     Vetting,
     current_fingerprints,
+    files_seal,
+    files_unchanged,
     fingerprinted_files,
     is_closure_key,
     proof_fingerprints,
@@ -87,10 +89,24 @@ def _compared(
 
 def runtime_status_of(constructor: ConstructorFolder, entries: dict[str, Vetting]) -> VettingStatus:
     """What the runtime gate compares: the proven ranges, the documents and the SMT models
-    (:func:`certdp.audit.ledger.proof_fingerprints`), not the closure; no diff command."""
+    (:func:`certdp.audit.ledger.proof_fingerprints`), not the closure; no diff command.
+
+    Cheap first: when the entry records the bytes its fingerprints were computed from (sealed
+    with them) and every file the proof reads still has those bytes, the fingerprints are the
+    recorded ones and the status is up to date without parsing anything.  Otherwise (an edit,
+    even of a comment; an entry without file hashes) the fingerprints are recomputed."""
     vetting = entries.get(constructor.key)
     if vetting is None:
         return VettingStatus(NEVER_VETTED)
+    if vetting.files and vetting.seal == files_seal(  # label: sealed
+        vetting.fingerprints, vetting.proof, vetting.files
+    ):
+        try:
+            unchanged = files_unchanged(constructor, vetting.files)  # label: same-bytes
+        except Exception:  # the full comparison below decides
+            unchanged = False
+        if unchanged:  # every file read has the bytes it had when vetted  # label: fast
+            return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
     try:
         fingerprints, proof = proof_fingerprints(constructor)
     except Exception:  # label: unreadable-proof
