@@ -167,6 +167,16 @@ def _vet_command(commands) -> None:
 
 
 def _prove(arguments) -> int:
+    from certdp._solvers import INSTALL_HINT, missing_solvers
+
+    missing = missing_solvers()
+    if missing:
+        print(
+            f"certdp prove: the SMT solvers are not installed ({', '.join(missing)}); they "
+            f"come with the 'prove' extra: {INSTALL_HINT}",
+            file=sys.stderr,
+        )
+        return 2
     from certdp.prove.cli import run
 
     return run(arguments)
@@ -178,7 +188,8 @@ def _prove_command(commands) -> None:
         help="bounded SMT proofs of each constructor's theorem",
         description="Prove each constructor's theorem at small sizes, bit-precisely, with the "
         "z3 SMT solver (bit-vector and IEEE floating-point theories). Results are cached by "
-        "fingerprint: an unchanged tree re-proves nothing.",
+        "fingerprint: an unchanged tree re-proves nothing. Needs the solvers of the 'prove' "
+        "extra (pip install 'certdp[prove]'); without them it says so and exits with 2.",
     )
     prove.add_argument("names", nargs="*", help="constructor or lemma names (default: all)")
     prove.add_argument("--force", action="store_true", help="re-prove cached results too")
