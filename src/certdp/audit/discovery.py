@@ -6,6 +6,7 @@ path the audit records is relative to the package, never to a checkout.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -98,18 +99,22 @@ class ConstructorFolder:
 
 
 def discover(package: Path | None = None) -> list[ConstructorFolder]:
-    """Every ``make_*.py`` in a constructor folder under the namespaces, sorted by key."""
+    """Every ``make_*.py`` in a constructor folder under the namespaces, sorted by key: a folder
+    whose name starts with ``_`` (shared support, ``__pycache__``) is not entered, nor is a
+    symbolic link to a folder."""
     package = (package or package_root()).resolve()
     found = []
     for namespace in NAMESPACES:
         base = package / namespace
         if not base.is_dir():
             continue
-        for code in base.rglob("make_*.py"):
-            relative = code.relative_to(base).parts
-            if any(part.startswith("_") for part in relative[:-1]):
-                continue  # shared support, not a constructor
-            found.append(ConstructorFolder(code.stem, code.parent, package))
+        for folder, subfolders, files in os.walk(base):  # label: walk
+            subfolders[:] = [
+                name for name in subfolders if not name.startswith("_")
+            ]  # label: prune
+            for file in files:
+                if file.startswith("make_") and file.endswith(".py"):  # label: make-file
+                    found.append(ConstructorFolder(file[: -len(".py")], Path(folder), package))
     return sorted(found, key=lambda constructor: constructor.key)
 
 

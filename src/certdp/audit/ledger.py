@@ -5,7 +5,7 @@ checkout), so an installed certdp carries it; ``certdp vet`` is the only writer.
 relative to the package, so they mean the same in a checkout and in ``site-packages``.  The
 freshness of a constructor compares the fingerprints recorded here with the current ones.
 
-The runtime gate reads the ledger (:func:`read_entries`) and compares
+The runtime gate reads the ledger (:func:`read_ledger`, :func:`entry_of`) and compares
 :func:`proof_fingerprints`; the audit and ``certdp vet`` use :func:`current_fingerprints`,
 which adds the closure of definitions behind the proven code.  The part the gate runs is
 proven in ``gate.tex``.
@@ -31,6 +31,8 @@ __all__ = [
     "files_seal",
     "Ledger",
     "read_entries",
+    "read_ledger",
+    "entry_of",
     "current_fingerprints",
     "proof_fingerprints",
     "fingerprinted_files",
@@ -106,12 +108,21 @@ def _from_json(value: dict) -> Vetting:
     return vetting
 
 
+def read_ledger(package: Path) -> dict:
+    """The JSON object of ``package``'s ledger (empty if it has none)."""
+    path = package / LEDGER_PATH
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
+
+
+def entry_of(raw: dict, key: str) -> Vetting | None:
+    """The vetting recorded under ``key`` in a ledger's JSON object, or ``None``."""
+    return _from_json(raw[key]) if key in raw else None  # label: one-entry
+
+
 def read_entries(package: Path) -> dict[str, Vetting]:
     """The vettings recorded in ``package``'s ledger, by constructor key (none if it has no
     ledger)."""
-    path = package / LEDGER_PATH
-    raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
-    return {key: _from_json(value) for key, value in raw.items()}
+    return {key: _from_json(value) for key, value in read_ledger(package).items()}
 
 
 def _digest(proof: ProofText) -> str:
