@@ -197,3 +197,25 @@ def test_fast_rounding_agrees_with_the_exact_rounding_wherever_it_decides(k, j, 
         args = (shifts[i], int(quotients[i]), int(proposals[i]), bool(negative[i]), k, j, low)
         for r in {0, (1 << low) - 1}:
             assert exact_rounding(*args, r) == values[i], (args, r)
+
+
+@pytest.mark.parametrize("scale", [Fraction(256), Fraction(1000, 3), Fraction(2**80 + 1)])
+def test_large_batch_sampler_is_discrete_laplace(scale):
+    """The integer draws of the split (no threshold table): the exact DLap law, in units of
+    ``scale`` for the huge one (KS against the continuous law there moves by < 2^-70)."""
+    sampler = batch_module.discrete_laplace_large_batch_sampler(scale)
+    draws = sampler(entropy_source(), N)
+    assert draws.dtype == object and all(type(z) is int for z in draws[:100])
+    if scale < 10**6:
+        assert_discrete_laplace([int(z) for z in draws], float(scale), int(6 * scale))
+    else:
+        scaled = [float(Fraction(int(z)) / scale) for z in draws]
+        assert stats.kstest(scaled, stats.laplace(loc=0.0, scale=1.0).cdf).pvalue > SIGNIFICANCE
+
+
+def test_large_batch_sampler_is_the_direct_one_where_a_table_exists():
+    draws = batch_module.discrete_laplace_large_batch_sampler(Fraction(3))(entropy_source(), 50)
+    assert draws.dtype == np.int64
+    assert batch_module.discrete_laplace_large_batch_sampler(Fraction(0))(
+        entropy_source(), 3
+    ).tolist() == [0, 0, 0]

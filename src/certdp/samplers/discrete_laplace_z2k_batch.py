@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .discrete_laplace import discrete_laplace_batch_sampler
 from .discrete_laplace_z2k import (
     discrete_laplace_Z2k_sampler,
     grid_point_to_float,
@@ -34,7 +35,13 @@ from .exp_digits import exp_neg_digits, exp_neg_enclosure
 from .geometric import geometric_batch_by_inversion, threshold_table
 from .uniform import EntropySource
 
-__all__ = ["discrete_laplace_Z2k_batch_sampler", "split_exponent", "bucket_tables"]
+__all__ = [
+    "discrete_laplace_Z2k_batch_sampler",
+    "discrete_laplace_large_batch_sampler",
+    "split_laplace",
+    "split_exponent",
+    "bucket_tables",
+]
 
 # proof: begin z2k-batch
 #: Digits of the uniform ``W`` and top bits of the proposal drawn for every element at once.
@@ -142,21 +149,12 @@ def fast_rounding(shifts, quotients, proposals, negative, k: int, j: int, low: i
     return s3.tolist(), decided.tolist()
 
 
-def discrete_laplace_Z2k_batch_sampler(
-    scale: Fraction, k: int, T: str
-) -> Callable[[EntropySource, list], list]:
-    """A sampler of ``[discrete_laplace_Z2k_sampler(scale, k, T)(source, x) for x in shifts]``
-    (the same law, independent draws), vectorised for f64 on a grid much finer than the scale."""
-    single = discrete_laplace_Z2k_sampler(scale, k, T)  # label: single
-    grid_scale = scale * (Fraction(1, 1 << k) if k >= 0 else (1 << -k))  # label: batch-grid-scale
-    t, s = grid_scale.numerator, grid_scale.denominator  # grid_scale = t / s
-    if T != "f64" or scale == 0 or threshold_table(s, t) is not None:  # label: not-fine
-
-        def one_by_one(source: EntropySource, shifts: list) -> list:
-            return [single(source, x) for x in shifts]  # label: one-by-one-z2k
-
-        return one_by_one
-
+def split_laplace(t: int, s: int):
+    """For ``t / s`` without a threshold table (``t > 93 s``): ``(j, low, draw)``, where
+    ``draw(source, count)`` returns ``(quotients, proposals, negative, lows)`` describing
+    ``count`` independent draws ``Z = (-1)^negative (2^j A + proposals 2^low + r)`` of
+    ``DLap(0, t / s)``: ``r`` is ``lows[i]`` where drawn, else uniform on ``[0, 2^low)`` and not
+    yet drawn (independent of everything else)."""
     j = split_exponent(s, t)  # label: j
     n = s << j  # A has ratio exp(-n / t); B has weights exp(-b s / t)  # label: n
     quotient_table = threshold_table(n, t)  # label: quotient-table
@@ -165,11 +163,10 @@ def discrete_laplace_Z2k_batch_sampler(
     h = min(top, BUCKETS)  # label: h
     tables: list = []  # the bucket tables, built on the first call
 
-    def sample(source: EntropySource, shifts: list) -> list:
+    def draw(source: EntropySource, count: int):
         if not tables:
             tables.extend(bucket_tables(n, t, h))  # label: build-tables
         below, above = tables
-        count = len(shifts)
         quotients = np.zeros(count, dtype=object)
         proposals = np.zeros(count, dtype=np.uint64)
         negative = np.zeros(count, dtype=bool)
@@ -203,6 +200,55 @@ def discrete_laplace_Z2k_batch_sampler(
             for element in pending[~accepted].tolist():
                 lows.pop(element, None)  # a rejected element forgets its bits  # label: forget
             pending = pending[~accepted]
+        return quotients, proposals, negative, lows
+
+    return j, low, draw
+
+
+def discrete_laplace_large_batch_sampler(
+    scale: Fraction,
+) -> Callable[[EntropySource, int], np.ndarray]:
+    """A sampler of ``count`` independent draws of DLap(0, scale) as a numpy array, like
+    ``discrete_laplace_batch_sampler(scale)`` (which it is where a threshold table exists), and
+    vectorised by the split above where none does (an ``object`` array then)."""
+    t, s = scale.numerator, scale.denominator
+    if scale == 0 or threshold_table(s, t) is not None:  # label: large-not
+        return discrete_laplace_batch_sampler(scale)  # label: large-direct
+    j, low, draw = split_laplace(t, s)
+
+    def sample(source: EntropySource, count: int) -> np.ndarray:
+        quotients, proposals, negative, lows = draw(source, count)
+        draws = np.zeros(count, dtype=object)
+        parts = zip(quotients.tolist(), proposals.tolist(), negative.tolist())
+        for i, (a_i, b_i, minus) in enumerate(parts):
+            r = lows[i] if i in lows else source.bits(low)  # label: large-low
+            g = (a_i << j) | (b_i << low) | r  # label: large-g
+            draws[i] = -g if minus else g  # label: large-z
+        return draws
+
+    return sample
+
+
+def discrete_laplace_Z2k_batch_sampler(
+    scale: Fraction, k: int, T: str
+) -> Callable[[EntropySource, list], list]:
+    """A sampler of ``[discrete_laplace_Z2k_sampler(scale, k, T)(source, x) for x in shifts]``
+    (the same law, independent draws), vectorised for f64 on a grid much finer than the scale."""
+    single = discrete_laplace_Z2k_sampler(scale, k, T)  # label: single
+    grid_scale = scale * (Fraction(1, 1 << k) if k >= 0 else (1 << -k))  # label: batch-grid-scale
+    t, s = grid_scale.numerator, grid_scale.denominator  # grid_scale = t / s
+    if T != "f64" or scale == 0 or threshold_table(s, t) is not None:  # label: not-fine
+
+        def one_by_one(source: EntropySource, shifts: list) -> list:
+            return [single(source, x) for x in shifts]  # label: one-by-one-z2k
+
+        return one_by_one
+
+    j, low, draw = split_laplace(t, s)  # label: split
+
+    def sample(source: EntropySource, shifts: list) -> list:
+        count = len(shifts)
+        quotients, proposals, negative, lows = draw(source, count)  # label: draw
         spread = (1 << low) - 1  # G lies in [known, known + spread] until its low bits are drawn
         if k <= 0:  # f64 arithmetic decides nearly every rounding  # label: fast
             results, decided = fast_rounding(shifts, quotients, proposals, negative, k, j, low)
