@@ -16,7 +16,7 @@ from certdp.samplers import discrete_laplace_z2k_batch as batch_module
 from certdp.samplers import entropy_source
 from certdp.samplers.discrete_laplace_z2k_batch import (
     accept_exactly,
-    bucket_tables,
+    bucket_bound,
     discrete_laplace_Z2k_batch_sampler,
     exp_bounds,
     split_exponent,
@@ -65,13 +65,13 @@ def test_exp_bounds_enclose_the_exact_digits():
         assert lo <= exact <= hi and hi - lo <= 2
 
 
-def test_bucket_tables_bound_every_bucket():
+def test_bucket_bounds_bound_every_bucket():
     n, t, h = 1 << 5, 256, 5
-    below, above = bucket_tables(n, t, h)
     for i in range(1 << h):
-        assert int(below[i]) <= exp_neg_digits(n * (i + 1), t << h, 64)
-        assert int(above[i]) >= min(exp_neg_digits(n * i, t << h, 64) if i else 1 << 64, 2**64 - 1)
-        assert int(below[i]) <= int(above[i])
+        below, above = bucket_bound(n, t, h, i)
+        assert below <= exp_neg_digits(n * (i + 1), t << h, 64)
+        assert above >= min(exp_neg_digits(n * i, t << h, 64) if i else 1 << 64, 2**64 - 1)
+        assert below <= above <= 2**64 - 1
 
 
 def test_accept_exactly_decides_near_the_threshold():
@@ -95,12 +95,8 @@ def test_batch_law_with_a_scale_that_is_not_a_power_of_two():
 
 
 def test_every_test_undecided_gives_the_same_law(monkeypatch):
-    """Tables that decide nothing send every draw through the exact test."""
-
-    def useless(n, t, h):
-        return np.zeros(1 << h, dtype=np.uint64), np.full(1 << h, 2**64 - 1, dtype=np.uint64)
-
-    monkeypatch.setattr(batch_module, "bucket_tables", useless)
+    """Bounds that decide nothing send every draw through the exact test."""
+    monkeypatch.setattr(batch_module, "bucket_bound", lambda n, t, h, i: (0, 2**64 - 1))
     offsets = grid_offsets(Fraction(1), -8, 0.3, count=20_000)
     assert_discrete_laplace(offsets, 256.0, 1200)
 
@@ -124,14 +120,13 @@ def test_the_residues_test_catches_a_wrong_bucket_table(monkeypatch):
     scale, k = Fraction(1, 16), -12  # 256 grid steps: j = 5, B on [0, 32)
     assert split_exponent(1, 256) == 5
     assert residue_pvalue(grid_offsets(scale, k, 0.0), 256.0, 32) > SIGNIFICANCE
-    real = bucket_tables
+    real = bucket_bound
 
-    def too_generous(n, t, h):
-        below, above = real(n, t, h)
-        below[len(below) // 2 :] = 2**64 - 1
-        return below, above
+    def too_generous(n, t, h, i):
+        below, above = real(n, t, h, i)
+        return (2**64 - 1 if i >= (1 << h) // 2 else below), above
 
-    monkeypatch.setattr(batch_module, "bucket_tables", too_generous)
+    monkeypatch.setattr(batch_module, "bucket_bound", too_generous)
     assert residue_pvalue(grid_offsets(scale, k, 0.0), 256.0, 32) < SIGNIFICANCE
 
 

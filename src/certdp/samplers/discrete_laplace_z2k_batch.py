@@ -11,7 +11,8 @@ with ratio ``exp(-s / t)``, written ``G = 2^j A + B``: ``A`` is geometric with r
 ``exp(-x)``, ``x = 2^j s / t`` in ``(1/16, 1/8]``, and ``B`` has weights ``exp(-b s / t)`` on
 ``[0, 2^j)``, drawn by rejection from a uniform proposal.  The proposal's top bits and 64 digits
 of the uniform of each rejection test are drawn for all elements at once (numpy) and the test is
-decided from a table of buckets for all but a fraction of about ``2^-11`` of the draws; the
+decided from bounds for ``2^8`` buckets (each computed when first needed, by a fixed-point
+series) for all but a fraction of about ``2^-11`` of the draws; the
 proposal's low ``j - 64`` bits are drawn only for the draws whose rounded result they can
 change.  No floating-point number enters the noise: each result is the rounding of an exact
 integer multiple of ``2^k``.
@@ -31,7 +32,7 @@ from .discrete_laplace_z2k import (
     grid_point_to_float,
     nearest_grid_index,
 )
-from .exp_digits import exp_neg_digits, exp_neg_enclosure
+from .exp_digits import exp_neg_digits
 from .geometric import geometric_batch_by_inversion, threshold_table
 from .uniform import EntropySource
 
@@ -40,7 +41,7 @@ __all__ = [
     "discrete_laplace_large_batch_sampler",
     "split_laplace",
     "split_exponent",
-    "bucket_tables",
+    "bucket_bound",
 ]
 
 # proof: begin z2k-batch
@@ -48,8 +49,10 @@ __all__ = [
 PREFIX = 64  # label: prefix-bits
 #: The acceptance test looks the top ``BUCKETS`` bits of the proposal up in a table.
 BUCKETS = 8  # label: bucket-bits
-#: Bits of the dyadic approximations of exponents (the tables and the second test).
+#: Bits of the dyadic approximations of exponents (the bucket bounds and the second test).
 DYADIC = 128  # label: dyadic-bits
+#: Extra bits of the fixed-point series.
+GUARD = 16  # label: guard
 ALL_ONES = (1 << PREFIX) - 1
 
 
@@ -58,25 +61,44 @@ def split_exponent(s: int, t: int) -> int:
     return (t // (8 * s)).bit_length() - 1  # 2^j <= t / 8s < 2^(j + 1)  # label: split-j
 
 
+def series_bounds(m: int, digits: int) -> tuple[int, int]:
+    """Integers ``lo <= 2^digits exp(-m / 2^DYADIC) <= hi`` for ``0 <= m <= 2^DYADIC``, by the
+    alternating Taylor series in fixed point with ``GUARD`` extra bits, each term bounded below
+    (``down``) and above (``up``)."""
+    one = 1 << (digits + GUARD)  # label: series-one
+    down = up = low = high = one  # the term of index 0, and the partial sums S_0
+    lower, upper = 0, one  # S_K for the last odd K (from below) and even K (from above)
+    index, small = 0, 0
+    while small < 2:  # until two consecutive terms are at most one unit  # label: series-stop
+        index += 1
+        down = (down * m >> DYADIC) // index  # <= 2^w y^i / i!  # label: term-down
+        ceiling = -(-(up * m) >> DYADIC)  # ceil(up m / 2^D)
+        up = -(-ceiling // index)  # >= 2^w y^i / i!  # label: term-up
+        if index & 1:  # subtracted: an upper bound of the term lowers the sum
+            low, high = low - up, high - down  # label: odd-term
+            lower = low
+        else:
+            low, high = low + down, high + up  # label: even-term
+            upper = high
+        small = small + 1 if up <= 1 else 0
+    return max(lower, 0) >> GUARD, -((-upper) >> GUARD)  # label: series-scale
+
+
 def exp_bounds(n: int, t: int, digits: int) -> tuple[int, int]:
-    """Integers ``lo <= 2^digits exp(-n / t) <= hi`` (``n >= 0``, ``t >= 1``), computed on the
-    dyadic neighbours of ``n / t`` (cheap when ``n`` and ``t`` are large)."""
+    """Integers ``lo <= 2^digits exp(-n / t) <= hi`` (``0 <= n < t``), computed on the dyadic
+    neighbours of ``n / t`` (cheap when ``n`` and ``t`` are large)."""
     scaled = (n << DYADIC) // t  # scaled / 2^D <= n / t < (scaled + 1) / 2^D  # label: scaled
-    lo = exp_neg_enclosure(scaled + 1, 1 << DYADIC, digits)[0]  # label: lo-bound
-    hi = exp_neg_enclosure(scaled, 1 << DYADIC, digits)[1]  # label: hi-bound
-    return lo, hi
+    return series_bounds(scaled + 1, digits)[0], series_bounds(scaled, digits)[1]  # label: bounds
 
 
-def bucket_tables(n: int, t: int, h: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each bucket ``i < 2^h`` of ``[0, 1)``: a lower bound of ``2^64 exp(-y (i+1) / 2^h)``
-    (a prefix of ``W`` below it accepts every proposal of the bucket) and an upper bound of
-    ``2^64 exp(-y i / 2^h)``, at most ``2^64 - 1`` (a prefix above it rejects every one), for
-    ``y = n / t``."""
-    below, above = [], []
-    for i in range(1 << h):
-        below.append(exp_bounds(n * (i + 1), t << h, PREFIX)[0])  # label: below
-        above.append(min(exp_bounds(n * i, t << h, PREFIX)[1], ALL_ONES))  # label: above
-    return np.array(below, dtype=np.uint64), np.array(above, dtype=np.uint64)
+def bucket_bound(n: int, t: int, h: int, i: int) -> tuple[int, int]:
+    """For bucket ``i < 2^h`` of ``[0, 1)``: a lower bound of ``2^64 exp(-y (i+1) / 2^h)`` (a
+    prefix of ``W`` below it accepts every proposal of the bucket) and an upper bound of ``2^64
+    exp(-y i / 2^h)``, at most ``2^64 - 1`` (a prefix above it rejects every one), ``y = n / t``
+    (``y <= 1``)."""
+    below = exp_bounds(n * (i + 1), t << h, PREFIX)[0]  # label: below
+    above = min(exp_bounds(n * i, t << h, PREFIX)[1], ALL_ONES)  # label: above
+    return below, above
 
 
 def accept_exactly(source: EntropySource, prefix: int, n: int, t: int) -> bool:
@@ -161,12 +183,12 @@ def split_laplace(t: int, s: int):
     top = min(j, PREFIX)  # bits of the proposal drawn at once  # label: top
     low = j - top  # bits drawn only when needed  # label: low
     h = min(top, BUCKETS)  # label: h
-    tables: list = []  # the bucket tables, built on the first call
+    # the bucket bounds, each computed the first time a proposal falls in its bucket
+    below = np.zeros(1 << h, dtype=np.uint64)
+    above = np.full(1 << h, ALL_ONES, dtype=np.uint64)
+    filled = np.zeros(1 << h, dtype=bool)
 
     def draw(source: EntropySource, count: int):
-        if not tables:
-            tables.extend(bucket_tables(n, t, h))  # label: build-tables
-        below, above = tables
         quotients = np.zeros(count, dtype=object)
         proposals = np.zeros(count, dtype=np.uint64)
         negative = np.zeros(count, dtype=bool)
@@ -179,6 +201,9 @@ def split_laplace(t: int, s: int):
             w = source.words(size)  # label: w-prefix
             sign = source.bit_array(size).astype(bool)  # label: sign-bits
             bucket = (b >> np.uint64(top - h)).astype(np.intp)  # label: bucket
+            for i in np.unique(bucket[~filled[bucket]]).tolist():
+                below[i], above[i] = bucket_bound(n, t, h, i)  # label: build-bounds
+                filled[i] = True
             accepted = w < below[bucket]  # label: accept-bucket
             for u in np.flatnonzero(~accepted & (w <= above[bucket])).tolist():  # label: undecided
                 element = int(pending[u])
