@@ -179,7 +179,7 @@ def split_laplace(t: int, s: int):
     yet drawn (independent of everything else)."""
     j = split_exponent(s, t)  # label: j
     n = s << j  # A has ratio exp(-n / t); B has weights exp(-b s / t)  # label: n
-    quotient_table = threshold_table(n, t)  # label: quotient-table
+    built: list = [None]  # threshold_table(n, t), built on the first draw (one whole object)
     top = min(j, PREFIX)  # bits of the proposal drawn at once  # label: top
     low = j - top  # bits drawn only when needed  # label: low
     h = min(top, BUCKETS)  # label: h
@@ -189,6 +189,9 @@ def split_laplace(t: int, s: int):
     filled = np.zeros(1 << h, dtype=bool)
 
     def draw(source: EntropySource, count: int):
+        quotient_table = built[0]
+        if quotient_table is None:
+            quotient_table = built[0] = threshold_table(n, t)  # label: quotient-table
         quotients = np.zeros(count, dtype=object)
         proposals = np.zeros(count, dtype=np.uint64)
         negative = np.zeros(count, dtype=bool)
