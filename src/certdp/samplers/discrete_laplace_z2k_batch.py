@@ -20,6 +20,7 @@ integer multiple of ``2^k``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from fractions import Fraction
@@ -171,6 +172,13 @@ def fast_rounding(shifts, quotients, proposals, negative, k: int, j: int, low: i
     return s3.tolist(), decided.tolist()
 
 
+@functools.lru_cache(maxsize=64)  # label: table-cache
+def quotient_threshold_table(n: int, t: int) -> tuple[int, ...]:
+    """``threshold_table(n, t)`` as a tuple, kept for the process (the 64 most recent): samplers
+    of the same scale share it, and none builds it before its first draw."""
+    return tuple(threshold_table(n, t))  # label: table-tuple
+
+
 def split_laplace(t: int, s: int):
     """For ``t / s`` without a threshold table (``t > 93 s``): ``(j, low, draw)``, where
     ``draw(source, count)`` returns ``(quotients, proposals, negative, lows)`` describing
@@ -179,7 +187,6 @@ def split_laplace(t: int, s: int):
     yet drawn (independent of everything else)."""
     j = split_exponent(s, t)  # label: j
     n = s << j  # A has ratio exp(-n / t); B has weights exp(-b s / t)  # label: n
-    built: list = [None]  # threshold_table(n, t), built on the first draw (one whole object)
     top = min(j, PREFIX)  # bits of the proposal drawn at once  # label: top
     low = j - top  # bits drawn only when needed  # label: low
     h = min(top, BUCKETS)  # label: h
@@ -189,9 +196,7 @@ def split_laplace(t: int, s: int):
     filled = np.zeros(1 << h, dtype=bool)
 
     def draw(source: EntropySource, count: int):
-        quotient_table = built[0]
-        if quotient_table is None:
-            quotient_table = built[0] = threshold_table(n, t)  # label: quotient-table
+        quotient_table = quotient_threshold_table(n, t)  # label: quotient-table
         quotients = np.zeros(count, dtype=object)
         proposals = np.zeros(count, dtype=np.uint64)
         negative = np.zeros(count, dtype=bool)
