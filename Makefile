@@ -23,7 +23,7 @@ install: $(INSTALLED) latex
 $(INSTALLED): pyproject.toml
 	@test -x $(PYTHON) || python3 -m venv $(VENV)
 	$(PYTHON) -m pip install --quiet --upgrade pip
-	$(PYTHON) -m pip install --quiet -e '.[dev,docs]'
+	$(PYTHON) -m pip install --quiet -e '.[dev,docs,prove]'
 	@touch $@
 
 latex:

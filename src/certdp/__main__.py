@@ -187,6 +187,16 @@ def _vet_command(commands) -> None:
 
 
 def _prove(arguments) -> int:
+    from certdp._solvers import INSTALL_HINT, missing_solvers
+
+    missing = missing_solvers()
+    if missing:
+        print(
+            f"certdp prove: the SMT solvers are not installed ({', '.join(missing)}); they "
+            f"come with the 'prove' extra: {INSTALL_HINT}",
+            file=sys.stderr,
+        )
+        return 2
     from certdp.prove.cli import run
 
     return run(arguments)
@@ -202,7 +212,8 @@ def _prove_command(commands) -> None:
         "result: the formats (f64, f32, or only a reduced format such as f8), the sizes N, "
         "which parts are bit-precise, which are exact-real abstractions, which functions are "
         "free (uninterpreted, e.g. exp and ln) and what is assumed from a proof. Results are "
-        "cached by fingerprint: an unchanged tree re-proves nothing.",
+        "cached by fingerprint: an unchanged tree re-proves nothing. Needs the solvers of the "
+        "'prove' extra (pip install 'certdp[prove]'); without them it says so and exits with 2.",
     )
     prove.add_argument("names", nargs="*", help="constructor or lemma names (default: all)")
     prove.add_argument("--force", action="store_true", help="re-prove cached results too")

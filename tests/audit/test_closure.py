@@ -50,6 +50,7 @@ def test_numeric_definitions_are_proven_by_the_numeric_lemmas(constructors, inde
 WRAPPER_DOCUMENTS = {
     "certdp.audit.": "audit/gate.tex",
     "certdp.contracts.contract.": "contracts/certified.tex",
+    "certdp.contracts.wrapper.": "contracts/certified.tex",
     "certdp.core.features.": "core/features.tex",
     "certdp.core.switches.": "core/features.tex",
 }
@@ -61,7 +62,8 @@ def test_the_wrapper_and_gate_are_proven_and_the_gate_skips_the_closure_module(
 ):
     found = _by_name(closure(constructors[name], index))
     assert "certdp.audit.gate.require_vetted_or_contrib" in found
-    assert "certdp.contracts.contract.certified" in found
+    assert "certdp.contracts.wrapper.certified" in found
+    assert "certdp.contracts.contract.Postcondition" in found  # loaded with contracts on
     # the runtime gate compares ranges, documents and models: the audit's closure
     # computation, its diff hint and the ledger's writer are no part of a constructor
     assert not [n for n in found if n.startswith("certdp.audit.closure.")]

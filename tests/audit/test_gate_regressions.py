@@ -22,9 +22,9 @@ def test_a_lemma_outside_the_package_is_refused_before_it_is_read(tmp_path, monk
     opened = []
     real = ledger.ProofText
 
-    def recording(path):
+    def recording(path, *text):
         opened.append(path)
-        return real(path)
+        return real(path, *text)
 
     monkeypatch.setattr(ledger, "ProofText", recording)
     with pytest.raises(ValueError):

@@ -97,13 +97,13 @@ def test_batch_refines_undecided_words(monkeypatch):
             calls.append(n_bits)
             return self.next_bits
 
-    proposals = dg.discrete_laplace_batch_sampler(Fraction(t))
+    proposals = dg.discrete_laplace_large_batch_sampler(Fraction(t))
     monkeypatch.setattr(
-        dg, "discrete_laplace_batch_sampler", lambda s: lambda src, c: np.ones(c, np.int64)
+        dg, "discrete_laplace_large_batch_sampler", lambda s: lambda src, c: np.ones(c, np.int64)
     )
     below = dg.discrete_gaussian_batch_sampler(scale)(Source(entropy_source(), 0), 3)
     assert list(below) == [1, 1, 1] and calls  # W just above the prefix: W < exp(-gamma)
-    monkeypatch.setattr(dg, "discrete_laplace_batch_sampler", lambda s: proposals)
+    monkeypatch.setattr(dg, "discrete_laplace_large_batch_sampler", lambda s: proposals)
     direct = dg.bernoulli_exp_refine
     next_digits = dg.exp_neg_digits(n(1), d, 128) & ((1 << 64) - 1)
     assert direct(Source(entropy_source(), next_digits - 1), n(1), d, digits) is True

@@ -264,6 +264,8 @@ def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
         return Check(FAIL, _machine_line(constructor.name, entry))
     if status == "timeout":
         return Check(TIMEOUT, _machine_line(constructor.name, entry))
+    if entry.get("solvers_missing"):
+        return Check(SKIPPED, f"not-run: {entry['detail']}")
     if "stale" in entry["detail"]:
         return Check(OUTDATED, _machine_line(constructor.name, entry, hint="run make prove"))
     names = {definition.name for definition in definitions}
@@ -282,7 +284,22 @@ def check_machine(constructor: ConstructorFolder, definitions=()) -> Check:
 
 
 def machine_result(name: str) -> dict:
-    """The cached ``certdp prove`` result of ``name`` (see :func:`certdp.prove.results`)."""
+    """The cached ``certdp prove`` result of ``name`` (see :func:`certdp.prove.results`);
+    ``not-run`` without reading it when the solvers are not installed (a result's fingerprint
+    names the solver versions, and the models import the solvers)."""
+    from certdp._solvers import INSTALL_HINT, missing_solvers
+
+    missing = missing_solvers()
+    if missing:
+        return {
+            "status": "not-run",
+            "detail": f"the SMT solvers are not installed ({', '.join(missing)}): {INSTALL_HINT} "
+            "to check the packaged `certdp prove` results",
+            "sizes": [],
+            "formats": [],
+            "solver_version": None,
+            "solvers_missing": True,
+        }
     from certdp.prove import results
 
     return results([name])[name]

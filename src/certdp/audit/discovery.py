@@ -6,6 +6,7 @@ path the audit records is relative to the package, never to a checkout.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import cached_property
@@ -103,25 +104,29 @@ class ConstructorFolder:
 
 
 def discover(package: Path | None = None) -> list[ConstructorFolder]:
-    """Every ``make_*.py`` in a constructor folder under the namespaces, and every audited
-    support module: an ``X.py`` with its proof ``X.tex`` beside it in a ``_<topic>/`` folder
-    that holds a ``contract.py`` (the parameter search); sorted by key."""
+    """Every ``make_*.py`` in a constructor folder under the namespaces (a folder whose name
+    starts with ``_`` -- shared support, ``__pycache__`` -- is not entered, nor is a symbolic
+    link to a folder), and every audited support module: an ``X.py`` with its proof ``X.tex``
+    beside it in a ``_<topic>/`` folder directly under a namespace that holds a
+    ``contract.py`` (the parameter search); sorted by key."""
     package = (package or package_root()).resolve()
     found = []
     for namespace in NAMESPACES:
         base = package / namespace
         if not base.is_dir():
             continue
-        for code in base.rglob("make_*.py"):
-            relative = code.relative_to(base).parts
-            if any(part.startswith("_") for part in relative[:-1]):
-                continue  # shared support, not a constructor
-            found.append(ConstructorFolder(code.stem, code.parent, package))
-        for contract in base.rglob("contract.py"):
-            if not contract.parent.name.startswith("_"):
-                continue  # a constructor folder's contract: found above
-            for proof in contract.parent.glob("*.tex"):
-                if proof.with_suffix(".py").is_file():
+        for folder, subfolders, files in os.walk(base):  # label: walk
+            subfolders[:] = [
+                name for name in subfolders if not name.startswith("_")
+            ]  # label: prune
+            for file in files:
+                if file.startswith("make_") and file.endswith(".py"):  # label: make-file
+                    found.append(ConstructorFolder(file[: -len(".py")], Path(folder), package))
+        for contract in sorted(base.glob("_*/contract.py")):  # label: support
+            if contract.parent.is_symlink():
+                continue  # like os.walk above, no symbolic link to a folder is entered
+            for proof in sorted(contract.parent.glob("*.tex")):
+                if proof.with_suffix(".py").is_file():  # label: support-module
                     found.append(ConstructorFolder(proof.stem, contract.parent, package))
     return sorted(found, key=lambda constructor: constructor.key)
 
@@ -138,9 +143,12 @@ class ProofText:
     """What a proof's LaTeX source claims: proven ranges, code references, precondition ids,
     the lemma documents and SMT models it names."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, text: str | None = None):
+        """The proof at ``path``; ``text`` is its content when the caller has read it already."""
         self.path = path
-        self.text = _COMMENT.sub("", path.read_text(encoding="utf-8"))
+        if text is None:
+            text = path.read_text(encoding="utf-8")  # label: read-proof
+        self.text = _COMMENT.sub("", text)
 
     @cached_property
     def code_ranges(self) -> list[tuple[str, str]]:
@@ -156,20 +164,24 @@ class ProofText:
         return list(dict.fromkeys(_PRECONDITION.findall(self.text)))
 
     @cached_property
+    def lemma_names(self) -> list[str]:
+        """The paths of ``\\usesLemma{path}``, as written (relative to the proof's folder)."""
+        return list(dict.fromkeys(_USES_LEMMA.findall(self.text)))
+
+    @cached_property
+    def machine_model_names(self) -> list[str]:
+        """The paths of ``\\machineModel{path}``, as written (relative to the proof's folder)."""
+        return list(dict.fromkeys(_MACHINE_MODEL.findall(self.text)))
+
+    @cached_property
     def lemma_documents(self) -> list[Path]:
         """The lemma documents this proof relies on (``\\usesLemma{path}``), resolved."""
-        return [
-            (self.path.parent / relative).resolve()
-            for relative in dict.fromkeys(_USES_LEMMA.findall(self.text))
-        ]
+        return [(self.path.parent / relative).resolve() for relative in self.lemma_names]
 
     @cached_property
     def machine_models(self) -> list[Path]:
         """The SMT models this proof names (``\\machineModel{path}``), resolved."""
-        return [
-            (self.path.parent / relative).resolve()
-            for relative in dict.fromkeys(_MACHINE_MODEL.findall(self.text))
-        ]
+        return [(self.path.parent / relative).resolve() for relative in self.machine_model_names]
 
     def normalised(self) -> str:
         """The source without comments and with whitespace collapsed (for the ledger)."""

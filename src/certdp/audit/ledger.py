@@ -5,7 +5,7 @@ checkout), so an installed certdp carries it; ``certdp vet`` is the only writer.
 relative to the package, so they mean the same in a checkout and in ``site-packages``.  The
 freshness of a constructor compares the fingerprints recorded here with the current ones.
 
-The runtime gate reads the ledger (:func:`read_entries`) and compares
+The runtime gate reads the ledger (:func:`read_ledger`, :func:`entry_of`) and compares
 :func:`proof_fingerprints`; the audit and ``certdp vet`` use :func:`current_fingerprints`,
 which adds the closure of definitions behind the proven code.  The part the gate runs is
 proven in ``gate.tex``.
@@ -14,19 +14,25 @@ proven in ``gate.tex``.
 from __future__ import annotations
 
 import hashlib
+import io
+import itertools
 import json
 from dataclasses import asdict, dataclass, field
 from datetime import date
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
-from .sources import read_markers
+from .sources import SourceMarkers, parse_markers
 
 __all__ = [
     "Vetting",
+    "files_unchanged",
+    "files_seal",
     "Ledger",
     "read_entries",
+    "read_ledger",
+    "entry_of",
     "current_fingerprints",
     "proof_fingerprints",
     "fingerprinted_files",
@@ -55,7 +61,13 @@ MODEL_PREFIX = "model:"
 @dataclass
 class Vetting:
     """One vetting: the fingerprints a reviewer (a name or a role) signed off, and what the
-    reviewer reviewed (``""`` in entries recorded before the field existed)."""
+    reviewer reviewed (``""`` in entries recorded before the field existed).
+
+    ``files`` holds the sha256 of the bytes of every file the fingerprints were computed from
+    (:func:`proof_fingerprints`) and ``seal`` binds them to the fingerprints (:func:`files_seal`):
+    while those bytes are unchanged, the fingerprints are too, and the runtime gate need not
+    recompute them.  Entries recorded before these fields existed have them empty.
+    """
 
     fingerprints: dict[str, str]
     proof: str
@@ -63,6 +75,8 @@ class Vetting:
     reviewer: str
     date: str = field(default_factory=lambda: date.today().isoformat())
     reviewed: str = ""
+    files: dict[str, str] = field(default_factory=dict)
+    seal: str = ""
 
 
 def fingerprinted_files(keys) -> list[str]:
@@ -96,59 +110,151 @@ def _from_json(value: dict) -> Vetting:
     return vetting
 
 
+def read_ledger(package: Path) -> dict:
+    """The JSON object of ``package``'s ledger (empty if it has none)."""
+    path = package / LEDGER_PATH
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
+
+
+def entry_of(raw: dict, key: str) -> Vetting | None:
+    """The vetting recorded under ``key`` in a ledger's JSON object, or ``None``."""
+    return _from_json(raw[key]) if key in raw else None  # label: one-entry
+
+
 def read_entries(package: Path) -> dict[str, Vetting]:
     """The vettings recorded in ``package``'s ledger, by constructor key (none if it has no
     ledger)."""
-    path = package / LEDGER_PATH
-    raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
-    return {key: _from_json(value) for key, value in raw.items()}
+    return {key: _from_json(value) for key, value in read_ledger(package).items()}
 
 
 def _digest(proof: ProofText) -> str:
     return hashlib.sha256(proof.normalised().encode()).hexdigest()
 
 
-def proof_fingerprints(constructor: ConstructorFolder) -> tuple[dict[str, str], str]:
+def _decoded(data: bytes) -> str:
+    """``data`` as ``Path.read_text(encoding="utf-8")`` returns the file holding it (the same
+    decoder and universal newlines)."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8").read()  # label: decode
+
+
+def _plain_reference(reference: str) -> bool:
+    """Is a path a proof names of the form ``../../folder/file``: relative, its ``..`` parts
+    (if any) first and no other?  Such a path resolves, from a folder without symbolic links,
+    through the folders above its target only."""
+    parts = PurePosixPath(reference).parts
+    climbs = len(parts) - len(tuple(itertools.dropwhile(lambda part: part == "..", parts)))
+    return (
+        not PurePosixPath(reference).is_absolute()
+        and len(parts) > climbs
+        and ".." not in parts[climbs:]
+    )  # label: plain
+
+
+def proof_fingerprints(
+    constructor: ConstructorFolder, files: dict[str, str] | None = None
+) -> tuple[dict[str, str], str]:
     """Fingerprints of every range the proof covers, of the lemma documents and SMT models it
     names, and of the proof text itself: what the runtime gate compares with the ledger.
 
     Keys are package-relative: ``FILE#RANGE`` for a code range, ``lemma:FILE`` for a lemma
     document's text and ``model:FILE`` for the content of an SMT model (``\\machineModel``).
     The lemma documents the proof relies on (``\\usesLemma``), and the ones they rely on, count
-    too, with their ranges and models.  Raises the marker parser's error, ``KeyError`` or
-    ``OSError`` when a proof names a missing range, document or model, and ``ValueError``
-    when it names a file outside the package (before reading it).
+    too, with their ranges and models.  Each file is read once and everything is computed from
+    those bytes; ``files``, when given, receives their sha256 by package-relative path (for
+    :func:`files_unchanged`), but only when every path the proofs name is plain
+    (:func:`_plain_reference`); otherwise it is left empty.  Raises the marker parser's error,
+    ``KeyError``, ``OSError`` or ``UnicodeDecodeError`` when a proof names a missing range,
+    document or model or an undecodable file, and ``ValueError`` when it names a file outside
+    the package (before reading it).
     """
     fingerprints: dict[str, str] = {}
+    hashes: dict[str, str] = {}
+    sources: dict[Path, bytes] = {}
+    markers: dict[Path, SourceMarkers] = {}
     seen: set[Path] = set()
+    plain = [True]
+
+    def read(path: Path) -> bytes:
+        key = constructor.relative(path)  # label: key-first
+        data = path.read_bytes()  # label: read-once
+        hashes[key] = hashlib.sha256(data).hexdigest()  # label: file-hash
+        return data
+
+    def proof_text(path: Path) -> ProofText:
+        return ProofText(path, _decoded(read(path)))
+
+    def named(proof: ProofText, reference: str) -> Path:
+        plain[0] = plain[0] and _plain_reference(reference)
+        return (proof.path.parent / reference).resolve()
 
     def cover(proof: ProofText) -> None:
         for file, name in proof.code_ranges:
-            path = (proof.path.parent / file).resolve()
+            path = named(proof, file)
             key = f"{constructor.relative(path)}#{name}"
-            fingerprints[key] = fingerprint_range(read_markers(path), name)
-        for model in proof.machine_models:
+            if path not in sources:
+                sources[path] = read(path)
+                markers[path] = parse_markers(_decoded(sources[path]), path=str(path))
+            fingerprints[key] = fingerprint_range(markers[path], name)
+        for reference in proof.machine_model_names:
+            model = named(proof, reference)
             key = f"{MODEL_PREFIX}{constructor.relative(model)}"
-            fingerprints[key] = hashlib.sha256(model.read_bytes()).hexdigest()  # label: model
-        for lemma in proof.lemma_documents:
+            fingerprints[key] = hashlib.sha256(read(model)).hexdigest()  # label: model
+        for reference in proof.lemma_names:
+            lemma = named(proof, reference)
             if lemma in seen:
                 continue
             seen.add(lemma)
             key = f"lemma:{constructor.relative(lemma)}"  # label: lemma-inside
-            lemma_proof = ProofText(lemma)
+            lemma_proof = proof_text(lemma)
             fingerprints[key] = _digest(lemma_proof)
             cover(lemma_proof)
 
-    proof = ProofText(constructor.proof)
+    proof = proof_text(constructor.proof)
     cover(proof)
+    if files is not None and plain[0]:
+        files.update(hashes)  # label: hashes-out
     return fingerprints, _digest(proof)
+
+
+def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bool:
+    """Cheaply: does every file of ``files`` (package-relative path to sha256, as
+    :func:`proof_fingerprints` records them) still have those bytes, with neither it nor a
+    folder between it and the package a symbolic link, and is the constructor's proof among
+    them?  Reads nothing outside the package: a path with ``..`` or an absolute one is
+    ``False`` before any file is read."""
+    package = constructor.package.resolve()
+    if constructor.relative(constructor.proof) not in files:  # label: starts-at-proof
+        return False
+    checked: set[Path] = set()
+    for key, digest in files.items():
+        parts = PurePosixPath(key).parts
+        if PurePosixPath(key).is_absolute() or ".." in parts or not parts:  # label: inside
+            return False
+        for depth in range(1, len(parts) + 1):
+            path = package.joinpath(*parts[:depth])
+            if path not in checked:
+                if path.is_symlink():  # label: no-link
+                    return False
+                checked.add(path)
+        if hashlib.sha256(path.read_bytes()).hexdigest() != digest:  # label: same-bytes-file
+            return False
+    return True
+
+
+def files_seal(fingerprints: dict[str, str], proof: str, files: dict[str, str]) -> str:
+    """A digest binding a vetting's file hashes to its fingerprints (the closure left out) and
+    proof digest, so that a ledger entry whose parts were not recorded together (a hand merge,
+    say) never passes the gate's cheap check.  A consistency check, not a signature."""
+    recorded = {key: value for key, value in fingerprints.items() if not is_closure_key(key)}
+    payload = json.dumps([recorded, proof, files], sort_keys=True)  # label: seal-payload
+    return hashlib.sha256(payload.encode()).hexdigest()
 
 
 # proof: end ledger-entries
 
 
 def current_fingerprints(
-    constructor: ConstructorFolder, *, definitions=None
+    constructor: ConstructorFolder, *, definitions=None, files: dict[str, str] | None = None
 ) -> tuple[dict[str, str], str]:
     """Everything a vetting covers: :func:`proof_fingerprints`, and the closure of definitions
     behind the proven code.
@@ -156,12 +262,12 @@ def current_fingerprints(
     This is the one place that decides what a vetting covers.  A definition in the closure of
     the proven code (:mod:`certdp.audit.closure`: every certdp function, class and constant the
     ranges use, transitively) has the key ``def:FILE@DOTTED.NAME``.  ``definitions`` is the
-    closure when the caller has computed it already.  Raises what :func:`proof_fingerprints`
-    raises.
+    closure when the caller has computed it already; ``files`` receives the hashes of the files
+    read, as in :func:`proof_fingerprints`.  Raises what :func:`proof_fingerprints` raises.
     """
     from .closure import closure  # the gate imports this module; it never needs the closure
 
-    fingerprints, proof = proof_fingerprints(constructor)
+    fingerprints, proof = proof_fingerprints(constructor, files)
     for definition in closure(constructor) if definitions is None else definitions:
         fingerprints[f"{CLOSURE_PREFIX}{definition.file}@{definition.name}"] = (
             definition.fingerprint

@@ -18,10 +18,13 @@ from .ledger import (
     Ledger,
     Vetting,
     current_fingerprints,
+    entry_of,
+    files_seal,
+    files_unchanged,
     fingerprinted_files,
     is_closure_key,
     proof_fingerprints,
-    read_entries,
+    read_ledger,
 )
 
 __all__ = ["VettingStatus", "vetting_status", "status_of", "UP_TO_DATE", "OUTDATED", "NEVER_VETTED"]
@@ -91,12 +94,26 @@ def _compared(
     )  # fmt: skip
 
 
-def runtime_status_of(constructor: ConstructorFolder, entries: dict[str, Vetting]) -> VettingStatus:
+def runtime_status_of(constructor: ConstructorFolder, raw: dict) -> VettingStatus:
     """What the runtime gate compares: the proven ranges, the documents and the SMT models
-    (:func:`certdp.audit.ledger.proof_fingerprints`), not the closure; no diff command."""
-    vetting = entries.get(constructor.key)
+    (:func:`certdp.audit.ledger.proof_fingerprints`), not the closure; no diff command.
+
+    Cheap first: when the entry records the bytes its fingerprints were computed from (sealed
+    with them) and every file the proof reads still has those bytes, the fingerprints are the
+    recorded ones and the status is up to date without parsing anything.  Otherwise (an edit,
+    even of a comment; an entry without file hashes) the fingerprints are recomputed."""
+    vetting = entry_of(raw, constructor.key)  # only this entry is converted
     if vetting is None:
         return VettingStatus(NEVER_VETTED)
+    if vetting.files and vetting.seal == files_seal(  # label: sealed
+        vetting.fingerprints, vetting.proof, vetting.files
+    ):
+        try:
+            unchanged = files_unchanged(constructor, vetting.files)  # label: same-bytes
+        except Exception:  # the full comparison below decides
+            unchanged = False
+        if unchanged:  # every file read has the bytes it had when vetted  # label: fast
+            return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
     try:
         fingerprints, proof = proof_fingerprints(constructor)
     except Exception:  # label: unreadable-proof
@@ -105,11 +122,11 @@ def runtime_status_of(constructor: ConstructorFolder, entries: dict[str, Vetting
 
 
 @lru_cache(maxsize=None)  # label: folders-cache
-def _folders() -> tuple[dict[str, ConstructorFolder], dict[str, Vetting]]:
-    """The constructor folders of the package in use, by name, and its ledger's entries."""
+def _folders() -> tuple[dict[str, ConstructorFolder], dict]:
+    """The constructor folders of the package in use, by name, and its ledger's JSON object."""
     package = package_root()
-    entries = read_entries(package)  # label: read-ledger
-    return {constructor.name: constructor for constructor in discover(package)}, entries
+    raw = read_ledger(package)  # label: read-ledger
+    return {constructor.name: constructor for constructor in discover(package)}, raw
 
 
 @lru_cache(maxsize=None)  # label: status-cache
@@ -117,11 +134,11 @@ def vetting_status(name: str) -> VettingStatus:
     """The status of the constructor named ``name`` (e.g. ``"make_is_equal"``) as the runtime
     gate sees it (ranges, documents and models; not the closure), computed once per process
     and name: a process reads the proofs of the constructors it calls, and no others."""
-    folders, entries = _folders()
+    folders, raw = _folders()
     constructor = folders.get(name)  # label: find-folder
     if constructor is None:
         return VettingStatus(NEVER_VETTED)
-    return runtime_status_of(constructor, entries)
+    return runtime_status_of(constructor, raw)
 
 
 # proof: end status

@@ -17,7 +17,14 @@ from certdp.core.errors import DPError
 
 from .checks import OK, QUICK_EXAMPLES, check_artifacts, check_binding, check_contracts
 from .discovery import ConstructorFolder, discover, package_root
-from .ledger import UNCOMMITTED, Ledger, Vetting, current_fingerprints, fingerprinted_files
+from .ledger import (
+    UNCOMMITTED,
+    Ledger,
+    Vetting,
+    current_fingerprints,
+    files_seal,
+    fingerprinted_files,
+)
 
 __all__ = ["VetError", "Recorded", "vet", "uncommitted_files"]
 
@@ -111,7 +118,8 @@ def vet(
     ):
         if check.status != OK:
             raise VetError(f"refusing to vet {name}: {check.detail}", parameter="name")
-    fingerprints, proof = current_fingerprints(constructor)
+    hashes: dict[str, str] = {}  # the bytes the fingerprints were computed from
+    fingerprints, proof = current_fingerprints(constructor, files=hashes)
     files = [constructor.package / file for file in fingerprinted_files(fingerprints)]
     files.append(constructor.proof)
     dirty = uncommitted_files(constructor.package, files)
@@ -131,6 +139,15 @@ def vet(
             parameter="name",
         )
     commit = UNCOMMITTED if uncommitted and (dirty is None or dirty) else _head(package)
-    vetting = Vetting(fingerprints, proof, commit, reviewer.strip(), reviewed=reviewed.strip())
+    seal = files_seal(fingerprints, proof, hashes)
+    vetting = Vetting(
+        fingerprints,
+        proof,
+        commit,
+        reviewer.strip(),
+        files=hashes,
+        seal=seal,
+        reviewed=reviewed.strip(),
+    )
     Ledger(package).record(constructor.key, vetting)
     return Recorded(vetting, shown if commit == UNCOMMITTED else ())

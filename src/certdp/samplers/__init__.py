@@ -23,6 +23,7 @@ from .discrete_laplace_z2k import (
     nearest_grid_index,
     sample_discrete_laplace_Z2k,
 )
+from .discrete_laplace_z2k_batch import discrete_laplace_Z2k_batch_sampler
 from .exp_digits import exp_neg_digits, exp_neg_enclosure
 from .geometric import (
     geometric_batch_by_inversion,
@@ -36,6 +37,7 @@ from .geometric import (
 from .uniform import EntropySource, entropy_source, sample_uniform_below, sample_uniform_bits
 
 __all__ = [
+    "discrete_laplace_Z2k_batch_sampler",
     "EntropySource",
     "entropy_source",
     "sample_uniform_bits",

@@ -18,7 +18,8 @@ from certdp.core.errors import FailedFunctionError
 
 from ._arguments import exact_rational
 from .bernoulli_exp import bernoulli_exp_ratio
-from .discrete_laplace import discrete_laplace_batch_sampler, discrete_laplace_sampler
+from .discrete_laplace import discrete_laplace_sampler
+from .discrete_laplace_z2k_batch import discrete_laplace_large_batch_sampler
 from .exp_digits import exp_neg_digits
 from .uniform import EntropySource, entropy_source
 
@@ -98,7 +99,7 @@ def discrete_gaussian_batch_sampler(scale: Fraction) -> Callable[[EntropySource,
 
         return zeros
     t, denominator, numerator = acceptance_exponent(scale)
-    proposals = discrete_laplace_batch_sampler(Fraction(t))  # label: batch-proposals
+    proposals = discrete_laplace_large_batch_sampler(Fraction(t))  # label: batch-proposals
     thresholds: dict[int, int] = {}  # |y| -> floor(2^64 exp(-n(y) / d))
 
     def threshold(magnitude: int) -> int:

@@ -10,12 +10,14 @@ max-divergence.
 
 from __future__ import annotations
 
+import numpy as np
+
 from certdp.contracts import certified
 from certdp.core.errors import MakeMeasurementError
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
 from certdp.measurements._laplace import laplace_arguments, laplace_measurement
-from certdp.samplers import discrete_laplace_Z2k_sampler, entropy_source
+from certdp.samplers import discrete_laplace_Z2k_batch_sampler, entropy_source
 
 __all__ = ["make_vector_float_laplace_cks20", "then_vector_float_laplace_cks20"]
 
@@ -33,14 +35,13 @@ def make_vector_float_laplace_cks20(input_domain, input_metric, scale, k=None) -
                 "domain size must be known if discretization is not exact", parameter="input_domain"
             )
         relaxation = relaxation * input_domain.size  # label: total-relaxation
-    sample = discrete_laplace_Z2k_sampler(scale, k, T.name)  # label: sampler
+    sample = discrete_laplace_Z2k_batch_sampler(scale, k, T.name)  # label: sampler
     largest = T.max
 
     def function(x):
-        source = entropy_source()
-        # infinities become the largest finite values of their sign
-        finite = (min(max(x_i, -largest), largest) for x_i in x)  # label: clamp
-        return [sample(source, x_i) for x_i in finite]  # label: function
+        # infinities become the largest finite values of their sign (no NaN is admitted)
+        finite = np.clip(np.asarray(x, dtype=np.float64), -largest, largest)  # label: clamp
+        return sample(entropy_source(), finite)  # label: function
 
     return laplace_measurement(  # label: measurement
         input_domain, input_metric, function, scale, relaxation

@@ -1,0 +1,300 @@
+"""Time to first result, beside OpenDP 0.16: import, first construction, a snippet workload.
+
+Run: ``python benchmarks/bench_startup.py [--repeats R]`` (``make bench``).  Every number is a
+median over ``R`` fresh interpreters (byte code cached, as a user's install has it).  OpenDP is timed when it can be imported, or through the interpreter named by
+``OPENDP_PYTHON``; certdp never imports it.
+
+* import: ``import <library>.prelude as dp``, timed inside the fresh process;
+* first construction: in a fresh process, after the import and after building the spaces and
+  inner measurements the call needs, the one constructor call, for each of the 29 constructors
+  (OpenDP's constructor of the same name, where it has one);
+* workload: one fresh process running the import and the snippets of :data:`SNIPPETS`, short
+  programs in the style of OpenDP's documentation (build, ``map``, release), each written once
+  for both libraries.
+
+certdp's first construction includes its vetting gate, which compares the proof files of the
+constructor with the vetting ledger; the table says whether each constructor was up to date
+(the cheap check) when measured, since an outdated or never-vetted one is compared the slow way.
+
+Targets (issue 18): import <= 1.2x OpenDP's, first construction <= 20 ms each, workload <= 1.5x
+OpenDP's.  The last lines say which are met, and by how much the others are missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+#: Spaces and inner objects, built before the timed call (same text for both libraries).
+SETUP = """
+ints = dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance()
+floats = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance()
+bounded = dp.vector_domain(dp.atom_domain(bounds=(0, 10))), dp.symmetric_distance()
+fbounded = dp.vector_domain(dp.atom_domain(bounds=(0.0, 10.0), nan=False)), dp.symmetric_distance()
+sized = (
+    dp.vector_domain(dp.atom_domain(bounds=(0.0, 10.0), nan=False), size=100),
+    dp.symmetric_distance(),
+)
+iatom = dp.atom_domain(T="i32"), dp.absolute_distance(T="i32")
+fatom = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
+ivec = dp.vector_domain(dp.atom_domain(T="i32")), dp.l1_distance(T="i32")
+fvec = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
+rows = dp.numpy.array2_domain(T=float, num_columns=3), dp.symmetric_distance()
+clamped_rows = dp.numpy.array2_domain(norm=1.0, p=2, num_columns=3), dp.symmetric_distance()
+"""
+
+#: Inner measurements of the combinators (built before the timed call).
+INNER = {
+    "make_composition": "inner = [dp.m.make_laplace(*fatom, 1.0), dp.m.make_laplace(*fatom, 2.0)]",
+    "make_fix_delta": "inner = dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*fatom, 1.0))",
+    "make_pureDP_to_zCDP": "inner = dp.m.make_laplace(*fatom, 1.0)",
+    "make_zCDP_to_approxDP": "inner = dp.m.make_gaussian(*fatom, 1.0)",
+}
+
+#: The timed call of each constructor.
+FIRST_CALLS = {
+    "make_bounded_float_checked_sum": "dp.t.make_bounded_float_checked_sum(100, (0.0, 10.0))",
+    "make_bounded_float_ordered_sum": "dp.t.make_bounded_float_ordered_sum(100, (0.0, 10.0))",
+    "make_bounded_int_monotonic_sum": "dp.t.make_bounded_int_monotonic_sum((0, 10))",
+    "make_bounded_int_ordered_sum": "dp.t.make_bounded_int_ordered_sum((-10, 10))",
+    "make_bounded_int_split_sum": "dp.t.make_bounded_int_split_sum((-10, 10))",
+    "make_clamp": "dp.t.make_clamp(*ints, (0, 10))",
+    "make_count": "dp.t.make_count(*ints)",
+    "make_is_equal": "dp.t.make_is_equal(*ints, 3)",
+    "make_mean": "dp.t.make_mean(*sized)",
+    "make_resize": "dp.t.make_resize(*fbounded, size=100, constant=0.0)",
+    "make_sized_bounded_float_checked_sum": (
+        "dp.t.make_sized_bounded_float_checked_sum(100, (0.0, 10.0))"
+    ),
+    "make_sized_bounded_float_ordered_sum": (
+        "dp.t.make_sized_bounded_float_ordered_sum(100, (0.0, 10.0))"
+    ),
+    "make_sized_bounded_int_checked_sum": "dp.t.make_sized_bounded_int_checked_sum(100, (0, 10))",
+    "make_sized_bounded_int_monotonic_sum": (
+        "dp.t.make_sized_bounded_int_monotonic_sum(100, (0, 10))"
+    ),
+    "make_sized_bounded_int_ordered_sum": (
+        "dp.t.make_sized_bounded_int_ordered_sum(100, (-10, 10))"
+    ),
+    "make_sized_bounded_int_split_sum": "dp.t.make_sized_bounded_int_split_sum(100, (-10, 10))",
+    "make_sum": "dp.t.make_sum(*bounded)",
+    "make_float_laplace_cks20": "dp.m.make_float_laplace_cks20(*fatom, 1.0)",
+    "make_gaussian": "dp.m.make_gaussian(*fatom, 1.0)",
+    "make_integer_laplace": "dp.m.make_integer_laplace(*iatom, 1.0)",
+    "make_laplace": "dp.m.make_laplace(*fatom, 1.0)",
+    "make_vector_float_laplace_cks20": "dp.m.make_vector_float_laplace_cks20(*fvec, 1.0)",
+    "make_vector_integer_laplace": "dp.m.make_vector_integer_laplace(*ivec, 1.0)",
+    "make_np_clamp": "dp.numpy.make_np_clamp(*rows, norm=1.0, p=2)",
+    "make_np_sum": "dp.numpy.make_np_sum(*clamped_rows)",
+    "make_composition": "dp.c.make_composition(inner)",
+    "make_fix_delta": "dp.c.make_fix_delta(inner, 1e-7)",
+    "make_pureDP_to_zCDP": "dp.c.make_pureDP_to_zCDP(inner)",
+    "make_zCDP_to_approxDP": "dp.c.make_zCDP_to_approxDP(inner)",
+}
+
+#: Short programs in the style of OpenDP's documentation, the same text for both libraries.
+SNIPPETS = [
+    # counting
+    "m = ints >> dp.t.then_count() >> dp.m.then_laplace(1.0); m.map(1); m([1, 2, 3] * 30)",
+    "m = ints >> dp.t.then_count() >> dp.m.then_gaussian(1.0); m.map(1); m(list(range(100)))",
+    "t = dp.t.make_count(*floats); t.map(1); t([1.0, 2.0])",
+    "t = dp.t.make_count(*ints, TO='i64'); t.map(3); t([0] * 500)",
+    # is_equal
+    "t = ints >> dp.t.then_is_equal(3); t([1, 3, 3]); t.map(1)",
+    "t = ints >> dp.t.then_is_equal(3) >> dp.t.then_count(); t([3] * 50); t.map(2)",
+    # clamp and sums
+    "m = ints >> dp.t.then_clamp((0, 10)) >> dp.t.then_sum() >> dp.m.then_laplace(10.0); m.map(1); m(list(range(50)))",
+    "m = floats >> dp.t.then_clamp((0.0, 10.0)) >> dp.t.then_sum() >> dp.m.then_laplace(10.0); m.map(1); m([0.5] * 100)",
+    "t = bounded >> dp.t.then_sum(); t.map(1); t([1, 2, 3, 10])",
+    "t = fbounded >> dp.t.then_sum(); t.map(2); t([1.5, 2.5, 9.0])",
+    "t = dp.t.make_bounded_int_monotonic_sum((0, 10)); t.map(1); t([1, 2, 3])",
+    "t = dp.t.make_bounded_int_ordered_sum((-5, 5)); t.map(1); t([1, -2, 3])",
+    "t = dp.t.make_bounded_int_split_sum((-5, 5)); t.map(1); t([1, -2, 3])",
+    "t = dp.t.make_bounded_float_checked_sum(100, (0.0, 1.0)); t.map(1); t([0.25] * 10)",
+    "t = dp.t.make_bounded_float_ordered_sum(100, (0.0, 1.0)); t.map(1); t([0.25] * 10)",
+    "t = dp.t.make_sized_bounded_int_checked_sum(10, (0, 10)); t.map(2); t(list(range(10)))",
+    "t = dp.t.make_sized_bounded_int_monotonic_sum(10, (0, 10)); t.map(2); t(list(range(10)))",
+    "t = dp.t.make_sized_bounded_int_ordered_sum(10, (-10, 10)); t.map(2); t(list(range(10)))",
+    "t = dp.t.make_sized_bounded_int_split_sum(10, (-10, 10)); t.map(2); t(list(range(10)))",
+    "t = dp.t.make_sized_bounded_float_checked_sum(10, (0.0, 1.0)); t.map(2); t([0.5] * 10)",
+    "t = dp.t.make_sized_bounded_float_ordered_sum(10, (0.0, 1.0)); t.map(2); t([0.5] * 10)",
+    # resize and mean
+    "t = fbounded >> dp.t.then_resize(size=100, constant=5.0); t.map(1); t([1.0] * 80)",
+    "t = fbounded >> dp.t.then_resize(size=10, constant=5.0) >> dp.t.then_mean(); t.map(2); t([1.0, 2.0])",
+    "m = fbounded >> dp.t.then_resize(size=100, constant=5.0) >> dp.t.then_mean() >> dp.m.then_laplace(0.5); m.map(1); m([1.0] * 120)",
+    "t = sized >> dp.t.then_mean(); t.map(2); t([2.0] * 100)",
+    "m = sized >> dp.t.then_mean() >> dp.m.then_gaussian(0.1); m.map(1); m([3.0] * 100)",
+    "t = bounded >> dp.t.then_resize(size=20, constant=0); t.map(1); t([1] * 25)",
+    # Laplace
+    "m = dp.m.make_laplace(*fatom, 1.0); m.map(1.0); m(0.0)",
+    "m = dp.m.make_laplace(*iatom, 2.0); m.map(1); m(5)",
+    "m = dp.m.make_laplace(*fvec, 1.0); m.map(1.0); m([1.0] * 100)",
+    "m = dp.m.make_laplace(*ivec, 1.0); m.map(1); m(list(range(100)))",
+    "m = dp.m.make_laplace(*fatom, 1.0, k=-10); m.map(0.5); m(3.5)",
+    "m = dp.m.make_laplace(*fatom, 0.5, k=-40); m.map(1.0); m(2.0)",
+    "m = dp.m.make_laplace(*iatom, 10.0); m.map(3); m(2)",
+    "m = fvec >> dp.m.then_laplace(2.0); m.map(1.0); m([2.0] * 50)",
+    "m = ivec >> dp.m.then_laplace(2.0); m.map(1); m([2] * 50)",
+    "m = fatom >> dp.m.then_laplace(3.0); m.check(1.0, 1.0); m(1.0)",
+    # Gaussian
+    "m = dp.m.make_gaussian(*fatom, 1.0); m.map(1.0); m(0.0)",
+    "m = dp.m.make_gaussian(*iatom, 1.0); m.map(1); m(0)",
+    "m = dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float), 1.0); m.map(1.0); m([0.0] * 100)",
+    "m = dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T='i32')), dp.l2_distance(T='i32'), 2.0); m.map(1); m([1] * 100)",
+    # combinators
+    "m = dp.c.make_composition([dp.m.make_laplace(*fatom, 1.0)] * 3); m.map(1.0); m(1.0)",
+    "m = dp.c.make_pureDP_to_zCDP(dp.m.make_laplace(*fatom, 1.0)); m.map(1.0); m(1.0)",
+    "m = dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*fatom, 1.0)); m.map(1.0).epsilon(1e-6); m(1.0)",
+    "m = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*fatom, 1.0)), 1e-6); m.map(1.0); m(1.0)",
+    "m = dp.c.make_composition([dp.m.make_gaussian(*fatom, 1.0), dp.m.make_gaussian(*fatom, 2.0)]); m.map(1.0); m(0.5)",
+    "m = dp.c.make_zCDP_to_approxDP(dp.c.make_composition([dp.m.make_gaussian(*fatom, 1.0)] * 2)); m.map(1.0).delta(1.0)",
+    # numpy (OpenDP 0.16 has no public make_np_sum)
+    "import numpy as np; t = dp.numpy.make_np_clamp(*rows, norm=1.0, p=2); t.map(1); t(np.ones((100, 3)))",
+    # spaces and errors
+    "t = ints >> dp.t.then_clamp((0, 10)); t.map(3); t([-5, 5, 50])",
+    "m = bounded >> dp.t.then_sum() >> dp.m.then_laplace(1.0); m.map(1); m([1, 2, 3])",
+    "m = ints >> dp.t.then_count() >> dp.m.then_laplace(1.0); m.check(1, 1.0); m.check(2, 1.0)",
+    "import numpy as np; t = rows >> dp.numpy.then_np_clamp(norm=2.0, p=1); t.map(2); t(np.zeros((10, 3)))",
+    "m = dp.m.make_gaussian(*fatom, 3.0, k=-20); m.map(2.0); m(1.0)",
+]
+
+PROGRAM = """
+import json, os, sys, time
+library, task, repeats_text = sys.argv[1], sys.argv[2], sys.argv[3]
+start = time.perf_counter()
+if library == "certdp":
+    import certdp.prelude as dp
+else:
+    import opendp.prelude as dp
+imported = time.perf_counter() - start
+dp.enable_features("contrib")  # OpenDP needs it for most of these; certdp's gate still runs
+result = {"import": imported}
+if task.startswith("first:"):
+    name = task[len("first:"):]
+    exec(SETUP)
+    exec(INNER.get(name, ""))
+    start = time.perf_counter()
+    exec(FIRST_CALLS[name])
+    result["first"] = time.perf_counter() - start
+    if library == "certdp":
+        from certdp.audit.status import vetting_status
+        result["state"] = vetting_status(name).state
+elif task == "workload":
+    start = time.perf_counter()
+    exec(SETUP)
+    for snippet in SNIPPETS:
+        exec(snippet)
+    result["workload"] = time.perf_counter() - start + imported
+print(json.dumps(result))
+"""
+
+
+def _interpreter(library: str) -> str | None:
+    if library == "certdp":
+        return sys.executable
+    probe = subprocess.run(
+        [sys.executable, "-c", "import opendp"], capture_output=True, env=_environment()
+    )
+    if probe.returncode == 0:
+        return sys.executable
+    return os.environ.get("OPENDP_PYTHON")
+
+
+def _environment() -> dict:
+    environment = dict(os.environ)
+    environment["PYTHONPATH"] = str(SRC)
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)  # `make` sets it; an install has byte code
+    return environment
+
+
+def run(library: str, task: str) -> dict:
+    source = (
+        f"SETUP = {SETUP!r}\nINNER = {INNER!r}\nFIRST_CALLS = {FIRST_CALLS!r}\n"
+        f"SNIPPETS = {SNIPPETS!r}\n{PROGRAM}"
+    )
+    result = subprocess.run(
+        [_interpreter(library), "-c", source, library, task, "1"],
+        capture_output=True,
+        text=True,
+        env=_environment(),
+        timeout=600,
+    )
+    if result.returncode != 0:
+        raise RuntimeError(f"{library} {task} failed:\n{result.stderr[-3000:]}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def median_of(library: str, task: str, key: str, repeats: int) -> tuple[float, list[dict]]:
+    runs = [run(library, task) for _ in range(repeats)]
+    return statistics.median(r[key] for r in runs), runs
+
+
+def verdict(label: str, value: float, target: float, unit: str = "") -> str:
+    if value <= target:
+        return f"  {label}: target met ({value:.3g}{unit} <= {target:.3g}{unit})"
+    return f"  {label}: target MISSED by {value / target:.2f}x ({value:.3g}{unit} > {target:.3g}{unit})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7, help="fresh processes per number")
+    parser.add_argument("--only", nargs="*", help="constructors to time (default: all 29)")
+    options = parser.parse_args()
+    repeats = options.repeats
+    libraries = ["certdp"] + (["opendp"] if _interpreter("opendp") else [])
+    print(f"bench_startup: median of {repeats} fresh processes per number ({', '.join(libraries)})")
+    if "opendp" not in libraries:
+        print("  (OpenDP not importable and OPENDP_PYTHON unset: certdp alone)")
+
+    for lib in libraries:  # a warm-up run writes the byte code caches, as an install has them
+        run(lib, "workload")
+    imports = {lib: median_of(lib, "import", "import", repeats)[0] for lib in libraries}
+    print("\nimport <library>.prelude (s)")
+    for lib, seconds in imports.items():
+        print(f"  {lib:8s} {seconds:.4f}")
+
+    names = options.only or list(FIRST_CALLS)
+    print("\nfirst construction, fresh process (ms)")
+    print(f"  {'constructor':40s} {'certdp':>8s} {'opendp':>8s}  certdp vetting state")
+    firsts = {}
+    for name in names:
+        seconds, runs = median_of("certdp", f"first:{name}", "first", repeats)
+        firsts[name] = seconds
+        opendp = "-"
+        if "opendp" in libraries:
+            try:
+                opendp = f"{1000 * median_of('opendp', f'first:{name}', 'first', repeats)[0]:8.2f}"
+            except RuntimeError:
+                opendp = "n/a"  # OpenDP has no such constructor or refuses these arguments
+        print(f"  {name:40s} {1000 * seconds:8.2f} {opendp:>8s}  {runs[0]['state']}")
+
+    print(f"\nworkload: import and {len(SNIPPETS)} snippets in one fresh process (s)")
+    workloads = {lib: median_of(lib, "workload", "workload", repeats)[0] for lib in libraries}
+    for lib, seconds in workloads.items():
+        print(f"  {lib:8s} {seconds:.4f}")
+
+    print("\ntargets")
+    if "opendp" in libraries:
+        print(verdict("import <= 1.2x OpenDP", imports["certdp"], 1.2 * imports["opendp"], " s"))
+    worst = max(firsts, key=firsts.get)
+    print(
+        verdict(f"first construction <= 20 ms (slowest: {worst})", 1000 * firsts[worst], 20, " ms")
+    )
+    missed = [name for name, seconds in firsts.items() if seconds > 0.020]
+    if missed:
+        print(f"    over 20 ms: {', '.join(missed)}")
+    if "opendp" in libraries:
+        print(
+            verdict("workload <= 1.5x OpenDP", workloads["certdp"], 1.5 * workloads["opendp"], " s")
+        )
+
+
+if __name__ == "__main__":
+    main()
