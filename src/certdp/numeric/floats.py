@@ -35,7 +35,13 @@ import mpmath
 import numpy as np
 
 from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
-from ..core.errors import ArithmeticOverflowError, DPError, FailedCastError, MakeDomainError
+from ..core.errors import (
+    ArithmeticOverflowError,
+    DPError,
+    FailedCastError,
+    MakeDomainError,
+    shown,
+)
 from ..core.types import carrier
 
 __all__ = [
@@ -182,7 +188,7 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
     ``as_integer_ratio``) is refused like any other non-number."""
     kind = type(x)
     if kind is bool or kind is np.bool_:
-        raise FailedCastError(f"{op} needs a number, not the bool {x!r}", parameter=name)
+        raise FailedCastError(f"{op} needs a number, not the bool {shown(x)}", parameter=name)
     if kind is Fraction and type(x.numerator) is int and type(x.denominator) is int:
         return x
     if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: int-exact
@@ -221,7 +227,7 @@ def _operand(x, name: str, op: str, fmt: _Format) -> Fraction:
     q = _to_fraction(x, name, op)
     if not _representable(q, fmt):
         raise FailedCastError(
-            f"{op} operand {x!r} is not exactly representable in {fmt.name}", parameter=name
+            f"{op} operand {shown(x)} is not exactly representable in {fmt.name}", parameter=name
         )
     return q
 
@@ -256,8 +262,10 @@ def _binary(op: str, symbol: str, direction: str):
         x = _operand(a, "lhs", op, fmt)  # label: binary-lhs
         y = _operand(b, "rhs", op, fmt)  # label: binary-rhs
         if symbol == "/" and y == 0:  # label: binary-zero
-            raise ArithmeticOverflowError(f"{op} divides {a!r} by zero", parameter="rhs")
-        return _bounded(apply(x, y), fmt, op, f"lhs {symbol} rhs = {a!r} {symbol} {b!r}", direction)
+            raise ArithmeticOverflowError(f"{op} divides {shown(a)} by zero", parameter="rhs")
+        return _bounded(
+            apply(x, y), fmt, op, f"lhs {symbol} rhs = {shown(a)} {symbol} {shown(b)}", direction
+        )
 
     operation.__name__ = operation.__qualname__ = op
     operation.__doc__ = (
@@ -284,7 +292,7 @@ def _sqrt(a, T, op: str, direction: str) -> float:
     x = _operand(a, "x", op, fmt)
     if x < 0:
         raise ArithmeticOverflowError(
-            f"{op} of the negative number {a!r} is not real", parameter="x"
+            f"{op} of the negative number {shown(a)} is not real", parameter="x"
         )
     if x == 0:
         return 0.0
@@ -325,7 +333,9 @@ def _log2(a, T, op: str, direction: str) -> float:
     fmt = _format(T)
     x = _operand(a, "x", op, fmt)
     if x <= 0:
-        raise ArithmeticOverflowError(f"{op} of {a!r} is not finite (needs x > 0)", parameter="x")
+        raise ArithmeticOverflowError(
+            f"{op} of {shown(a)} is not finite (needs x > 0)", parameter="x"
+        )
     n, d = x.numerator, x.denominator
     if n & (n - 1) == 0 and d & (d - 1) == 0:
         return float(n.bit_length() - d.bit_length())  # label: log2-power-of-two
@@ -366,7 +376,7 @@ def inf_cast(value, T="f64") -> float:
     """The smallest ``T`` value ``>= value`` for any finite exact number."""
     fmt = _format(T)
     return _bounded(
-        _to_fraction(value, "value", "inf_cast"), fmt, "inf_cast", f"value = {value!r}", "up"
+        _to_fraction(value, "value", "inf_cast"), fmt, "inf_cast", f"value = {shown(value)}", "up"
     )
 
 
@@ -377,7 +387,7 @@ def neg_inf_cast(value, T="f64") -> float:
         _to_fraction(value, "value", "neg_inf_cast"),
         fmt,
         "neg_inf_cast",
-        f"value = {value!r}",
+        f"value = {shown(value)}",
         "down",
     )
 
@@ -398,7 +408,7 @@ def ulp(x, T="f64") -> float:
     q = _to_fraction(x, "x", "ulp")
     if abs(q) > _MAX[fmt.name]:
         raise ArithmeticOverflowError(
-            f"ulp of {x!r} is outside the finite range of {fmt.name}", parameter="x"
+            f"ulp of {shown(x)} is outside the finite range of {fmt.name}", parameter="x"
         )
     if q == 0:
         return math.ldexp(1.0, fmt.qmin)
@@ -412,7 +422,9 @@ def _step(x, T, op: str, direction: str) -> float:
     nudge = Fraction(1, 1 << (1 - fmt.qmin))  # label: step-nudge
     result = _round(q + nudge if direction == "up" else q - nudge, fmt, direction)
     if result is None:
-        raise ArithmeticOverflowError(f"{op} of {x!r} is not finite in {fmt.name}", parameter="x")
+        raise ArithmeticOverflowError(
+            f"{op} of {shown(x)} is not finite in {fmt.name}", parameter="x"
+        )
     return result
 
 
