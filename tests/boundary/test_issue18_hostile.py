@@ -272,3 +272,19 @@ def test_laplace_scale_with_huge_parts_is_refused_quickly(scale):
         with pytest.raises(dp.MakeMeasurementError, match="^scale: .*1075 bits"):
             dp.m.make_laplace(*space, scale)
     assert time.monotonic() - start < 2
+
+
+def test_nested_composition_under_runtime_contracts_is_the_leaves_sum():
+    scales = [0.3, 0.7, 3.0, 1 / 3, 0.1 * 1024, 7.0, 11.0]
+    queries = [dp.m.make_laplace(*INT_SCALAR, scale) for scale in scales]
+    dp.enable_contracts()
+    try:
+        composed = queries[0]
+        for query in queries[1:]:
+            composed = dp.c.make_composition([composed, query])
+        for d_in in (1, 2, 3, 17):
+            exact = sum(Fraction(q.map(d_in)) for q in queries)
+            assert composed.map(d_in) == inf_cast(exact, "f64")
+        assert len(composed(1)) == 2
+    finally:
+        dp.disable_contracts()

@@ -230,3 +230,42 @@ def test_series_float_data_for_f32_is_refused_like_an_f64_array():
     assert math.isclose(
         dp.t.make_clamp(*space, (0.0, 1.0))(pd.Series([0.5], dtype="float32"))[0], 0.5
     )
+
+
+@needs_opendp
+@pytest.mark.parametrize("bounds", [(-0.1, 0.3), (0.0, 1e30), (-1e-40, 1e-40), (-3.3e38, 3.3e38)])
+@pytest.mark.parametrize("S", ["Pairwise<f32>", "Sequential<f32>"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "make_bounded_float_checked_sum",
+        "make_bounded_float_ordered_sum",
+        "make_sized_bounded_float_checked_sum",
+        "make_sized_bounded_float_ordered_sum",
+    ],
+)
+def test_f32_sums_of_python_float_bounds_equal_opendp_live(name, S, bounds):
+    def build(library):
+        try:
+            return getattr(library.t, name)(100, bounds, S=S), None
+        except Exception as error:  # both must refuse, or neither
+            return None, error
+
+    ours, our_error = build(dp)
+    theirs, their_error = build(odp)
+    assert (ours is None) == (theirs is None), (our_error, their_error)
+    if ours is None:
+        assert isinstance(our_error, DPError)
+        return
+    for d_in in (0, 1, 2, 5):
+        assert ours.map(d_in) == theirs.map(d_in)
+
+
+def test_is_equal_float_value_for_f32_rounds_to_nearest():
+    space = dp.vector_domain(dp.atom_domain(T="f32", nan=False)), dp.symmetric_distance()
+    # OpenDP 0.16.0: [True, False] (value and records both rounded to float32)
+    assert dp.t.make_is_equal(*space, 0.1)([0.1, 0.2]) == [True, False]
+    f64 = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.symmetric_distance()
+    assert dp.t.make_is_equal(*f64, 5)([5.0, 4.0]) == [True, False]
+    with pytest.raises(dp.MakeTransformationError, match="^value: "):
+        dp.t.make_is_equal(*f64, 2**60 + 1)
