@@ -12,6 +12,11 @@ from certdp.combinators._search import binary_search, binary_search_chain, binar
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
+from certdp.core.errors import DPError
+
+#: OpenDP's name for the base of its errors: ``except dp.OpenDPException`` catches every
+#: certdp error, whose ``variant`` and ``message`` are spelled as OpenDP's.
+OpenDPException = DPError
 
 __all__ = [
     *_core,
@@ -25,4 +30,5 @@ __all__ = [
     "enable_contracts",
     "disable_contracts",
     "contracts_enabled",
+    "OpenDPException",
 ]

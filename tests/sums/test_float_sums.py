@@ -123,15 +123,24 @@ def test_accepts_lists_and_arrays(name):
         [1, 2, 0, 0],  # integers are not floats
         np.array([[1.0, 2.0, 0.0, 0.0]]),  # a 2-d array
         np.ma.masked_array([1.0, 2.0, 0.0, 1e300], mask=[0, 0, 0, 1]),  # hidden out-of-bounds
-        [0.1, 0.0, 0.0, 0.0],  # not a value of f32 (for the f32 sum below)
+        np.array([0.1, 0.0, 0.0, 0.0]),  # not values of f32 (for the f32 sum below)
         "abcd",
     ],
 )
 def test_out_of_domain_data_is_refused_at_invocation(name, data):
-    T = "f32" if isinstance(data, list) and data[0] == 0.1 else "f64"
+    T = "f32" if isinstance(data, np.ndarray) and data.ndim == 1 and data[0] == 0.1 else "f64"
     built = build(name, 4, (-1.0, 3.0), S=f"Sequential<{T}>")
     with pytest.raises(FailedFunctionError, match="^arg: not a member"):
         built(data)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_python_floats_for_f32_are_rounded_to_nearest_as_in_opendp(name):
+    # the bound 0.1 and the records 0.1 become float32(0.1), as OpenDP converts them
+    built = build(name, 4, (0.0, 0.1), S="Sequential<f32>")
+    tenth = float(np.float32(0.1))
+    assert built.input_domain.element_domain.bounds == (0.0, tenth)
+    assert built([0.1, 0.0, 0.0, 0.0]) == tenth
 
 
 @pytest.mark.parametrize("name", SIZED)
@@ -164,9 +173,9 @@ BAD_ARGUMENTS = [
     ((10, (0.0, 1.0), "Kahan<f64>"), MakeTransformationError, "S: unknown summation strategy"),
     ((10, (0.0, 1.0), "Pairwise<i32>"), MakeTransformationError, "S: unknown summation strategy"),
     (
-        (10, (0.0, 0.1), "Pairwise<f32>"),
+        (10, (0.0, 1e300), "Pairwise<f32>"),
         MakeTransformationError,
-        "bounds: upper bound 0.1 is not a value of f32",
+        "bounds: upper bound is beyond the range of f32",
     ),
     (
         (2**24 + 1, (0.0, 1.0), "Sequential<f32>"),

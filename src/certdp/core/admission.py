@@ -43,9 +43,28 @@ def _refused_kind(value) -> str | None:
     return None  # label: refused-kind-none
 
 
+def _series_records(value):
+    """The records of a pandas ``Series`` (a plain array, or a list for the object dtype), or
+    ``None`` when ``value`` is not one.  pandas is imported only for a value whose real class
+    comes from it, and ``isinstance`` then confirms the class."""
+    if str(type(value).__module__).partition(".")[0] != "pandas":  # label: series-module
+        return None
+    import pandas  # noqa: PLC0415  (only ever for a value whose class is pandas')
+
+    if not isinstance(value, pandas.Series):  # label: series-class
+        return None
+    if isinstance(value.dtype, np.dtype):
+        array = value.to_numpy(copy=True)  # label: series-numpy
+        return array.tolist() if array.dtype.kind == "O" else array
+    return "a pandas Series of an extension dtype (nullable, categorical) is refused"
+
+
 def snapshot(value):
     """A list, a tuple or a plain ``ndarray`` of one or more dimensions holding the records of
     ``value``, or a reason."""
+    series = _series_records(value)
+    if series is not None:  # label: series
+        return series
     reason = _refused_kind(value)  # label: refused-kind
     if reason is not None:
         return reason
@@ -61,14 +80,20 @@ def snapshot(value):
     return f"a {type(value).__name__} is not a list, tuple or 1-D numpy array"  # label: no-sequence
 
 
-def exact_vector(value, T: CarrierType):
-    """The dataset ``value`` as exact values of ``T`` (see the module docstring), or a reason."""
+def exact_vector(value, T: CarrierType, nearest: bool = False):
+    """The dataset ``value`` as exact values of ``T`` (see the module docstring), or a reason.
+
+    With ``nearest``, Python floats in a list or tuple given for ``f32`` become the nearest
+    binary32 values (OpenDP's conversion; infinities beyond the range)."""
     data = snapshot(value)  # label: snapshot
     if isinstance(data, str):
         return data
     if type(data) is np.ndarray:
         return _exact_array(data, T)  # label: array
     exact_kind = T.python_type
+    if nearest and T.name == "f32" and any(type(element) is float for element in data):
+        with np.errstate(over="ignore"):  # label: nearest
+            data = [float(np.float32(x)) if type(x) is float else x for x in data]
     if all(type(element) is exact_kind for element in data):  # label: already-exact
         return data
     converted = [T.exact(element) for element in data]  # label: convert

@@ -12,9 +12,14 @@ What each foreign type means:
 * NumPy integers (``int8`` ... ``uint64``) and ``bool_`` become ``int`` and ``bool``.
 * NumPy ``float16``, ``float32`` and ``float64`` become the ``float`` of the same value (every
   such value is a binary64 value).  ``longdouble`` becomes that ``float`` when the value is a
-  binary64 value, and otherwise the exact ``Fraction``; NaN and infinities stay floats.
+  binary64 value, and otherwise the exact ``Fraction`` (also beyond the binary64 range); NaN
+  and infinities stay floats.
 * ``decimal.Decimal`` becomes the exact ``Fraction`` of its finite value; NaN and infinities
   become the float NaN and infinities, which the parameter's own check then refuses.
+* An exact value whose integer (or a ``Fraction``'s numerator or denominator) has more than
+  :data:`MAX_EXACT_BITS` bits is refused, and so is a ``Decimal`` of more than
+  :data:`MAX_DECIMAL_DIGITS` digits and exponent: every number certdp computes with is thus
+  small enough to print and to compute on in bounded time.
 * Other rationals (``numbers.Rational``) become the exact ``Fraction``; so does a ``Fraction``
   whose numerator or denominator is a NumPy integer (``Fraction`` keeps such fields, and its
   arithmetic on them would wrap around).
@@ -49,9 +54,38 @@ NUMPY_INTEGER_TYPES = frozenset(np.dtype(code).type for code in "bBhHiIlLqQ")  #
 NUMPY_BINARY64_FLOATS = frozenset((np.float16, np.float32, np.float64))  # label: binary64-floats
 NUMPY_FLOAT_TYPES = NUMPY_BINARY64_FLOATS | {np.longdouble}
 
+#: The most bits an exact integer (or a ``Fraction``'s numerator or denominator) may have:
+#: every finite binary64 value needs at most 1075, every integer carrier at most 128; below
+#: 14000 bits an integer has fewer than 4300 decimal digits, Python's default limit on
+#: printing one.
+MAX_EXACT_BITS = 14000  # label: max-bits
+#: The most digits plus exponent magnitude a ``Decimal`` may have: ``10^4200 < 2^14000``.
+MAX_DECIMAL_DIGITS = 4200
+
 
 def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
     """``value`` as an exact built-in value (see the module docstring); ``error`` otherwise."""
+    exact = _exact_value(value, parameter, error)
+    if oversized(exact):  # label: size-cap
+        raise error(
+            f"a number whose exact value needs more than {MAX_EXACT_BITS} bits is refused",
+            parameter=parameter,
+        )
+    return exact
+
+
+def oversized(value) -> bool:
+    """Does the exact ``value`` (an ``int`` or ``Fraction``) need more than
+    :data:`MAX_EXACT_BITS` bits?"""
+    kind = type(value)
+    if kind is int:
+        return value.bit_length() > MAX_EXACT_BITS
+    if kind is Fraction:
+        return max(value.numerator.bit_length(), value.denominator.bit_length()) > MAX_EXACT_BITS
+    return False
+
+
+def _exact_value(value, parameter: str, error: type[DPError]):
     kind = type(value)
     if is_exact(value):  # label: exact-type
         return value
@@ -61,7 +95,7 @@ def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
         element = value[()]
         if issubclass(type(element), np.ndarray):  # label: zero-d-nested
             raise error("an array inside a 0-d array is not a scalar", parameter=parameter)
-        return exact_scalar(element, parameter, error)
+        return _exact_value(element, parameter, error)
     if kind is np.bool_:  # label: numpy-bool
         return bool(value)
     if kind in NUMPY_INTEGER_TYPES:
@@ -73,7 +107,7 @@ def exact_scalar(value, parameter: str, error: type[DPError] = FailedCastError):
     if kind is np.str_:
         return str(value)
     if kind is decimal.Decimal:  # label: decimal
-        return _exact_decimal(value)
+        return _exact_decimal(value, parameter, error)
     if issubclass(kind, numbers.Rational) and not issubclass(kind, (int, np.generic)):
         numerator, denominator = value.numerator, value.denominator  # label: rational
         if type(numerator) is int and type(denominator) is int:
@@ -106,15 +140,23 @@ def _exact_longdouble(value: np.longdouble):
         return float(value)
     numerator, denominator = value.as_integer_ratio()
     exact = Fraction(numerator, denominator)
-    as_float = float(value)  # infinite when |value| lies beyond the largest float
-    return as_float if math.isfinite(as_float) and Fraction(as_float) == exact else exact
+    as_float = float(value)  # beyond the binary64 range: an infinity, never equal to exact
+    if math.isfinite(as_float) and Fraction(as_float) == exact:  # label: longdouble-float
+        return as_float
+    return exact  # label: longdouble-fraction
 
 
-def _exact_decimal(value: decimal.Decimal):
+def _exact_decimal(value: decimal.Decimal, parameter: str, error: type[DPError]):
     if value.is_nan():
         return math.nan
     if value.is_infinite():
         return -math.inf if value.is_signed() else math.inf
+    _, digits, exponent = value.as_tuple()
+    if len(digits) + abs(exponent) > MAX_DECIMAL_DIGITS:  # label: decimal-size
+        raise error(
+            f"a Decimal with more than {MAX_DECIMAL_DIGITS} digits and exponent is refused",
+            parameter=parameter,
+        )
     return Fraction(value)
 
 
@@ -173,7 +215,7 @@ def exact_argument(
     numbers and of NumPy scalars) is refused here too, and so are tuples and lists nested more
     than :data:`MAX_ARGUMENT_NESTING` deep (a list that contains itself, for one).
     """
-    if value is None or is_exact(value):  # label: arg-exact
+    if value is None or (is_exact(value) and not oversized(value)):  # label: arg-exact
         return value
     if type(value) in (tuple, list):  # label: arg-sequence
         if _depth >= MAX_ARGUMENT_NESTING:  # label: arg-nesting
@@ -187,7 +229,7 @@ def exact_argument(
         )
     if type(value) is np.ndarray and value.ndim > 0:  # label: arg-array
         return value
-    if is_foreign_number(value):  # label: arg-foreign
+    if is_foreign_number(value) or is_exact(value):  # label: arg-foreign
         return exact_scalar(value, parameter, error)
     refused = (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)
     if issubclass(type(value), refused):

@@ -15,7 +15,7 @@ import numpy as np
 
 from .admission import exact_vector, snapshot
 from .conversion import exact_argument, exact_scalar
-from .errors import FailedFunctionError, MakeDomainError
+from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .fpenv import require_ieee_environment
 from .types import CarrierType, carrier, infer_type
 
@@ -54,8 +54,10 @@ class Domain:
 
 
 def refuse(domain: Domain, rule: str):
-    """The error of a value outside ``domain``: names the broken rule, never the value."""
-    return FailedFunctionError(f"not a member of {domain}: {rule}", parameter="arg")
+    """The error of a value outside ``domain``: names the broken rule, never the value (a
+    ``TypeError`` too when the rule is the value's type, as in OpenDP)."""
+    error = type_mismatch(FailedFunctionError) if rule.startswith("type:") else FailedFunctionError
+    return error(f"not a member of {domain}: {rule}", parameter="arg")  # label: refuse
 
 
 class AtomDomain(Domain):
@@ -141,9 +143,12 @@ class VectorDomain(Domain):
         self.element_domain = element_domain
         self.size = size
 
-    def admit(self, value):
+    def admit(self, value, nearest: bool = False):
+        """``nearest``: round Python floats given for ``f32`` elements to the nearest binary32
+        value (OpenDP's conversion; only under dataset metrics, where it moves no two datasets
+        apart)."""
         if isinstance(self.element_domain, AtomDomain):
-            data = exact_vector(value, self.element_domain.T)  # label: vector-exact
+            data = exact_vector(value, self.element_domain.T, nearest)  # label: vector-exact
             if isinstance(data, str):
                 raise refuse(self, f"type: {data}")
         else:
@@ -177,16 +182,18 @@ def carrier_bound(name: str, value, T: CarrierType):
     require_ieee_environment()  # label: bound-environment
     value = exact_scalar(value, "bounds", MakeDomainError)  # label: bound-exact
     if not T.is_numeric:
-        raise MakeDomainError(
+        raise type_mismatch(MakeDomainError)(
             f"bounds are only defined for numeric types, not {T}", parameter="bounds"
         )
     if type(value) not in (int, float, Fraction):  # label: bound-number
-        raise MakeDomainError(
+        raise type_mismatch(MakeDomainError)(
             f"{name} must be a number, not {type(value).__name__}", parameter="bounds"
         )
     if T.is_integer:  # label: bound-integer
         if type(value) is not int:
-            raise MakeDomainError(f"{name} {value!r} is not a value of {T}", parameter="bounds")
+            raise type_mismatch(MakeDomainError)(
+                f"{name} {value!r} is not a value of {T}", parameter="bounds"
+            )
         if not T.contains(value):
             raise MakeDomainError(
                 f"{name} {value} is not a value of {T} (outside its range)", parameter="bounds"
@@ -211,6 +218,23 @@ def carrier_bound(name: str, value, T: CarrierType):
             f"{name} {value} is not exactly representable in {T}", parameter="bounds"
         )
     return as_float
+
+
+def carrier_constant(value, T: CarrierType):
+    """The value of ``T`` OpenDP makes of the exact scalar ``value``, or ``None``: a Python
+    float given for ``f32`` becomes the nearest binary32 value (``None`` if that overflows); an
+    ``int`` or ``Fraction`` given for a float type becomes the float of the same value when
+    there is one; otherwise ``T.exact(value)``."""
+    if T.is_float and type(value) is float and T.name == "f32" and math.isfinite(value):
+        rounded = nearest_binary32(value)  # label: constant-round
+        return rounded if math.isfinite(rounded) else None
+    if T.is_float and type(value) in (int, Fraction):
+        try:
+            as_float = float(value)  # label: constant-rational
+        except OverflowError:
+            return None
+        return as_float if Fraction(as_float) == value and T.contains(as_float) else None
+    return T.exact(value)  # label: constant-exact
 
 
 def nearest_binary32(value: float) -> float:

@@ -3,14 +3,19 @@
 Every error certdp raises on purpose is a :class:`DPError`.  Each subclass
 corresponds to one stage at which something can go wrong (building a domain,
 building a transformation, running a function, evaluating a map, ...), and
-carries a ``variant`` string spelled like OpenDP's error variants so that users
-coming from OpenDP can match on it.
+carries a ``variant`` string spelled like OpenDP's error variants and a ``message``,
+so that code written for OpenDP's ``OpenDPException`` (an alias of :class:`DPError` in
+``certdp.prelude``) can match on them.  Where OpenDP raises ``TypeError`` (a value of the
+wrong type), certdp raises the error's :func:`type_mismatch` form, which is also a
+``TypeError``.
 
 Messages follow one rule: they name the offending parameter and the rule it
 broke, e.g. ``"bounds: lower bound 3 must not exceed upper bound 1"``.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 __all__ = [
     "DPError",
@@ -27,6 +32,8 @@ __all__ = [
     "FeatureNotEnabledError",
     "FloatingPointEnvironmentError",
     "ContractError",
+    "type_mismatch",
+    "shown",
 ]
 
 
@@ -38,7 +45,8 @@ class DPError(Exception):
 
     def __init__(self, message: str, *, parameter: str | None = None):
         self.parameter = parameter  # label: parameter
-        super().__init__(f"{parameter}: {message}" if parameter else message)  # label: message
+        self.message = f"{parameter}: {message}" if parameter else message
+        super().__init__(self.message)  # label: message
 
 
 class MakeDomainError(DPError):
@@ -121,6 +129,31 @@ class ContractError(DPError):
     def __init__(self, message: str, *, condition: str, parameter: str | None = None):
         self.condition = condition  # label: condition
         super().__init__(f"[{condition}] {message}", parameter=parameter)  # label: contract-message
+
+
+def shown(value) -> str:
+    """``repr(value)`` for a message, or, for an ``int`` or ``Fraction`` with more than 1100
+    bits (beyond every binary64 value; printing one may be slow or refused by Python), a
+    description of its size."""
+    if type(value) is int and value.bit_length() > 1100:
+        return f"an integer of {value.bit_length()} bits"  # label: shown-int
+    if type(value) is Fraction:
+        bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+        if bits > 1100:
+            return f"a rational of {bits}-bit numerator or denominator"  # label: shown-fraction
+    return repr(value)  # label: shown-repr
+
+
+_TYPE_MISMATCHES: dict = {}
+
+
+def type_mismatch(error: type[DPError]) -> type[DPError]:
+    """The subclass of ``error`` that is also a ``TypeError`` (same name and variant): raised
+    where OpenDP raises ``TypeError``, so that both ``except TypeError`` and ``except
+    error`` catch it."""
+    if error not in _TYPE_MISMATCHES:
+        _TYPE_MISMATCHES[error] = type(error.__name__, (error, TypeError), {})  # label: mixin
+    return _TYPE_MISMATCHES[error]
 
 
 # proof: end errors

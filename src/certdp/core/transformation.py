@@ -15,11 +15,13 @@ from fractions import Fraction
 
 from . import switches
 from .conversion import exact_argument, exact_scalar
+from .domains import VectorDomain
 from .errors import (
     DomainMismatchError,
     FailedMapError,
     MakeTransformationError,
     MetricMismatchError,
+    type_mismatch,
 )
 from .fpenv import require_ieee_environment
 from .metrics import InsertDeleteDistance, SymmetricDistance
@@ -40,7 +42,9 @@ def validate_d_in(metric, d_in):
     """
     d_in = exact_scalar(d_in, "d_in", FailedMapError)  # label: d-in-exact
     if type(d_in) not in (int, float, Fraction):
-        raise FailedMapError(f"must be a number, got {type(d_in).__name__}", parameter="d_in")
+        raise type_mismatch(FailedMapError)(  # label: d-in-type
+            f"must be a number, got {type(d_in).__name__}", parameter="d_in"
+        )
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         if type(d_in) is not int:  # label: d-in-dataset
             raise FailedMapError(
@@ -74,8 +78,16 @@ class _Mapped:
     postcondition = None
 
     def _admit(self, arg):
-        """The data the function computes on: ``arg`` through the input domain's boundary."""
+        """The data the function computes on: ``arg`` through the input domain's boundary.
+
+        Under a dataset metric a vector domain rounds Python floats given for ``f32`` to the
+        nearest binary32 value, as OpenDP does: rounding each record alone moves no two
+        datasets apart."""
         require_ieee_environment()
+        if isinstance(self.input_metric, (SymmetricDistance, InsertDeleteDistance)) and (
+            type(self.input_domain) is VectorDomain
+        ):
+            return self.input_domain.admit(arg, nearest=True)  # label: admit-nearest
         return self.input_domain.admit(arg)  # label: admit
 
     def map(self, d_in):
@@ -209,11 +221,17 @@ def _chain(first: Transformation, second):
             parameter="chain",
         )
 
+    stages = _stages(first) + _stages(second)  # label: chain-stages
+
     def function(arg):
-        return second.invoke(first.invoke(arg))  # label: chain-function
+        for stage in stages:
+            arg = stage.invoke(arg)  # label: chain-function
+        return arg
 
     def chained_map(d_in):
-        return second.map(first.map(d_in))  # label: chain-map
+        for stage in stages:
+            d_in = stage.map(d_in)  # label: chain-map
+        return d_in
 
     if isinstance(second, Transformation):
         chained = Transformation(
@@ -229,7 +247,15 @@ def _chain(first: Transformation, second):
             first.input_domain, function, first.input_metric, second.output_measure, chained_map
         )
     chained.components = (first, second)
+    chained._stages = stages
     return chained
+
+
+def _stages(mapped) -> tuple:
+    """The transformations and measurement a chain runs in order: those recorded by
+    :func:`_chain` (so that a chain of any length is run by a loop, never by nested calls),
+    or ``mapped`` alone."""
+    return mapped.__dict__.get("_stages", (mapped,))  # label: stages
 
 
 # proof: end model

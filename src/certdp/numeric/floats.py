@@ -33,7 +33,13 @@ from fractions import Fraction
 import numpy as np
 
 from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
-from ..core.errors import ArithmeticOverflowError, DPError, FailedCastError, MakeDomainError
+from ..core.errors import (
+    ArithmeticOverflowError,
+    DPError,
+    FailedCastError,
+    MakeDomainError,
+    shown,
+)
 from ..core.types import carrier
 
 __all__ = [
@@ -178,7 +184,7 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
     ``as_integer_ratio``) is refused like any other non-number."""
     kind = type(x)
     if kind is bool or kind is np.bool_:
-        raise FailedCastError(f"{op} needs a number, not the bool {x!r}", parameter=name)
+        raise FailedCastError(f"{op} needs a number, not the bool {shown(x)}", parameter=name)
     if kind is Fraction and type(x.numerator) is int and type(x.denominator) is int:
         return x
     if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: int-exact
@@ -217,7 +223,7 @@ def _operand(x, name: str, op: str, fmt: _Format) -> Fraction:
     q = _to_fraction(x, name, op)
     if not _representable(q, fmt):
         raise FailedCastError(
-            f"{op} operand {x!r} is not exactly representable in {fmt.name}", parameter=name
+            f"{op} operand {shown(x)} is not exactly representable in {fmt.name}", parameter=name
         )
     return q
 
@@ -252,8 +258,10 @@ def _binary(op: str, symbol: str, direction: str):
         x = _operand(a, "lhs", op, fmt)  # label: binary-lhs
         y = _operand(b, "rhs", op, fmt)  # label: binary-rhs
         if symbol == "/" and y == 0:  # label: binary-zero
-            raise ArithmeticOverflowError(f"{op} divides {a!r} by zero", parameter="rhs")
-        return _bounded(apply(x, y), fmt, op, f"lhs {symbol} rhs = {a!r} {symbol} {b!r}", direction)
+            raise ArithmeticOverflowError(f"{op} divides {shown(a)} by zero", parameter="rhs")
+        return _bounded(
+            apply(x, y), fmt, op, f"lhs {symbol} rhs = {shown(a)} {symbol} {shown(b)}", direction
+        )
 
     operation.__name__ = operation.__qualname__ = op
     operation.__doc__ = (
@@ -280,7 +288,7 @@ def _sqrt(a, T, op: str, direction: str) -> float:
     x = _operand(a, "x", op, fmt)
     if x < 0:
         raise ArithmeticOverflowError(
-            f"{op} of the negative number {a!r} is not real", parameter="x"
+            f"{op} of the negative number {shown(a)} is not real", parameter="x"
         )
     if x == 0:
         return 0.0
@@ -314,7 +322,7 @@ def inf_cast(value, T="f64") -> float:
     """The smallest ``T`` value ``>= value`` for any finite exact number."""
     fmt = _format(T)
     return _bounded(
-        _to_fraction(value, "value", "inf_cast"), fmt, "inf_cast", f"value = {value!r}", "up"
+        _to_fraction(value, "value", "inf_cast"), fmt, "inf_cast", f"value = {shown(value)}", "up"
     )
 
 
@@ -325,7 +333,7 @@ def neg_inf_cast(value, T="f64") -> float:
         _to_fraction(value, "value", "neg_inf_cast"),
         fmt,
         "neg_inf_cast",
-        f"value = {value!r}",
+        f"value = {shown(value)}",
         "down",
     )
 
@@ -346,7 +354,7 @@ def ulp(x, T="f64") -> float:
     q = _to_fraction(x, "x", "ulp")
     if abs(q) > _MAX[fmt.name]:
         raise ArithmeticOverflowError(
-            f"ulp of {x!r} is outside the finite range of {fmt.name}", parameter="x"
+            f"ulp of {shown(x)} is outside the finite range of {fmt.name}", parameter="x"
         )
     if q == 0:
         return math.ldexp(1.0, fmt.qmin)
@@ -360,7 +368,9 @@ def _step(x, T, op: str, direction: str) -> float:
     nudge = Fraction(1, 1 << (1 - fmt.qmin))  # label: step-nudge
     result = _round(q + nudge if direction == "up" else q - nudge, fmt, direction)
     if result is None:
-        raise ArithmeticOverflowError(f"{op} of {x!r} is not finite in {fmt.name}", parameter="x")
+        raise ArithmeticOverflowError(
+            f"{op} of {shown(x)} is not finite in {fmt.name}", parameter="x"
+        )
     return result
 
 

@@ -1,6 +1,7 @@
 """Contract of ``make_composition``: the theorem of make_composition.tex, executable.
 
-The bound is the exact sum of the inner maps at ``d_in``; the divergence of a pair of inputs
+The bound is the exact sum of the leaves' maps at ``d_in`` (the inner maps, with every
+composition among them replaced by its parts); the divergence of a pair of inputs
 is the sum of the exact divergences of the pair under each inner measurement (computed by
 their own contracts), which the proof bounds by that sum.
 """
@@ -21,7 +22,7 @@ from certdp.contracts.contract import Precondition
 from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.transformation import Measurement
 
-from .make_composition import make_composition
+from .make_composition import composed_leaves, make_composition
 
 #: The proof's bound, for display: the sum of the inner maps.
 INNER_MAPS_SUM = sympy.Symbol("sum_i map_i(d_in)", nonnegative=True)
@@ -35,7 +36,8 @@ def arguments(draw):
 
 
 def _closed_form(arguments, d_in):
-    losses = [measurement.map(d_in) for measurement in arguments.measurements]
+    # a composition given as a part contributes its leaves (make_composition.tex, "Leaves")
+    losses = [leaf.map(d_in) for leaf in composed_leaves(arguments.measurements)]
     if any(math.isinf(loss) for loss in losses):
         return sympy.oo
     return sum((Fraction(loss) for loss in losses), Fraction(0))

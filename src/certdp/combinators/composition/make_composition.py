@@ -46,11 +46,14 @@ def make_composition(measurements) -> Measurement:
             parameter="measurements",
         )
 
+    leaves = composed_leaves(measurements)  # label: leaves
+
     def function(x):
-        return [measurement.invoke(x) for measurement in measurements]  # label: function
+        releases = [leaf.invoke(x) for leaf in leaves]  # label: function
+        return nested(measurements, releases)  # label: nest
 
     def privacy_map(d_in) -> float:
-        losses = [measurement.map(d_in) for measurement in measurements]  # label: inner-maps
+        losses = [leaf.map(d_in) for leaf in leaves]  # label: inner-maps
         if any(math.isinf(loss) for loss in losses):  # label: infinite
             return math.inf
         total = sum((Fraction(loss) for loss in losses), Fraction(0))  # exact  # label: sum
@@ -59,13 +62,56 @@ def make_composition(measurements) -> Measurement:
         except ArithmeticOverflowError:
             return math.inf  # label: overflow
 
-    return Measurement(
+    composed = Measurement(
         input_domain=first.input_domain,
         function=function,
         input_metric=first.input_metric,
         output_measure=measure,  # label: output-measure
         privacy_map=privacy_map,
     )
+    composed._composed = tuple(measurements)  # label: record
+    return composed
+
+
+def _parts(measurement):
+    """The measurements a composition built here composes, or ``None`` for any other."""
+    return measurement.__dict__.get("_composed")  # label: parts
+
+
+def composed_leaves(measurements) -> list:
+    """The measurements that are not compositions built here, met in order when every such
+    composition among ``measurements`` is replaced by its parts, at any depth (a loop with an
+    explicit stack: no recursion, whatever the depth)."""
+    leaves, pending = [], [iter(measurements)]
+    while pending:
+        measurement = next(pending[-1], None)
+        if measurement is None:
+            pending.pop()
+        elif _parts(measurement) is not None:
+            pending.append(iter(_parts(measurement)))  # label: descend
+        else:
+            leaves.append(measurement)  # label: leaf
+    return leaves
+
+
+def nested(measurements, releases) -> list:
+    """``releases`` (one per leaf, in the order of :func:`composed_leaves`) arranged as the
+    compositions return them: a list per composition, holding its parts' releases in order."""
+    releases = iter(releases)
+    top: list = []
+    pending = [(iter(measurements), top)]
+    while pending:
+        parts, out = pending[-1]
+        measurement = next(parts, None)
+        if measurement is None:
+            pending.pop()
+        elif _parts(measurement) is not None:
+            inner: list = []
+            out.append(inner)
+            pending.append((iter(_parts(measurement)), inner))  # label: nest-descend
+        else:
+            out.append(next(releases))  # label: nest-leaf
+    return top
 
 
 # proof: end constructor

@@ -9,6 +9,7 @@ divergence of the pair.
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import mpmath
 import sympy
@@ -46,10 +47,9 @@ def arguments(draw):
 
 def _delta_valid(delta) -> bool:
     return (
-        not isinstance(delta, bool)
-        and isinstance(delta, (int, float))
-        and not math.isnan(delta)
+        type(delta) in (int, float, Fraction)
         and 0 <= delta <= 1
+        and Fraction(float(delta)) == delta
     )
 
 
@@ -93,7 +93,7 @@ CONTRACT = FixedDeltaContract(
         Precondition(
             "delta-in-unit-interval",
             lambda a: _delta_valid(a.delta),
-            "delta must be a number in [0, 1]",
+            "delta must be a number in [0, 1] that is exactly a value of f64",
             parameter="delta",
         ),
     ],

@@ -10,9 +10,10 @@ and found ``<= delta``; the map is valid.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.errors import FailedMapError, MakeMeasurementError
+from certdp.core.errors import FailedMapError, MakeMeasurementError, type_mismatch
 from certdp.core.measures import SmoothedMaxDivergence, approximate, max_divergence
 from certdp.core.transformation import Measurement
 
@@ -30,11 +31,16 @@ def make_fix_delta(measurement, delta) -> Measurement:
             f"output measure must be SmoothedMaxDivergence, got {measurement.output_measure}",
             parameter="measurement",
         )
-    if isinstance(delta, bool) or not isinstance(delta, (int, float)):  # label: delta-type
-        raise MakeMeasurementError(f"must be a number, got {delta!r}", parameter="delta")
-    if math.isnan(delta) or not 0 <= delta <= 1:  # label: delta-range
-        raise MakeMeasurementError(f"must lie in [0, 1], got {delta!r}", parameter="delta")
-    delta = float(delta)
+    if type(delta) not in (int, float, Fraction):  # label: delta-type
+        raise type_mismatch(MakeMeasurementError)(
+            f"must be a number, got a {type(delta).__name__}", parameter="delta"
+        )
+    if not 0 <= delta <= 1:  # label: delta-range
+        raise MakeMeasurementError("must lie in [0, 1] (and not be NaN)", parameter="delta")
+    as_float = float(delta)  # in [0, 1]: no overflow
+    if Fraction(as_float) != delta:  # label: delta-exact
+        raise MakeMeasurementError("must be exactly a value of f64", parameter="delta")
+    delta = 0.0 if as_float == 0 else as_float  # label: delta-zero
 
     def privacy_map(d_in) -> tuple[float, float]:
         profile = measurement.map(d_in)  # label: inner-map

@@ -1,7 +1,8 @@
 """The noise scale of a Laplace measurement, as an exact rational.
 
 Guarantee (parameters.tex): :func:`exact_scale` returns the exact value of a finite,
-non-negative int, float or rational ``scale``, and raises :class:`MakeMeasurementError`
+non-negative int, float or rational ``scale`` whose numerator and denominator have at most
+:data:`MAX_SCALE_BITS` bits, and raises :class:`MakeMeasurementError`
 naming ``scale`` for anything else (negative, NaN, infinite, boolean, not a number);
 :func:`integer_grid` tells whether ``k`` is absent for an integer measurement (None or 0).
 """
@@ -14,16 +15,23 @@ from numbers import Rational
 
 import numpy as np
 
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 
 __all__ = ["exact_scale", "integer_grid"]
 
 
 # proof: begin exact-scale
+#: The most bits the numerator and denominator of an exact scale may have: every finite f64
+#: has a numerator below 2^1024 and a denominator of at most 2^1074.
+MAX_SCALE_BITS = 1075  # label: max-scale-bits
+
+
 def exact_scale(scale) -> Fraction:
     """The exact value of a finite ``scale >= 0``; a typed error otherwise."""
     if isinstance(scale, (bool, np.bool_)) or not isinstance(scale, (Rational, float, np.floating)):
-        raise MakeMeasurementError(f"must be a number, got {scale!r}", parameter="scale")
+        raise type_mismatch(MakeMeasurementError)(
+            f"must be a number, got a {type(scale).__name__}", parameter="scale"
+        )
     if isinstance(scale, (float, np.floating)):
         if math.isnan(scale):
             raise MakeMeasurementError("must not be NaN", parameter="scale")
@@ -32,7 +40,13 @@ def exact_scale(scale) -> Fraction:
         scale = float(scale)
     exact = Fraction(scale)
     if exact < 0:
-        raise MakeMeasurementError(f"must not be negative, got {scale!r}", parameter="scale")
+        raise MakeMeasurementError(f"must not be negative, got {shown(scale)}", parameter="scale")
+    if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_SCALE_BITS:
+        raise MakeMeasurementError(  # label: scale-bits
+            f"as an exact rational, numerator and denominator must have at most "
+            f"{MAX_SCALE_BITS} bits (every float's do): the samplers' time grows with them",
+            parameter="scale",
+        )
     return exact
 
 

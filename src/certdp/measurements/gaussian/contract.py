@@ -46,7 +46,8 @@ def _k_valid(k, T) -> bool:
 def _metric_matches(arguments) -> bool:
     kind = L2Distance if isinstance(arguments.input_domain, VectorDomain) else AbsoluteDistance
     metric = arguments.input_metric
-    return isinstance(metric, kind) and metric.T == _atom(arguments.input_domain).T
+    T = _atom(arguments.input_domain).T
+    return isinstance(metric, kind) and (metric.T == T or (T.is_integer and metric.T.is_float))
 
 
 def _size_known_unless_exact(arguments) -> bool:
@@ -85,13 +86,15 @@ CONTRACT = MeasurementContract(
         Precondition(
             "input-metric-absolute-or-l2-of-carrier-type",
             _metric_matches,
-            "input_metric must be absolute_distance(T) for atoms, l2_distance(T) for vectors",
+            "input_metric must be absolute_distance(T) for atoms, l2_distance(T) for vectors "
+            "(or of a float type for integer T)",
             parameter="input_metric",
         ),
         Precondition(
             "scale-finite-non-negative",
             lambda a: _scale_valid(a.scale),
-            "scale must be a finite, non-negative number",
+            "scale must be a finite, non-negative number (numerator and denominator of at most "
+            "1075 bits)",
             parameter="scale",
         ),
         Precondition(

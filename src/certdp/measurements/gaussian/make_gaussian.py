@@ -46,6 +46,12 @@ def zcdp_requested(MO) -> bool:
     )
 
 
+def distance_type_fits(distance_T, T) -> bool:
+    """May distances of type ``distance_T`` measure data of type ``T``: the same type, or (as in
+    OpenDP) a float distance type over integer data?"""
+    return distance_T == T or (T.is_integer and distance_T.is_float)  # label: distance-type
+
+
 @certified
 def make_gaussian(
     input_domain, input_metric, scale, k=None, MO="ZeroConcentratedDivergence"
@@ -66,10 +72,11 @@ def make_gaussian(
         )
     T = atom.T
     metric = L2Distance if vector else AbsoluteDistance  # label: metric-kind
-    if not isinstance(input_metric, metric) or input_metric.T != T:  # label: metric-check
+    if not isinstance(input_metric, metric) or not distance_type_fits(input_metric.T, T):
         wanted = "l2_distance" if vector else "absolute_distance"
-        raise MakeMeasurementError(
-            f"must be {wanted}(T={T}), got {input_metric}", parameter="input_metric"
+        raise MakeMeasurementError(  # label: metric-check
+            f"must be {wanted}(T={T}) (or of a float type, for integers), got {input_metric}",
+            parameter="input_metric",
         )
     scale = exact_scale(scale)  # label: scale-check
     if T.is_integer:

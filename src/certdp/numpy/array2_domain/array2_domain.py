@@ -206,8 +206,10 @@ def array2_domain(
     if (norm is None) != (p is None):
         missing = "p" if p is None else "norm"
         raise MakeDomainError("norm and p must be given together", parameter=missing)
-    if p is not None and (isinstance(p, (bool, np.bool_)) or p not in (1, 2)):
-        raise MakeDomainError(f"must be 1 or 2, got {p!r}", parameter="p")
+    if p is not None and (type(p) not in (int, float, Fraction) or p not in (1, 2)):
+        raise MakeDomainError(  # label: p-check
+            f"must be 1 or 2 (a number), got a {type(p).__name__}", parameter="p"
+        )
     if norm is not None:
         norm = _check_norm(norm)
         p = int(p)

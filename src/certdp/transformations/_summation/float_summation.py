@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.domains import atom_domain, nearest_binary32, vector_domain
 from certdp.core.errors import ArithmeticOverflowError, MakeTransformationError
 from certdp.core.metrics import absolute_distance
 from certdp.core.transformation import Transformation
@@ -156,6 +156,12 @@ def float_bounds(bounds, summation: FloatSummation) -> tuple[float, float]:
             raise MakeTransformationError(
                 f"{name} bound must be finite, got {value!r}", parameter="bounds"
             )
+        if summation.T == "f32":
+            value = nearest_binary32(value)  # label: bounds-round
+            if math.isinf(value):
+                raise MakeTransformationError(
+                    f"{name} bound is beyond the range of f32", parameter="bounds"
+                )
         if not is_representable(value, summation.T):  # label: bounds-of-T
             raise MakeTransformationError(
                 f"{name} bound {value!r} is not a value of {summation.T}", parameter="bounds"

@@ -13,7 +13,7 @@ from certdp.contracts.common import (
 )
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.contracts.neighbours import members
-from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.domains import atom_domain, carrier_constant, vector_domain
 
 from .make_is_equal import make_is_equal
 
@@ -41,7 +41,7 @@ CONTRACT = TransformationContract(
         INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
         Precondition(
             "value-in-carrier-type",
-            lambda a: a.input_domain.element_domain.T.contains(a.value),
+            lambda a: carrier_constant(a.value, a.input_domain.element_domain.T) is not None,
             "value must be a value of the input domain's carrier type",
             parameter="value",
         ),

@@ -7,7 +7,7 @@ Guarantee: for data under the symmetric or insert-delete distance, the map
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.domains import atom_domain, carrier_constant, vector_domain
 from certdp.core.errors import MakeTransformationError
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -21,10 +21,12 @@ __all__ = ["make_is_equal", "then_is_equal"]
 def make_is_equal(input_domain, input_metric, value) -> Transformation:
     """Map each element ``x`` of a vector to ``x == value``; stability ``d_in -> d_in``."""
     element_domain = dataset_input(input_domain, input_metric)  # label: dataset-input
-    if not element_domain.T.contains(value):  # label: value-type
+    converted = carrier_constant(value, element_domain.T)  # label: value-convert
+    if converted is None:  # label: value-type
         raise MakeTransformationError(
             f"{value!r} is not a value of the carrier type {element_domain.T}", parameter="value"
         )
+    value = converted
 
     def function(data):
         return [bool(element == value) for element in data]  # label: function

@@ -26,10 +26,10 @@ from certdp.contracts.common import (
 from certdp.contracts.contract import D_IN, Precondition
 from certdp.contracts.coupling import CoupledContract
 from certdp.contracts.neighbours import members
-from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.domains import atom_domain, carrier_constant, vector_domain
 from certdp.core.metrics import record_key
 
-from .make_resize import _output_metric, make_resize
+from .make_resize import _output_metric, make_resize, record_capacity
 
 _module = importlib.import_module(__package__ + ".make_resize")
 
@@ -92,7 +92,13 @@ def _valid_output_metric(a) -> bool:
 
 
 def _size_positive(a) -> bool:
-    return isinstance(a.size, int) and not isinstance(a.size, bool) and a.size >= 1
+    return type(a.size) is int and 1 <= a.size <= record_capacity()
+
+
+def _constant_member(a) -> bool:
+    element = a.input_domain.element_domain
+    converted = carrier_constant(a.constant, element.T)
+    return converted is not None and element.member(converted)
 
 
 CONTRACT = CoupledContract(
@@ -109,13 +115,14 @@ CONTRACT = CoupledContract(
         Precondition(
             "size-positive",
             _size_positive,
-            "size must be a positive integer",
+            "size must be a positive integer, at most the records memory can hold",
             parameter="size",
         ),
         Precondition(
             "constant-in-element-domain",
-            lambda a: a.input_domain.element_domain.member(a.constant),
-            "constant must be a member of the input domain's element domain",
+            _constant_member,
+            "constant (rounded to f32 if a float given for f32) must be a member of the input "
+            "domain's element domain",
             parameter="constant",
         ),
     ],

@@ -13,11 +13,15 @@ symmetric and insert-delete distances in any combination, in the sense of couple
 
 from __future__ import annotations
 
+import os
+import struct
+import sys
+
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.domains import vector_domain
-from certdp.core.errors import MakeTransformationError
+from certdp.core.domains import carrier_constant, vector_domain
+from certdp.core.errors import FailedFunctionError, MakeTransformationError, type_mismatch
 from certdp.core.metrics import (
     InsertDeleteDistance,
     SymmetricDistance,
@@ -43,13 +47,27 @@ def _output_metric(MO):
     """The dataset metric named by ``MO``: OpenDP's type name, or the metric (or its class)."""
     if isinstance(MO, (SymmetricDistance, InsertDeleteDistance)):
         return MO
-    if MO in (SymmetricDistance, InsertDeleteDistance):
+    if MO is SymmetricDistance or MO is InsertDeleteDistance:  # label: metric-class
         return MO()
-    if isinstance(MO, str) and MO.strip() in _OUTPUT_METRICS:
+    if type(MO) is str and MO.strip() in _OUTPUT_METRICS:
         return _OUTPUT_METRICS[MO.strip()]()
     raise MakeTransformationError(
-        f"must be 'SymmetricDistance' or 'InsertDeleteDistance', got {MO!r}", parameter="MO"
+        "must be 'SymmetricDistance' or 'InsertDeleteDistance', got a value of type "
+        f"{type(MO).__name__}",
+        parameter="MO",
     )
+
+
+def record_capacity() -> int:
+    """The most records a list on this machine can hold: each takes a pointer, so no more than
+    the physical memory divided by the pointer size (Python's own limit where the memory is
+    unknown)."""
+    pointer = struct.calcsize("P")
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")  # label: memory
+    except (AttributeError, ValueError, OSError):
+        memory = sys.maxsize
+    return min(memory, sys.maxsize) // pointer  # label: capacity
 
 
 # proof: end output-metric
@@ -62,18 +80,26 @@ def make_resize(input_domain, input_metric, size, constant, MO="SymmetricDistanc
     ``d_in -> 2 * d_in`` (coupled)."""
     element_domain = dataset_input(input_domain, input_metric)  # label: dataset-input
     output_metric = _output_metric(MO)  # label: output-metric
-    if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
-        raise MakeTransformationError(  # label: size-integer
-            f"must be an integer, got {size!r}", parameter="size"
+    if type(size) is not int:
+        raise type_mismatch(MakeTransformationError)(  # label: size-integer
+            f"must be an integer, got a {type(size).__name__}", parameter="size"
         )
     if size < 1:  # label: size-positive
         raise MakeTransformationError(f"must be at least 1, got {size}", parameter="size")
-    size = int(size)
-    if not element_domain.member(constant):  # label: constant-member
+    capacity = record_capacity()
+    if size > capacity:  # label: size-capacity
+        raise MakeTransformationError(
+            f"must be at most {capacity}, the most records this machine's memory can hold "
+            f"({struct.calcsize('P')} bytes of pointer each), got {size}",
+            parameter="size",
+        )
+    converted = carrier_constant(constant, element_domain.T)  # label: constant-convert
+    if converted is None or not element_domain.member(converted):  # label: constant-member
         raise MakeTransformationError(
             f"{constant!r} is not a member of the element domain {element_domain}",
             parameter="constant",
         )
+    constant = converted
     input_ordered = isinstance(input_metric, InsertDeleteDistance)
     output_ordered = isinstance(output_metric, InsertDeleteDistance)
     shuffle_padded = output_ordered and not input_ordered  # label: shuffle-padded
@@ -104,7 +130,12 @@ def resized(data, size, constant, shuffle_padded, shuffle_truncated) -> list:
     ``shuffle_padded``), or its first ``size`` records (after a shuffle if ``shuffle_truncated``)."""
     records = data.tolist() if isinstance(data, np.ndarray) else list(data)  # label: records
     if len(records) <= size:
-        padded = records + [constant] * (size - len(records))  # label: pad
+        try:
+            padded = records + [constant] * (size - len(records))  # label: pad
+        except MemoryError:
+            raise FailedFunctionError(  # label: pad-memory
+                f"padding to {size} records needs more memory than is free", parameter="size"
+            ) from None
         return shuffled(padded) if shuffle_padded else padded  # label: pad-shuffle
     if shuffle_truncated:
         records = shuffled(records)  # label: truncate-shuffle
