@@ -17,6 +17,8 @@ import hashlib
 import io
 import itertools
 import json
+import os
+import sys
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
@@ -150,6 +152,20 @@ def _plain_reference(reference: str) -> bool:
     )  # label: plain
 
 
+def _climbs(reference: str) -> int:
+    """The number of leading ``..`` parts of a path a proof names."""
+    parts = PurePosixPath(reference).parts
+    return len(parts) - len(tuple(itertools.dropwhile(lambda part: part == "..", parts)))
+
+
+def _depth(folder: Path, package: Path) -> int:
+    """How many folders ``folder`` lies below ``package`` (-1 when not below it), by name."""
+    try:
+        return len(folder.relative_to(package).parts)
+    except ValueError:
+        return -1
+
+
 def proof_fingerprints(
     constructor: ConstructorFolder, files: dict[str, str] | None = None
 ) -> tuple[dict[str, str], str]:
@@ -184,8 +200,14 @@ def proof_fingerprints(
         return ProofText(path, _decoded(read(path)))
 
     def named(proof: ProofText, reference: str) -> Path:
-        plain[0] = plain[0] and _plain_reference(reference)
-        return (proof.path.parent / reference).resolve()
+        resolved = (proof.path.parent / reference).resolve()
+        plain[0] = (
+            plain[0]
+            and _plain_reference(reference)
+            and _climbs(reference) <= _depth(proof.path.parent, constructor.package)
+            and Path(os.path.normpath(proof.path.parent / reference)) == resolved
+        )  # label: plain-inside
+        return resolved
 
     def cover(proof: ProofText) -> None:
         for file, name in proof.code_ranges:
@@ -246,7 +268,10 @@ def files_seal(fingerprints: dict[str, str], proof: str, files: dict[str, str]) 
     proof digest, so that a ledger entry whose parts were not recorded together (a hand merge,
     say) never passes the gate's cheap check.  A consistency check, not a signature."""
     recorded = {key: value for key, value in fingerprints.items() if not is_closure_key(key)}
-    payload = json.dumps([recorded, proof, files], sort_keys=True)  # label: seal-payload
+    # The Python version is sealed too: fingerprints hash syntax-tree dumps, whose text a
+    # different interpreter may change, so a new interpreter takes the full comparison.
+    python = list(sys.version_info[:2])
+    payload = json.dumps([recorded, proof, files, python], sort_keys=True)  # label: seal-payload
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
