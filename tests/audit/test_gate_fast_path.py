@@ -136,7 +136,7 @@ def test_a_re_vetting_after_an_edit_restores_the_cheap_check(repo):
     code = repo / FOLDER / "make_is_equal.py"
     code.write_text(code.read_text() + "\n# a comment after the code\n")
     commit(repo, "comment")
-    vetted = run(repo, "vet", "make_is_equal", "--by", "A. Reviewer")
+    vetted = run(repo, "vet", "make_is_equal", "--by", "A. Reviewer", "--reviewed", "proof")
     assert vetted.returncode == 0, vetted.stderr + vetted.stdout
     assert runtime(repo) == ["up to date", "cheap", "built"]
 
@@ -165,7 +165,38 @@ def test_a_proof_naming_a_path_that_is_not_plain_records_no_file_hashes(repo):
         r"\usesLemma{../is_equal/../../core/conversion.tex}",
     )
     commit(repo, "a roundabout path")
-    vetted = run(repo, "vet", "make_is_equal", "--by", "A. Reviewer")
+    vetted = run(repo, "vet", "make_is_equal", "--by", "A. Reviewer", "--reviewed", "proof")
     assert vetted.returncode == 0, vetted.stderr + vetted.stdout
     assert entry(repo)["files"] == {}
     assert runtime(repo) == ["up to date", "full", "built"]
+
+
+def test_a_proof_path_leaving_the_package_through_a_link_is_not_plain(repo):
+    """Referee counterexample to Lemma 2: ``../../../alias/core/conversion.tex`` from
+    ``transformations/is_equal/`` climbs out of the package and comes back in through the link
+    ``src/alias -> certdp``.  Such a path is not plain, so no hashes are recorded and the gate
+    takes the full comparison; re-targeting the link then makes the constructor refuse."""
+    src = repo / "src"
+    (src / "alias").symlink_to("certdp")
+    edit(
+        repo,
+        str(FOLDER / "make_is_equal.tex"),
+        r"\usesLemma{../../core/conversion.tex}",
+        r"\usesLemma{../../../alias/core/conversion.tex}",
+    )
+    commit(repo, "cite conversion through src/alias")
+    vetted = run(repo, "vet", "make_is_equal", "--uncommitted", "--by", "x", "--reviewed", "x")
+    assert vetted.returncode == 0, vetted.stderr + vetted.stdout
+    assert entry(repo)["files"] == {}  # not plain: the cheap check is never used
+    assert runtime(repo) == ["up to date", "full", "built"]
+    other = src / "other" / "core"
+    other.mkdir(parents=True)
+    lemma = (src / "certdp/core/conversion.tex").read_text()
+    (other / "conversion.tex").write_text(
+        lemma.replace("\\end{document}", "A different, unvetted claim.\n\\end{document}")
+    )
+    (src / "alias").unlink()
+    (src / "alias").symlink_to("other")
+    state, decided_by, outcome = runtime(repo)
+    assert (state, outcome) != ("up to date", "built")
+    assert decided_by == "full"

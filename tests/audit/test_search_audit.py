@@ -24,7 +24,7 @@ def vetted_search(tmp_path_factory):
     shutil.copy(REPO / "tests/combinators/test_binary_search.py", root / "tests")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     commit(root, "copy")
-    vetted = run(root, "vet", "binary_search", "--by", "A. Reviewer")
+    vetted = run(root, "vet", "binary_search", "--by", "A. Reviewer", "--reviewed", "proof")
     assert vetted.returncode == 0, vetted.stdout + vetted.stderr
     commit(root, "vetted")
     return root
