@@ -79,6 +79,7 @@ def test_cdp_delta_model_is_the_code(rho, epsilon):
     code's own inf_ln_1p and inf_exp, returns what the real constructor's profile returns,
     bit for bit, on every path of the code."""
     from certdp.combinators._conversion import inf_exp, inf_ln_1p
+    from certdp.combinators._conversion.cdp_delta import delta_at_order
     from certdp.combinators.zCDP_to_approxDP.smt_model import (
         code_delta,
         code_order,
@@ -95,6 +96,28 @@ def test_cdp_delta_model_is_the_code(rho, epsilon):
     else:
         model = delta_of_order(found["a"], rho, epsilon, inf_ln_1p, inf_exp)
         assert _bits(model) == _bits(delta)
+        assert _bits(model) == _bits(delta_at_order(found["a"], rho, epsilon))
+
+
+def test_cdp_delta_model_follows_the_exponent_floor():
+    """Past the edge where the exact exponent t1 + t2 leaves the f64 range (rho = 0.5,
+    epsilon >= 1.8961503816218355e154), the code floors it to -MAX: the tracer must see that
+    inf_exp call (now in certdp.numeric) and the model must take the same branch."""
+    from certdp.combinators._conversion import inf_exp, inf_ln_1p
+    from certdp.combinators.zCDP_to_approxDP.smt_model import (
+        code_delta,
+        code_order,
+        delta_of_order,
+    )
+
+    dp.enable_features("contrib")
+    for epsilon in (1.8961503816218355e154, 1e200, 1.7976931348623157e308):
+        delta, records = code_delta(0.5, epsilon)
+        found = code_order(records)
+        assert found["exp"] == (-1.7976931348623157e308, 5e-324), epsilon
+        assert "ln" in found and found["a"] > 1
+        model = delta_of_order(found["a"], 0.5, epsilon, inf_ln_1p, inf_exp)
+        assert 0 < delta < 1 and _bits(model) == _bits(delta), epsilon
 
 
 def test_the_real_cdp_delta_is_proved_at_every_instance():

@@ -168,6 +168,23 @@ CDP_ROWS = [
         50.9646456711531,
         50.771845105698766,
     ),
+    # t2's product and logarithm (referee of issue 18 part 2): each flip goes below the bound
+    _cdp_row(
+        "t2 product up",
+        "t2",
+        "inf_mul(a, inf_ln_1p",
+        "numeric.neg_inf_mul(a, inf_ln_1p",
+        0.0010503715771135345,
+        0.024743160740829006,
+    ),
+    _cdp_row(
+        "ln(1 - 1/a) up",
+        "t2",
+        "inf_ln_1p(-neg_inf_div(1.0, a))",
+        "numeric.next_down(inf_ln_1p(-neg_inf_div(1.0, a)))",
+        3.4594074592122444,
+        0.0019577104001482367,
+    ),
     _cdp_row(
         "exponent up",
         "exponent",

@@ -9,7 +9,7 @@ range, a NaN or infinite operand and an operand outside the domain raise
 
 No floating point and no library enclosure is trusted: each value is enclosed by exact
 rationals ``lo <= v <= hi`` from a series with a proven remainder (squarings rounded outward
-for the exponential), and :func:`round_enclosure`, the one rule every caller uses, returns a
+for the exponential), and :func:`round_enclosure`, the one rule the functions here use, returns a
 ``T`` value only after exact comparisons show it is the directed rounding of ``v``.
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from ..core.errors import ArithmeticOverflowError
+from ..core.errors import ArithmeticOverflowError, DPError
 from .floats import _MAX, _floor_log2, _Format, _format, _operand, _round
 
 __all__ = ["inf_exp", "inf_ln_1p", "inf_log2", "neg_inf_log2", "round_enclosure"]
@@ -38,7 +38,10 @@ def round_enclosure(
     :class:`ArithmeticOverflowError` when ``|v|`` exceeds ``T``'s finite range.
 
     The result is returned only when exact comparisons show it is on the required side of the
-    whole enclosure and that its neighbour towards ``v`` lies beyond the other end."""
+    whole enclosure and that its neighbour towards ``v`` lies beyond the other end. A
+    ``direction`` other than ``"up"`` or ``"down"`` raises :class:`DPError` at once."""
+    if direction not in ("up", "down"):  # label: direction
+        raise DPError(f'must be "up" or "down", not {direction!r}', parameter="direction")
     fmt = _format(T)
     top = _MAX[fmt.name]
     precision = FIRST_PRECISION

@@ -15,8 +15,9 @@ a ln(1 - 1/a))`` (the bound of Canonne, Kamath and Steinke at order ``a``, valid
 (2 rho))``.  Everything is exact rational arithmetic except ``exp`` and ``ln(1 + y)``, which are
 free (uninterpreted) functions constrained only by true facts at the points used: ``exp`` is
 positive and monotone, ``ln(1 + y)`` is monotone and ``<= y``, ``exp(x) <= 1 / (1 - x/2)^2`` for
-``x <= 0``, and the lemma of cdp_delta.tex on the code's own calls (``inf_exp(s) >= exp(s)``,
-``inf_ln_1p(y) >= ln(1 + y)``), which is assumed here, not checked.  ``rho = 0`` and
+``x <= 0``, and the theorem of numeric/elementary.tex on the code's own calls (``inf_exp(s) >= exp(s)``,
+``inf_ln_1p(y) >= ln(1 + y)``, the functions of :mod:`certdp.numeric`), which is assumed here,
+not checked.  ``rho = 0`` and
 ``epsilon = +inf`` make every delta valid; delta ``>= 1`` is always valid.
 
 Model of the arithmetic (cdp_delta.py, lines ``ar-e`` to ``at-most-one``), for an order ``a``,
@@ -32,7 +33,10 @@ Model of the arithmetic (cdp_delta.py, lines ``ar-e`` to ``at-most-one``), for a
 
 with the code's overflow branches (:func:`delta_of_order`: an overflow of ``a rho - epsilon``,
 of ``t1`` with ``ar_e >= 0``, or of the last line returns 1; ``t1`` overflowing below
-``-MAX`` becomes ``-MAX``).  ``tests/prove/test_combinator_models.py`` checks that this model,
+``-MAX`` becomes ``-MAX``, and so does the exponent ``t1 + t2`` when it leaves the range,
+which can only be below it).  Those floors are proved in cdp_delta.tex; the obligation on the
+reduced format below covers the steps where nothing overflows, and the bound-to-code cases
+cover the floors only at the sampled pairs.  ``tests/prove/test_combinator_models.py`` checks that this model,
 fed the order the code chose and the code's own ``inf_ln_1p`` and ``inf_exp``, equals the code
 bit for bit in f64, over the whole range of rho and epsilon.
 
@@ -193,8 +197,8 @@ def delta_of_order(a: float, rho: float, epsilon: float, ln_up, exp_up) -> float
     q, _ = _ieee(z3.fpDiv, down, 1.0, a)
     t2, _ = _ieee(z3.fpMul, up, a, ln_up(-q))
     s, over = _ieee(z3.fpAdd, up, t1, t2)
-    if over:
-        return 1.0
+    if over:  # t1 <= MAX and t2 <= 0: the exact sum lies below -MAX
+        s = -F64_MAX
     try:
         E = exp_up(s)
     except ArithmeticOverflowError:
@@ -319,7 +323,7 @@ SCOPE = {
         ),
         assumed=(
             "inf_exp(s) >= exp(s) and inf_ln_1p(y) >= ln(1 + y) at the code's own calls "
-            "(lemma directed-elementary of cdp_delta.tex)",
+            "(theorem directed elementary functions of numeric/elementary.tex)",
             "the conversion theorem of Canonne, Kamath and Steinke (cdp_delta.tex)",
         ),
     )

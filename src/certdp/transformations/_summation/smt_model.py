@@ -43,7 +43,6 @@ rational arithmetic); see the section "float sums in f32 and f64, compositionall
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 
 import z3
@@ -65,6 +64,7 @@ from certdp.contracts.smt import (
 from certdp.contracts.smt_code import Scope
 from certdp.core.errors import DPError
 from certdp.core.types import INTEGER_TYPES, carrier
+from certdp.numeric import inf_log2
 
 __all__ = [
     "checked_fold",
@@ -478,9 +478,14 @@ FLOAT_SUMS = {
 
 
 def _log2_upper(n: int) -> Fraction:
+    """A bound ``>= log2(n)`` for an int ``n >= 1``, with no host elementary function: exact at
+    powers of two, else ``certdp.numeric.inf_log2`` (the least f64 ``>= log2(n)``, proven in
+    numeric/elementary.tex) while ``n`` is an f64, else the bit length of ``n``."""
     if n & (n - 1) == 0:
         return Fraction(n.bit_length() - 1)
-    return Fraction(math.log2(n)) + Fraction(1, 1 << 40)  # above the exact log2: |error| < 2^-50
+    if n < 1 << 53:
+        return Fraction(inf_log2(n))
+    return Fraction(n.bit_length())
 
 
 def relaxation_formula(algorithm: str, n: int, magnitude: Fraction, stored_bits: int) -> Fraction:
