@@ -138,18 +138,21 @@ def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def fast_rounding(shifts, quotients, proposals, negative, k: int, j: int, low: int):
-    """For ``k <= 0``: ``(values, decided)``, where for every ``i`` with ``decided[i]``,
+    """For ``-1074 <= k <= 0``: ``(values, decided)``, where for every ``i`` with ``decided[i]``,
     ``values[i]`` is ``round_f64(2^k (c_k(shifts[i]) +- G))`` for every ``G`` in
     ``[A 2^j + B_top 2^low, A 2^j + (B_top + 1) 2^low)`` (``A = quotients[i]``, ``B_top =
     proposals[i]``, ``-`` where ``negative[i]``), computed with f64 arithmetic whose every
     operation is exact or bounded; the others are left to the exact integer path."""
     x = np.asarray(shifts, dtype=np.float64)  # label: fr-x
-    with np.errstate(over="ignore", invalid="ignore"):
+    # every error silenced, whatever the process-wide NumPy setting: non-finite or underflowed
+    # intermediates fail the flag or are exact
+    with np.errstate(all="ignore"):  # label: fr-errstate
         y = np.ldexp(x, -k)  # x / 2^k, exact unless it overflows (k <= 0)  # label: fr-y
         floor = np.floor(y)
         index = floor + (y - floor >= 0.5)  # c_k(x), where y is finite  # label: fr-index
         grid = np.where(np.isfinite(y), np.ldexp(index, k), x)  # 2^k c_k(x)  # label: fr-grid
-        a = quotients.astype(np.float64)  # exact below 2^53; compared with 2^21 below
+        # min(A, 2^21), converted exactly (no OverflowError for a huge Python-int A)
+        a = np.minimum(quotients, 2**21).astype(np.float64)  # label: fr-a
         unit = np.ldexp(1.0, k + low)  # 2^(k + low): B_top's unit  # label: fr-unit
         high = (proposals >> np.uint64(32)).astype(np.float64) * (unit * 2.0**32)  # label: fr-high
         rest = (proposals & np.uint64(2**32 - 1)).astype(np.float64) * unit  # label: fr-rest
@@ -180,7 +183,7 @@ def quotient_threshold_table(n: int, t: int) -> tuple[int, ...]:
 
 
 def split_laplace(t: int, s: int):
-    """For ``t / s`` without a threshold table (``t > 93 s``): ``(j, low, draw)``, where
+    """For ``t / s`` without a threshold table (``t > 92 s``): ``(j, low, draw)``, where
     ``draw(source, count)`` returns ``(quotients, proposals, negative, lows)`` describing
     ``count`` independent draws ``Z = (-1)^negative (2^j A + proposals 2^low + r)`` of
     ``DLap(0, t / s)``: ``r`` is ``lows[i]`` where drawn, else uniform on ``[0, 2^low)`` and not
@@ -283,7 +286,7 @@ def discrete_laplace_Z2k_batch_sampler(
         count = len(shifts)
         quotients, proposals, negative, lows = draw(source, count)  # label: draw
         spread = (1 << low) - 1  # G lies in [known, known + spread] until its low bits are drawn
-        if k <= 0:  # f64 arithmetic decides nearly every rounding  # label: fast
+        if -1074 <= k <= 0:  # f64 arithmetic decides nearly every rounding  # label: fast
             results, decided = fast_rounding(shifts, quotients, proposals, negative, k, j, low)
             exact = [i for i, ok in enumerate(decided) if not ok or i in lows]  # label: exact-set
         else:
