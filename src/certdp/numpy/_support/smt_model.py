@@ -437,6 +437,25 @@ def clamp_row(row, origin, radius, p: int, W: str, T: str):
     return [z3.If(inside, a, b) for a, b in zip(rows, result)]
 
 
+def _np_clamp_map(k: int, radius, p: int, origin: list, metric: str):
+    """The real ``make_np_clamp``'s own map at ``d_in = 1``, built over f64 rows of ``k``
+    columns with the instance's radius, ``p`` and origin (the map does not depend on the
+    carrier type, so the f64 constructor states what the reduced-format instance checks)."""
+    from certdp.core.metrics import insert_delete_distance, symmetric_distance
+    from certdp.numpy.array2_domain import array2_domain
+    from certdp.numpy.np_clamp import make_np_clamp
+
+    space_metric = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
+    built = make_np_clamp(
+        array2_domain(T="f64", num_columns=k),
+        space_metric,
+        float(Fraction(radius)),
+        p,
+        origin=[float(Fraction(o)) for o in origin],
+    )
+    return built.map(1)
+
+
 def _clamp_instance(fmt: str, p: int, k: int, radius, origin: list, metric: str, size: int):
     sort = float_sort(fmt)
     width = FORMATS[fmt][0] + FORMATS[fmt][1]
@@ -453,7 +472,11 @@ def _clamp_instance(fmt: str, p: int, k: int, radius, origin: list, metric: str,
         bits = [z3.fpToIEEEBV(v) for v in image]
         return z3.Concat(*bits) if k > 1 else bits[0]
 
+    stated = _np_clamp_map(k, radius, p, origin, metric)
+
     def violation():
+        if stated != 1:  # the code's map at d_in = 1 must be 1 for this theorem to apply
+            return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": 1})]
         return elementwise_cases(
             record_model,
             lambda label: z3.BitVec(label, width * k),
