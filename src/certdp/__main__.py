@@ -234,6 +234,8 @@ def _crosscheck(arguments) -> int:
         junit=arguments.junit,
         reproducers=arguments.reproducers,
         jobs=arguments.jobs,
+        fail_on_suspect=arguments.fail_on_suspect,
+        timeout=arguments.timeout,
     )
 
 
@@ -245,7 +247,9 @@ def _crosscheck_command(commands) -> None:
         "with OpenDP's prelude API, e.g. opendp.prelude): compare TARGET's maps with certdp's "
         "exact bounds, search for neighbouring inputs on which TARGET's own function exceeds "
         "its own map, and test TARGET's noise against its exact distribution. Exit status: "
-        "0 nothing failed, 1 a violation (with a concrete pair) or a sampler deviation, 2 "
+        "0 nothing failed, 1 a violation (with a concrete pair or an output outside the output "
+        "domain), a sampler deviation, a timeout or a crash of the target (or a suspect with "
+        "--fail-on-suspect), 2 "
         "nothing could be checked (TARGET does not import, an unknown NAME, no twin built).",
     )
     crosscheck.add_argument("target", metavar="TARGET", help="module to audit, e.g. opendp")
@@ -258,6 +262,20 @@ def _crosscheck_command(commands) -> None:
     )
     crosscheck.add_argument(
         "--jobs", type=int, default=2, help="processes, one twin each at a time (default 2)"
+    )
+    crosscheck.add_argument(
+        "--fail-on-suspect",
+        action="store_true",
+        help="exit 1 on a suspect too (a map below certdp's exact bound; on a measurement an "
+        "under-reported privacy loss); by default suspects are reported and the run exits 0",
+    )
+    crosscheck.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="seconds per grid point before a blocked target call is abandoned and reported "
+        "as a timeout (default 60)",
     )
     crosscheck.set_defaults(run=_crosscheck)
 

@@ -7,7 +7,7 @@
     report.violations, report.exit_status()
 
 The package itself is callable (``certdp.crosscheck(target, names=None, quick=False,
-progress=None, jobs=1)``, the same as :func:`certdp.crosscheck.run.crosscheck`).  The target is
+progress=None, jobs=1, fail_on_suspect=False, timeout=60)``, the same as :func:`certdp.crosscheck.run.crosscheck`).  The target is
 imported only here, by the name given; nothing else in certdp imports it.
 
 Modules: :mod:`.twins` (the registry: one twin per certdp constructor), :mod:`.grids` (edge
@@ -40,8 +40,10 @@ __all__ = [
 class _CallableModule(types.ModuleType):
     """Lets ``certdp.crosscheck(...)`` call :func:`crosscheck` directly."""
 
-    def __call__(self, target, names=None, quick: bool = False, progress=None, jobs: int = 1):
-        return crosscheck(target, names, quick=quick, progress=progress, jobs=jobs)
+    def __call__(self, target, names=None, quick: bool = False, progress=None, jobs: int = 1,
+                 **options):  # fmt: skip
+        """``options``: ``fail_on_suspect`` and ``timeout`` (see :func:`.run.crosscheck`)."""
+        return crosscheck(target, names, quick=quick, progress=progress, jobs=jobs, **options)
 
 
 sys.modules[__name__].__class__ = _CallableModule

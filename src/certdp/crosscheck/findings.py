@@ -1,11 +1,14 @@
 """What a cross-check finds: severities, findings and the per-twin tallies.
 
 A finding is something a person should look at; everything else a check saw is counted in
-:class:`TwinResult` (how many map values were equal, more conservative, ...).  Only two
+:class:`TwinResult` (how many map values were equal, more conservative, ...).  These
 severities fail a run (exit status 1): a :data:`VIOLATION` (a concrete pair of neighbouring
-inputs on which the target's own function moves further than the target's own map allows, or
-for a randomised transformation a pair whose outputs admit no coupling within it) and a
-:data:`DEVIATION` (a sampler whose output rejects its exact distribution at alpha = 1e-6).
+inputs on which the target's own function moves further than the target's own map allows, for
+a randomised transformation a pair whose outputs admit no coupling within it, or an input whose
+output is outside the declared output domain), a :data:`DEVIATION` (a sampler whose output
+rejects its exact distribution at alpha = 1e-6), a :data:`TIMEOUT` and a :data:`CRASH` (a target
+call that blocked past the deadline or raised SystemExit-like exceptions); a :data:`SUSPECT`
+fails it only when asked (``fail_on_suspect``).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ __all__ = [
     "SUSPECT",
     "DEVIATION",
     "IDEALIZED",
+    "TIMEOUT",
+    "CRASH",
     "SEVERITIES",
     "MAP_CLASSES",
     "Finding",
@@ -24,25 +29,34 @@ __all__ = [
     "fails",
 ]
 
-#: A concrete counterexample to the target's own claim (or a sampler rejected at alpha).
+#: A concrete counterexample to the target's own claim: a pair exceeding its map, or an input
+#: whose output is outside the target's own (or certdp's twin's) output domain.
 VIOLATION = "violation"
+#: A call into the target that did not return within the per-point deadline (abandoned).
+TIMEOUT = "timeout"
+#: A call into the target that raised a BaseException that is no Exception (SystemExit, ...).
+CRASH = "crash"
 #: The target's sampler rejects its exact distribution (chi-square, KS or scale test).
 DEVIATION = "deviation"
 #: The target's map is below certdp's exact bound for the same algorithm: no pair shows it.
+#: On a measurement this is an under-reported privacy loss that needs review; it fails the run
+#: only with ``fail_on_suspect`` (``--fail-on-suspect``).
 SUSPECT = "suspect"
 #: Found on an object the target builds only under "idealized-numerics", whose maps knowingly
 #: assume exact arithmetic: what that flag gives up, not a bug.
 IDEALIZED = "idealized"
 
-SEVERITIES = (VIOLATION, DEVIATION, SUSPECT, IDEALIZED)
+SEVERITIES = (VIOLATION, DEVIATION, CRASH, TIMEOUT, SUSPECT, IDEALIZED)
 
 #: The map check's classes, in the order the table shows them.
 MAP_CLASSES = ("equal", "conservative", "tighter", "below")
 
 
-def fails(severity: str) -> bool:
+def fails(severity: str, fail_on_suspect: bool = False) -> bool:
     """Does a finding of this severity fail the run?"""
-    return severity in (VIOLATION, DEVIATION)
+    return severity in (VIOLATION, DEVIATION, CRASH, TIMEOUT) or (
+        fail_on_suspect and severity == SUSPECT
+    )
 
 
 @dataclass
@@ -86,6 +100,7 @@ class TwinResult:
     notes: list = field(default_factory=list)
     findings: list = field(default_factory=list)
     error: str = ""
+    missing: str = ""  # the target has no such constructor (its dotted name)
 
     @property
     def checked(self) -> bool:
@@ -94,6 +109,8 @@ class TwinResult:
     def status(self) -> str:
         if self.error:
             return "error"
+        if self.missing:
+            return "missing in target"
         if not self.checked:
             return "unchecked"
         severities = {finding.severity for finding in self.findings}

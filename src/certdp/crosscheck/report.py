@@ -1,8 +1,8 @@
 """``certdp crosscheck``: the table, JSON and JUnit forms of a :class:`CrosscheckReport`.
 
 Progress (one line per twin, with a live bar on a terminal) goes to standard error; standard
-output holds only the report.  Exit status: 0 nothing failed, 1 a violation or a sampler
-deviation, 2 nothing could be checked (the target does not import, an unknown twin, or no
+output holds only the report.  Exit status: 0 nothing failed, 1 a violation, a sampler
+deviation, a timeout or a crash of the target (or a suspect with ``--fail-on-suspect``), 2 nothing could be checked (the target does not import, an unknown twin, or no
 point of any twin could be built in the target).
 """
 
@@ -18,7 +18,7 @@ from rich.text import Text
 from certdp.audit.terminal import console, plural, progress
 
 from .findings import MAP_CLASSES, SEVERITIES, fails
-from .run import CrosscheckReport, crosscheck
+from .run import DEFAULT_TIMEOUT, CrosscheckReport, crosscheck
 from .twins import TWINS
 
 __all__ = ["run", "render", "to_json", "to_junit", "write_reproducers", "digest"]
@@ -29,6 +29,9 @@ STATUS_STYLES = {
     "deviation": "bold red",
     "suspect": "yellow",
     "idealized": "cyan",
+    "timeout": "bold red",
+    "crash": "bold red",
+    "missing in target": "magenta",
     "unchecked": "dim",
     "error": "bold red",
 }
@@ -44,7 +47,7 @@ def render(report: CrosscheckReport) -> list[Text]:
         return [Text(f"certdp crosscheck: {report.error}", style="bold red")]
     width = max([len(result.twin) for result in report.results] + [4])
     header = (
-        f"{'twin':<{width}}  {'status':<10} {'built':>9}  "
+        f"{'twin':<{width}}  {'status':<17} {'built':>9}  "
         + " ".join(f"{c:>12}" for c in MAP_CLASSES)
         + f"  {'pairs':>8} {'pairs/s':>9}  {'samples':>9}"
     )
@@ -52,7 +55,7 @@ def render(report: CrosscheckReport) -> list[Text]:
     for result in report.results:
         status = result.status()
         line = Text(f"{result.twin:<{width}}  ")
-        line.append(f"{status:<10}", style=STATUS_STYLES.get(status, ""))
+        line.append(f"{status:<17}", style=STATUS_STYLES.get(status, ""))
         line.append(f" {result.built:>4}/{result.points:<4}  ")
         line.append(" ".join(f"{result.map_classes[c]:>12}" for c in MAP_CLASSES))
         line.append(
@@ -71,9 +74,13 @@ def render(report: CrosscheckReport) -> list[Text]:
         lines.append(Text(f"      at: {finding.point}", style="dim"))
         if finding.x:
             lines.append(Text(f"      x = {finding.x}", style="dim"))
-            lines.append(Text(f"      x' = {finding.x_prime}", style="dim"))
+            if finding.x_prime:
+                lines.append(Text(f"      x' = {finding.x_prime}", style="dim"))
         if finding.proof:
             lines.append(Text(f"      exact bound: certdp proof {finding.proof}", style="dim"))
+    for result in report.results:
+        if result.missing:
+            lines.append(Text(f"  MISSING {result.twin}: {result.notes[0]}", style="magenta"))
     errors = [result for result in report.results if result.error]
     for result in errors:
         lines.append(Text(f"  ERROR {result.twin}: {result.error}", style="bold red"))
@@ -87,15 +94,32 @@ def summary(report: CrosscheckReport) -> str:
         counts[finding.severity] += 1
     built = sum(result.built for result in report.results)
     points = sum(result.points for result in report.results)
-    nouns = {"idealized": ("idealized finding", "idealized findings")}
+    nouns = {
+        "idealized": ("idealized finding", "idealized findings"),
+        "crash": ("crash", "crashes"),
+    }
     found = ", ".join(
         plural(count, *nouns.get(severity, (severity,))) for severity, count in counts.items()
     )
     mode = " (--quick)" if report.quick else ""
-    return (
+    missing = [result.twin for result in report.results if result.missing]
+    text = (
         f"{report.target}{mode}: {plural(len(report.results), 'twin')}, {built} of {points} "
         f"points built by the target; {found}; in {report.seconds:.1f} s"
     )
+    if missing:
+        text += f"; missing in target: {', '.join(missing)}"
+    if counts["suspect"]:
+        text += (
+            "; a suspect on a measurement is an under-reported privacy loss (the target's "
+            "privacy map is below certdp's exact loss) that needs review; "
+            + (
+                "suspects fail this run (--fail-on-suspect)"
+                if report.fail_on_suspect
+                else "by default the run exits 0 on suspects (--fail-on-suspect makes them fail)"
+            )
+        )
+    return text
 
 
 def to_json(report: CrosscheckReport) -> str:
@@ -106,6 +130,8 @@ def to_json(report: CrosscheckReport) -> str:
             "seconds": round(report.seconds, 3),
             "error": report.error,
             "exit_status": report.exit_status(),
+            "fail_on_suspect": report.fail_on_suspect,
+            "missing_in_target": [r.twin for r in report.results if r.missing],
             "twins": [result.to_dict() for result in report.results],
             "findings": [finding.to_dict() for finding in report.findings],
         },
@@ -131,16 +157,28 @@ def to_junit(report: CrosscheckReport) -> str:
         case = ElementTree.SubElement(
             suite, "testcase", classname=f"crosscheck.{report.target}", name=result.twin
         )
-        failing = [finding for finding in result.findings if fails(finding.severity)]
+        failing = [
+            finding
+            for finding in result.findings
+            if fails(finding.severity, report.fail_on_suspect)
+        ]
         if result.error:
             ElementTree.SubElement(case, "error", message="check crashed").text = result.error
         elif failing:
             ElementTree.SubElement(case, "failure", message=failing[0].severity).text = "\n".join(
                 f"{finding.summary} at {finding.point}" for finding in failing
             )
+        elif result.missing:
+            ElementTree.SubElement(
+                case, "skipped", message="missing in target"
+            ).text = result.notes[0]
         elif not result.checked:
             ElementTree.SubElement(case, "skipped", message="the target built no point")
-        other = [finding for finding in result.findings if not fails(finding.severity)]
+        other = [
+            finding
+            for finding in result.findings
+            if not fails(finding.severity, report.fail_on_suspect)
+        ]
         if other:
             ElementTree.SubElement(case, "system-out").text = "\n".join(
                 f"{finding.severity}: {finding.summary}" for finding in other
@@ -163,7 +201,16 @@ def write_reproducers(report: CrosscheckReport, folder: str | Path) -> list[Path
 
 
 def run(
-    target, names=None, *, quick=False, as_json=False, junit=None, reproducers=None, jobs=2
+    target,
+    names=None,
+    *,
+    quick=False,
+    as_json=False,
+    junit=None,
+    reproducers=None,
+    jobs=2,
+    fail_on_suspect=False,
+    timeout=None,
 ) -> int:
     """Run the cross-check and print the report; return the exit status."""
     selected = [TWINS[name] for name in names if name in TWINS] if names else list(TWINS.values())
@@ -174,7 +221,15 @@ def run(
             detail = f"{result.built}/{result.points} built, {result.pairs} pairs"
             reporter.done(result.status(), name, detail)
 
-        report = crosscheck(target, names, quick=quick, progress=advance, jobs=jobs)
+        report = crosscheck(
+            target,
+            names,
+            quick=quick,
+            progress=advance,
+            jobs=jobs,
+            fail_on_suspect=fail_on_suspect,
+            timeout=DEFAULT_TIMEOUT if timeout is None else timeout,
+        )
     if junit:
         Path(junit).write_text(to_junit(report))
     if reproducers:
@@ -219,7 +274,8 @@ def digest(data: dict) -> list[str]:
                 lines.append(f"    at {finding['point']}")
                 if finding["x"]:
                     lines.append(f"    x = {finding['x']}")
-                    lines.append(f"    x' = {finding['x_prime']}")
+                    if finding["x_prime"]:
+                        lines.append(f"    x' = {finding['x_prime']}")
             continue
         by_twin: dict = {}
         for finding in found:  # the others: how many per twin, and the first of them

@@ -211,3 +211,17 @@ def noise_script(target, noise, n: int) -> str:
         'print(f"scale statistic {observed!r}, exact mean {mean!r}: z = {z:.2f}, p = {p:.3g}")\n'
         f"sys.exit(1 if p < {ALPHA!r} else 0)\n",
     )
+
+
+def domain_script(target, code, idealized, x) -> str:
+    """An input on which the target's output is outside the target's own output domain."""
+    return _script(
+        target,
+        idealized,
+        f"\nbuilt = {code}\nx = {literal(x)}\ny = built(x)\n"
+        "inside = built.output_domain.member(y)\n"
+        'print(f"f(x) = {y!r}; in the declared output domain {built.output_domain}: {inside}")\n'
+        'print("not reproduced" if inside else "REPRODUCED: the output is outside the declared '
+        'output domain")\n'
+        "sys.exit(0 if inside else 1)\n",
+    )

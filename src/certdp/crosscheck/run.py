@@ -15,10 +15,23 @@ import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .findings import DEVIATION, IDEALIZED, SUSPECT, VIOLATION, Finding, TwinResult, fails
+from .findings import (
+    CRASH,
+    DEVIATION,
+    IDEALIZED,
+    SUSPECT,
+    TIMEOUT,
+    VIOLATION,
+    Finding,
+    TwinResult,
+    fails,
+)
 from .twins import TWINS, Point
 
-__all__ = ["CrosscheckReport", "crosscheck", "proof_of", "UnknownTwinError"]
+__all__ = ["CrosscheckReport", "crosscheck", "proof_of", "UnknownTwinError", "DEFAULT_TIMEOUT"]
+
+#: Seconds one grid point (every call into the target for it) may take before it is abandoned.
+DEFAULT_TIMEOUT = 60.0
 
 
 class UnknownTwinError(Exception):
@@ -32,6 +45,7 @@ class CrosscheckReport:
     results: list = field(default_factory=list)
     seconds: float = 0.0
     error: str = ""
+    fail_on_suspect: bool = False
 
     @property
     def findings(self) -> list[Finding]:
@@ -39,7 +53,9 @@ class CrosscheckReport:
 
     @property
     def violations(self) -> list[Finding]:
-        return [finding for finding in self.findings if fails(finding.severity)]
+        return [
+            finding for finding in self.findings if fails(finding.severity, self.fail_on_suspect)
+        ]
 
     @property
     def checked(self) -> bool:
@@ -112,6 +128,29 @@ def _text(value) -> str:
     return repr(value) if not isinstance(value, str) else value
 
 
+def _constructor(code: str) -> str:
+    """The dotted constructor a point's code calls (``dp.t.make_clamp``), or ``""``."""
+    found = re.match(r"\s*(dp(?:\.\w+)+)\(", code)
+    if found:
+        return found.group(1)
+    found = re.match(r"\s*np_constructor\(dp,\s*[\"'](\w+)[\"']\)", code)
+    return f"dp.numpy.{found.group(1)}" if found else ""
+
+
+def _missing(target, twin, points) -> str:
+    """The constructor the target lacks (its dotted name), or ``""``."""
+    for point in points:
+        name = _constructor(point.code)
+        if not name or name.startswith("dp.numpy."):
+            continue  # NumPy ones may live elsewhere (np_constructor finds them)
+        value = target.dp
+        for part in name.split(".")[1:]:
+            value = getattr(value, part, None)
+            if value is None:
+                return name
+    return ""
+
+
 def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) -> None:
     from . import reproducer
     from .coupling import FULL, QUICK, search_coupling
@@ -175,7 +214,7 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                 size = int(re.search(r"size=(\d+)", point.code).group(1))
                 found, details = search_coupling(built, space, size, quick)
             else:
-                found = search_pairs(built, space, quick, 10 if quick else 25)
+                found = search_pairs(built, space, quick, 10 if quick else 25, oracle)
                 details = found.details
             result.pairs += found.pairs
             result.search_seconds += found.seconds
@@ -229,6 +268,31 @@ def _report_pair(target, twin, point, result, built, space, idealized, found, de
 
     counterexample = found.found
     in_metric, out_metric = str(space[1]), str(built.output_metric)
+    if counterexample.outside:
+        from .search import own
+
+        mine = own(counterexample)  # certdp's domain alone: exact, the target may round
+        result.findings.append(
+            Finding(
+                twin=twin.name,
+                check="domain",
+                severity=_severity(idealized, VIOLATION if mine else SUSPECT),
+                point=point.code,
+                summary=f"the output {counterexample.actual} on x is outside "
+                f"{counterexample.outside}"
+                + ("" if mine else " (the target's own output domain admits it)")
+                + (" (built only under idealized-numerics)" if idealized else ""),
+                actual=str(counterexample.actual),
+                x=reproducer.literal(counterexample.x),
+                proof=result.proof,
+                reproducer=reproducer.domain_script(
+                    target.name, point.code, idealized, counterexample.x
+                )
+                if mine
+                else "",
+            )
+        )
+        return
     if details is None:
         script = reproducer.pair_script(
             target.name, point.code, idealized, counterexample.x, counterexample.x_prime,
@@ -278,32 +342,117 @@ def _selected(names):
     return [TWINS[name] for name in names]
 
 
-def _check_twin(target, name: str, quick: bool) -> TwinResult:
+def _deadline(call, seconds: float):
+    """Run ``call()`` in a daemon thread; ``("ok", None)``, ``("timeout", None)`` (abandoned:
+    the thread is left behind) or ``("raised", exception)`` for any BaseException but a
+    KeyboardInterrupt of the user's own (which propagates)."""
+    import threading
+
+    outcome: list = []
+
+    def body():
+        try:
+            call()
+            outcome.append(("ok", None))
+        except BaseException as error:  # SystemExit from the target must not end the run
+            outcome.append(("raised", error))
+
+    thread = threading.Thread(target=body, daemon=True, name="crosscheck-point")
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        return "timeout", None
+    return outcome[0] if outcome else ("raised", RuntimeError("the point ended without result"))
+
+
+def _check_twin(target, name: str, quick: bool, timeout: float = DEFAULT_TIMEOUT) -> TwinResult:
     twin = TWINS[name]
     result = TwinResult(twin.name, proof=proof_of(twin.name))
-    for point in twin.points(quick):
-        try:
+    points = twin.points(quick)
+    missing = _missing(target, twin, points)
+    if missing:
+        result.missing = missing
+        result.points = len(points)
+        result.notes.append(f"missing in target: {target.name} has no {missing}")
+        return result
+    for point in points:
+        scratch = TwinResult(twin.name, proof=result.proof)
+
+        def call(point=point, scratch=scratch):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # the target's membership warnings
-                _check_point(target, twin, point, result, quick)
-        except Exception as error:  # a crash of the check itself: reported, not hidden
-            result.error = f"{type(error).__name__}: {error} (at {point.code})"
+                _check_point(target, twin, point, scratch, quick)
+
+        status, error = _deadline(call, timeout)
+        if status == "timeout":
+            result.points += 1
+            result.findings.append(
+                Finding(
+                    twin=twin.name,
+                    check="timeout",
+                    severity=TIMEOUT,
+                    point=point.code,
+                    summary=f"a call into the target did not return within {timeout:g} s: the "
+                    "point was abandoned unchecked (the twin's remaining points are skipped)",
+                    proof=result.proof,
+                )
+            )
+            break  # a target that blocks once may block on every point: do not wait again
+        _merge(result, scratch)
+        if status == "raised":
+            if isinstance(error, Exception):  # a crash of the check itself: reported
+                result.error = f"{type(error).__name__}: {error} (at {point.code})"
+            else:  # SystemExit, GeneratorExit, ... raised by the target's code
+                result.findings.append(
+                    Finding(
+                        twin=twin.name,
+                        check="crash",
+                        severity=CRASH,
+                        point=point.code,
+                        summary=f"the target raised {type(error).__name__}({error}) (a "
+                        "BaseException that is no Exception): the point is unchecked",
+                        proof=result.proof,
+                    )
+                )
     return result
 
 
-def _worker(target_name: str, name: str, quick: bool) -> TwinResult:
+def _merge(result: TwinResult, scratch: TwinResult) -> None:
+    """Add one point's tallies (``scratch``) into the twin's ``result``."""
+    for name in ("points", "built", "map_unclassified", "pairs", "map_values", "samples"):
+        setattr(result, name, getattr(result, name) + getattr(scratch, name))
+    for name in ("search_seconds", "map_seconds", "noise_seconds", "noise_tests"):
+        setattr(result, name, getattr(result, name) + getattr(scratch, name))
+    for klass, count in scratch.map_classes.items():
+        result.map_classes[klass] = result.map_classes.get(klass, 0) + count
+    result.notes += scratch.notes
+    result.findings += scratch.findings
+    if scratch.error:
+        result.error = scratch.error
+
+
+def _worker(target_name: str, name: str, quick: bool, timeout: float) -> TwinResult:
     """One twin in a worker process (which imports the target by name itself)."""
     from .target import load_target
 
-    return _check_twin(load_target(target_name), name, quick)
+    return _check_twin(load_target(target_name), name, quick, timeout)
 
 
-def crosscheck(target, names=None, quick: bool = False, progress=None, jobs: int = 1):
+def crosscheck(
+    target,
+    names=None,
+    quick: bool = False,
+    progress=None,
+    jobs: int = 1,
+    fail_on_suspect: bool = False,
+    timeout: float = DEFAULT_TIMEOUT,
+):
     """Cross-check ``target`` (a module name like ``"opendp.prelude"``, or a module) against
     certdp, on the twins ``names`` (default: all), in ``jobs`` processes (each twin in one).
-    ``progress(twin_name, result)`` is called after each twin.  Returns a
-    :class:`CrosscheckReport`; ``exit_status()`` is 0 (nothing failed), 1 (a violation or a
-    sampler deviation) or 2 (nothing could be checked)."""
+    ``progress(twin_name, result)`` is called after each twin.  Each grid point has ``timeout``
+    seconds.  Returns a :class:`CrosscheckReport`; ``exit_status()`` is 0 (nothing failed), 1
+    (a violation, a sampler deviation, a timeout or a crash of the target; also a suspect when
+    ``fail_on_suspect``) or 2 (nothing could be checked)."""
     from .target import Target, TargetError, load_target
 
     start = time.perf_counter()
@@ -311,10 +460,12 @@ def crosscheck(target, names=None, quick: bool = False, progress=None, jobs: int
         try:
             target = load_target(target)
         except TargetError as error:
-            return CrosscheckReport(str(target), quick, error=str(error))
+            return CrosscheckReport(
+                str(target), quick, error=str(error), fail_on_suspect=fail_on_suspect
+            )
     elif not isinstance(target, Target):
         target = Target(target.__name__, target)
-    report = CrosscheckReport(target.name, quick)
+    report = CrosscheckReport(target.name, quick, fail_on_suspect=fail_on_suspect)
     try:
         twins = _selected(names)
     except UnknownTwinError as error:
@@ -326,7 +477,8 @@ def crosscheck(target, names=None, quick: bool = False, progress=None, jobs: int
 
         with ProcessPoolExecutor(jobs) as pool:
             futures = {
-                pool.submit(_worker, target.name, twin.name, quick): twin.name for twin in twins
+                pool.submit(_worker, target.name, twin.name, quick, timeout): twin.name
+                for twin in twins
             }
             for future in as_completed(futures):
                 result = future.result()
@@ -335,7 +487,7 @@ def crosscheck(target, names=None, quick: bool = False, progress=None, jobs: int
                     progress(result.twin, result)
     else:
         for twin in twins:
-            result = _check_twin(target, twin.name, quick)
+            result = _check_twin(target, twin.name, quick, timeout)
             by_name[twin.name] = result
             if progress is not None:
                 progress(twin.name, result)

@@ -57,6 +57,7 @@ class Counterexample:
     d_in: int
     claimed: object
     actual: object
+    outside: str = ""  # set when f(x) is outside an output domain (which one): x alone shows it
 
 
 @dataclass
@@ -65,6 +66,7 @@ class SearchResult:
     seconds: float = 0.0
     found: Counterexample | None = None
     details: dict | None = None  # the coupling certificate, for a randomised target
+    escape: Counterexample | None = None  # the first output seen outside an output domain
 
 
 _METRICS = {
@@ -147,22 +149,71 @@ class CachedMap:
         return value
 
 
-def try_pair(built, in_metric, out_metric, x, x_prime, claim=None):
+def _rejects(domain, value) -> bool:
+    """Does ``domain`` say, without raising, that ``value`` is not a member?"""
+    import warnings
+
+    member = getattr(domain, "member", None)
+    if member is None:
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return not bool(member(value))
+    except Exception:
+        return False  # no verdict (e.g. a type the domain cannot read)
+
+
+def outside(built, oracle, y) -> str:
+    """Which output domain rejects ``y``: the target's own, certdp's twin's, or neither."""
+    if _rejects(getattr(built, "output_domain", None), y):
+        return f"the target's own output domain {built.output_domain}"
+    if oracle is not None and _rejects(getattr(oracle, "output_domain", None), y):
+        return f"certdp's twin's output domain {oracle.output_domain}"
+    return ""
+
+
+def own(escape: Counterexample) -> bool:
+    """Is the escape from the target's own output domain (not only certdp's twin's)?"""
+    return escape.outside.startswith("the target's own")
+
+
+def _first_escape(kept, found):
+    """The first escape seen, preferring one from the target's own domain."""
+    if kept is None or (own(found) and not own(kept)):
+        return found
+    return kept
+
+
+def try_pair(built, in_metric, out_metric, x, x_prime, claim=None, oracle=None):
     """Run the target on one pair; a :class:`Counterexample` if its map is exceeded (and the
-    target itself says both inputs are in its input domain)."""
+    target itself says both inputs are in its input domain), or if an output is outside the
+    target's (or certdp's twin's) output domain."""
     d_in = in_metric.distance(x, x_prime)
+    outputs = []
+    for z in (x, x_prime):
+        try:
+            outputs.append(built(z))
+        except Exception:
+            return None  # the target refuses the data: no output, no claim to test
+    escape = None  # an output outside a domain: reported when the map is not exceeded
+    for z, y in zip((x, x_prime), outputs):
+        where = outside(built, oracle, y)
+        if where and _target_member(built, z):
+            escape = Counterexample(z, z, 0, "", repr(y), outside=where)
+            break
+    y, y_prime = outputs
     try:
         claimed = (claim or built.map)(d_in)
-        y, y_prime = built(x), built(x_prime)
     except Exception:
-        return None  # the target refuses the data or the distance: no claim to test
+        return escape  # the target refuses the distance: no claim to test
     try:
         over, actual = exceeds(out_metric, y, y_prime, claimed)
     except (TypeError, ValueError):
-        return None
+        return escape
     if over and _target_member(built, x) and _target_member(built, x_prime):
         return Counterexample(x, x_prime, d_in, claimed, actual)
-    return None
+    return escape
 
 
 #: How often each input of a candidate pair is re-run to tell a deterministic function from a
@@ -191,6 +242,8 @@ def confirm(built, out_metric, candidate: Counterexample, quick: bool, attempts:
     from .coupling import FULL, QUICK, certify, output_key
 
     x, x_prime = candidate.x, candidate.x_prime
+    if candidate.outside:
+        return candidate, None  # one output outside the domain shows it, random or not
     if not attempts and _deterministic(built, x) and _deterministic(built, x_prime):
         return candidate, None
     # randomised (once seen so, the point stays so): screen, then certify
@@ -213,8 +266,9 @@ def confirm(built, out_metric, candidate: Counterexample, quick: bool, attempts:
     return None
 
 
-def search_pairs(built, space, quick: bool, random_examples: int) -> SearchResult:
-    """Boundary families, then random neighbours from certdp's contract strategies."""
+def search_pairs(built, space, quick: bool, random_examples: int, oracle=None) -> SearchResult:
+    """Boundary families, then random neighbours from certdp's contract strategies; every
+    output is also checked against the target's and ``oracle``'s output domains."""
     domain, in_metric = space
     out_metric = output_metric(built.output_metric)
     result = SearchResult()
@@ -228,7 +282,9 @@ def search_pairs(built, space, quick: bool, random_examples: int) -> SearchResul
         if result.pairs >= budget:
             break
         result.pairs += 1
-        found = try_pair(built, in_metric, out_metric, x, x_prime, claim)
+        found = try_pair(built, in_metric, out_metric, x, x_prime, claim, oracle)
+        if found is not None and found.outside:
+            result.escape, found = _first_escape(result.escape, found), None
         confirmed = None if found is None else confirm(built, out_metric, found, quick, attempts)
         if confirmed is not None:
             result.found, result.details = confirmed
@@ -236,10 +292,13 @@ def search_pairs(built, space, quick: bool, random_examples: int) -> SearchResul
             return result
     if random_examples and _searchable(domain):
         confirmed = _random_search(
-            built, domain, in_metric, out_metric, random_examples, result, claim, quick, attempts
-        )
+            built, domain, in_metric, out_metric, random_examples, result, claim, quick, attempts,
+            oracle,
+        )  # fmt: skip
         if confirmed is not None:
             result.found, result.details = confirmed
+    if result.found is None and result.escape is not None:
+        result.found = result.escape  # no pair exceeds the map: the output domain is the finding
     result.seconds = time.perf_counter() - start
     return result
 
@@ -254,7 +313,9 @@ class _Found(Exception):
         self.counterexample = counterexample
 
 
-def _random_search(built, domain, in_metric, out_metric, examples, result, claim, quick, attempts):
+def _random_search(
+    built, domain, in_metric, out_metric, examples, result, claim, quick, attempts, oracle
+):
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import strategies as st
 
@@ -272,7 +333,9 @@ def _random_search(built, domain, in_metric, out_metric, examples, result, claim
         d_in = data.draw(st.sampled_from([1, 2, 3, 4]))
         x, x_prime = data.draw(neighbours(domain, in_metric, d_in, max_size=8))
         result.pairs += 1
-        found = try_pair(built, in_metric, out_metric, x, x_prime, claim)
+        found = try_pair(built, in_metric, out_metric, x, x_prime, claim, oracle)
+        if found is not None and found.outside:
+            result.escape, found = _first_escape(result.escape, found), None
         confirmed = None if found is None else confirm(built, out_metric, found, quick, attempts)
         if confirmed is not None:
             raise _Found(confirmed)

@@ -102,11 +102,17 @@ def load_target(name: str) -> Target:
         module = importlib.import_module(name)
     except ImportError as error:
         raise TargetError(f"cannot import {name!r}: {error}") from None
+    except (Exception, SystemExit) as error:  # the target's own code failed while importing
+        raise TargetError(f"cannot import {name!r}: {type(error).__name__}: {error}") from None
     if not hasattr(module, "t") and not name.endswith(".prelude"):
         try:
             module = importlib.import_module(f"{name}.prelude")
         except ImportError:
             pass
+        except (Exception, SystemExit) as error:
+            raise TargetError(
+                f"cannot import {name + '.prelude'!r}: {type(error).__name__}: {error}"
+            ) from None
     missing = [part for part in ("t", "m", "c") if not hasattr(module, part)]
     if missing:
         raise TargetError(
