@@ -275,7 +275,7 @@ def _crosscheck_command(commands) -> None:
         default=60.0,
         metavar="SECONDS",
         help="seconds per grid point before a blocked target call is abandoned and reported "
-        "as a timeout (default 60)",
+        "as a timeout (default 600)",
     )
     crosscheck.set_defaults(run=_crosscheck)
 

@@ -7,7 +7,7 @@
     report.violations, report.exit_status()
 
 The package itself is callable (``certdp.crosscheck(target, names=None, quick=False,
-progress=None, jobs=1, fail_on_suspect=False, timeout=60)``, the same as :func:`certdp.crosscheck.run.crosscheck`).  The target is
+progress=None, jobs=1, fail_on_suspect=False, timeout=600)``, the same as :func:`certdp.crosscheck.run.crosscheck`).  The target is
 imported only here, by the name given; nothing else in certdp imports it.
 
 Modules: :mod:`.twins` (the registry: one twin per certdp constructor), :mod:`.grids` (edge

@@ -31,7 +31,9 @@ from .twins import TWINS, Point
 __all__ = ["CrosscheckReport", "crosscheck", "proof_of", "UnknownTwinError", "DEFAULT_TIMEOUT"]
 
 #: Seconds one grid point (every call into the target for it) may take before it is abandoned.
-DEFAULT_TIMEOUT = 60.0
+DEFAULT_TIMEOUT = (
+    600.0  # a whole grid point (up to ~4e5 noise draws on the full grid), not one call
+)
 
 
 class UnknownTwinError(Exception):
