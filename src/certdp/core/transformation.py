@@ -30,6 +30,11 @@ __all__ = ["Transformation", "Measurement", "validate_d_in"]
 
 
 # proof: begin model
+#: The most stages one chain runs: a chain that reuses one chain on both sides doubles its
+#: stages per level, and is refused rather than exhausting memory.
+MAX_STAGES = 2**20
+
+
 def validate_d_in(metric, d_in):
     """``d_in`` as an exact distance of ``metric``; a typed error if it is not one.
 
@@ -221,6 +226,11 @@ def _chain(first: Transformation, second):
             parameter="chain",
         )
 
+    if len(_stages(first)) + len(_stages(second)) > MAX_STAGES:  # label: too-many-stages
+        raise MakeTransformationError(
+            f"a chain may run at most {MAX_STAGES} transformations and measurements",
+            parameter="chain",
+        )
     stages = _stages(first) + _stages(second)  # label: chain-stages
 
     def function(arg):

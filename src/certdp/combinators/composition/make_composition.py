@@ -21,6 +21,12 @@ __all__ = ["make_composition"]
 
 
 # proof: begin constructor
+#: The most measurements a composition may run once compositions in it are replaced by their
+#: parts: a composition that reuses one object at each level doubles its parts per level, and
+#: is refused here rather than exhausting memory.
+MAX_LEAVES = 2**20
+
+
 @certified
 def make_composition(measurements) -> Measurement:
     """Compose ``measurements`` (pure DP or zCDP): the privacy losses add."""
@@ -91,6 +97,12 @@ def composed_leaves(measurements) -> list:
             pending.append(iter(_parts(measurement)))  # label: descend
         else:
             leaves.append(measurement)  # label: leaf
+            if len(leaves) > MAX_LEAVES:  # label: too-many-leaves
+                raise MakeMeasurementError(
+                    f"must compose at most {MAX_LEAVES} measurements once nested "
+                    "compositions are replaced by their parts",
+                    parameter="measurements",
+                )
     return leaves
 
 
