@@ -25,7 +25,7 @@ def test_a_composition_reusing_itself_at_every_level_is_refused_typed():
 
 def test_a_chain_reusing_itself_at_every_level_is_refused_typed():
     dp.enable_features("contrib")
-    d = dp.vector_domain(dp.atom_domain(T="i32"))
+    d = dp.vector_domain(dp.atom_domain(T="i32", bounds=(0, 1)))
     c = dp.t.make_clamp(d, dp.symmetric_distance(), bounds=(0, 1))
     with pytest.raises(MakeTransformationError, match="at most 1048576") as caught:
         for _ in range(40):
@@ -34,4 +34,4 @@ def test_a_chain_reusing_itself_at_every_level_is_refused_typed():
     c = dp.t.make_clamp(d, dp.symmetric_distance(), bounds=(0, 1))
     for _ in range(10):
         c = c >> c
-    assert c([0, 1, 5]) == [0, 1, 1] and c.map(3) == 3
+    assert c([0, 1, 1]) == [0, 1, 1] and c.map(3) == 3
