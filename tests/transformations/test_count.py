@@ -115,7 +115,8 @@ def test_out_of_domain_data_is_refused():
 
 
 def test_contract_verifies():
-    report = contract_of(dp.t.make_count).verify()
+    # 200 examples: in one full parallel run, 60 reached only tightness 0.5 (alone they reach 1)
+    report = contract_of(dp.t.make_count).verify(max_examples=200)
     assert report.examples > 0 and report.max_tightness == 1
 
 
