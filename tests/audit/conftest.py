@@ -32,6 +32,11 @@ def run(root: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def vet(root: Path, name: str, *options: str, by: str, reviewed: str):
+    """``certdp vet name --by BY --reviewed REVIEWED [options]`` in ``root``."""
+    return run(root, "vet", name, "--by", by, "--reviewed", reviewed, *options)
+
+
 @pytest.fixture(scope="session")
 def vetted_template(tmp_path_factory) -> Path:
     """A copy of the package with only make_is_equal, vetted, under git (built once)."""
@@ -53,15 +58,7 @@ def vetted_template(tmp_path_factory) -> Path:
     shutil.copy(REPO / "tests/transformations/test_is_equal.py", root / "tests/test_is_equal.py")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     commit(root, "copy")
-    vetted = run(
-        root,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "A. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    vetted = vet(root, "make_is_equal", by="A. Reviewer", reviewed="proof against code listing")
     assert vetted.returncode == 0, vetted.stderr
     commit(root, "vetted")
     return root

@@ -4,7 +4,7 @@ import json
 
 from certdp.audit.checks import CHECKS
 
-from .conftest import FOLDER, LEDGER, all_but_machine_ok, audit, checks, commit, edit, run
+from .conftest import FOLDER, LEDGER, all_but_machine_ok, audit, checks, commit, edit, run, vet
 
 
 def test_vetted_copy_is_ok_and_strict_passes(repo):
@@ -87,15 +87,7 @@ def test_removed_precondition_is_a_mismatch(repo):
     (row,) = report["constructors"]
     assert "precondition mismatch" in row["checks"]["binding"]["detail"]
     assert "value-in-carrier-type" in row["checks"]["binding"]["detail"]
-    refused = run(
-        repo,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "A. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    refused = vet(repo, "make_is_equal", by="A. Reviewer", reviewed="proof against code listing")
     assert refused.returncode != 0 and "refusing to vet" in refused.stderr
 
 
@@ -109,14 +101,8 @@ def test_vet_restores_ok(repo):
     assert audit(repo)[0] != 0
     head = commit(repo)
     assert (
-        run(
-            repo,
-            "vet",
-            "make_is_equal",
-            "--by",
-            "B. Reviewer",
-            "--reviewed",
-            "proof against code listing",
+        vet(
+            repo, "make_is_equal", by="B. Reviewer", reviewed="proof against code listing"
         ).returncode
         == 0
     )
@@ -185,14 +171,8 @@ def test_changes_to_a_cited_lemma_make_the_constructor_outdated(repo):
     )
     commit(repo)
     assert (
-        run(
-            repo,
-            "vet",
-            "make_is_equal",
-            "--by",
-            "A. Reviewer",
-            "--reviewed",
-            "proof against code listing",
+        vet(
+            repo, "make_is_equal", by="A. Reviewer", reviewed="proof against code listing"
         ).returncode
         == 0
     )
@@ -212,14 +192,8 @@ def test_changes_to_a_cited_lemma_make_the_constructor_outdated(repo):
     assert "_demo/demo_lemma.py#helper-range" in result.stdout
     commit(repo)
     assert (
-        run(
-            repo,
-            "vet",
-            "make_is_equal",
-            "--by",
-            "A. Reviewer",
-            "--reviewed",
-            "proof against code listing",
+        vet(
+            repo, "make_is_equal", by="A. Reviewer", reviewed="proof against code listing"
         ).returncode
         == 0
     )

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import FOLDER, LEDGER, audit, commit, edit, run
+from .conftest import FOLDER, LEDGER, audit, commit, edit, vet
 
 KEY = "transformations/is_equal/make_is_equal"
 MODEL_KEY = "model:transformations/is_equal/smt_model.py"
@@ -62,15 +62,7 @@ def modelled(repo: Path) -> Path:
     assert (repo / MODEL).is_file()
     name_model(repo, "smt_model.py")
     commit(repo, "name the model")
-    vetted = run(
-        repo,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "A. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    vetted = vet(repo, "make_is_equal", by="A. Reviewer", reviewed="proof against code listing")
     assert vetted.returncode == 0, vetted.stderr + vetted.stdout
     commit(repo, "vetted with the model")
     return repo

@@ -4,7 +4,7 @@ import json
 import shutil
 import subprocess
 
-from .conftest import FOLDER, LEDGER, all_but_machine_ok, audit, checks, commit, edit, run
+from .conftest import FOLDER, LEDGER, all_but_machine_ok, audit, checks, commit, edit, run, vet
 
 KEY = "transformations/is_equal/make_is_equal"
 CHANGE = ("return d_in  # label: stability-map", "return d_in + 0  # label: stability-map")
@@ -17,15 +17,7 @@ def ledger_entry(root):
 def test_vet_refuses_uncommitted_changes_to_the_proven_code(repo):
     before = (repo / LEDGER).read_text()
     edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
-    refused = run(
-        repo,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "B. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    refused = vet(repo, "make_is_equal", by="B. Reviewer", reviewed="proof against code listing")
     assert refused.returncode != 0
     assert "not committed" in refused.stderr
     assert "transformations/is_equal/make_is_equal.py" in refused.stderr
@@ -35,15 +27,7 @@ def test_vet_refuses_uncommitted_changes_to_the_proven_code(repo):
 def test_vet_refuses_a_staged_but_uncommitted_proof(repo):
     edit(repo, f"{FOLDER}/make_is_equal.tex", "\\begin{document}", "\\begin{document}\nNew.")
     subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
-    refused = run(
-        repo,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "B. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    refused = vet(repo, "make_is_equal", by="B. Reviewer", reviewed="proof against code listing")
     assert refused.returncode != 0
     assert "transformations/is_equal/make_is_equal.tex" in refused.stderr
 
@@ -64,30 +48,14 @@ def test_vet_refuses_an_untracked_lemma(repo):
         cwd=repo,
         check=True,
     )
-    refused = run(
-        repo,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "B. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    refused = vet(repo, "make_is_equal", by="B. Reviewer", reviewed="proof against code listing")
     assert refused.returncode != 0 and "transformations/_demo/demo.tex" in refused.stderr
 
 
 def test_vet_after_commit_names_a_commit_holding_the_reviewed_files(repo):
     edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
     head = commit(repo)
-    vetted = run(
-        repo,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "B. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    vetted = vet(repo, "make_is_equal", by="B. Reviewer", reviewed="proof against code listing")
     assert vetted.returncode == 0, vetted.stderr
     assert f"at {head}" in vetted.stdout
     assert ledger_entry(repo)["commit"] == head
@@ -103,15 +71,12 @@ def test_vet_after_commit_names_a_commit_holding_the_reviewed_files(repo):
 
 def test_vet_uncommitted_records_the_content_fingerprint_and_says_so(repo):
     edit(repo, f"{FOLDER}/make_is_equal.py", *CHANGE)
-    vetted = run(
+    vetted = vet(
         repo,
-        "vet",
         "make_is_equal",
-        "--by",
-        "B. Reviewer",
-        "--reviewed",
-        "proof against code listing",
         "--uncommitted",
+        by="B. Reviewer",
+        reviewed="proof against code listing",
     )
     assert vetted.returncode == 0, vetted.stderr
     assert "content fingerprint only" in vetted.stdout and "no commit" in vetted.stdout
@@ -133,28 +98,12 @@ def test_vet_uncommitted_records_the_content_fingerprint_and_says_so(repo):
 
 def test_vet_outside_git_is_refused(repo):
     shutil.rmtree(repo / ".git")
-    refused = run(
-        repo,
-        "vet",
-        "make_is_equal",
-        "--by",
-        "B. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    refused = vet(repo, "make_is_equal", by="B. Reviewer", reviewed="proof against code listing")
     assert refused.returncode != 0 and "not in a git repository" in refused.stderr
 
 
 def test_vet_of_an_unknown_constructor_is_refused(repo):
-    refused = run(
-        repo,
-        "vet",
-        "make_nonexistent",
-        "--by",
-        "B. Reviewer",
-        "--reviewed",
-        "proof against code listing",
-    )
+    refused = vet(repo, "make_nonexistent", by="B. Reviewer", reviewed="proof against code listing")
     assert refused.returncode != 0 and "no constructor named 'make_nonexistent'" in refused.stderr
 
 
