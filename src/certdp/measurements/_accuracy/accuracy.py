@@ -238,11 +238,22 @@ def discrete_laplacian_scale_to_accuracy(scale, alpha, T=None) -> float:
     return _up(lambda precision: _discrete_laplace_accuracy(s, a, precision), fmt)
 
 
+def _guess(function, *arguments) -> float:
+    """A float guess from ``function``, or ``0.0`` where its float arithmetic fails; the
+    searches accept any start, so a guess only decides how long they take."""
+    try:
+        return float(function(*arguments))
+    except (ArithmeticError, ValueError):
+        return 0.0
+
+
 def _hint_discrete_laplace(acc: float, alpha: float) -> float:
     """A float guess of the scale whose discrete Laplace accuracy is ``acc`` (unchecked)."""
     lower, upper = 0.0, acc / -math.log(alpha)
     for _ in range(64):
         middle = (lower + upper) / 2
+        if middle == 0:
+            break
         value = middle * (-math.log(alpha) + math.log(2 / (1 + math.exp(-1 / middle))))
         lower, upper = (middle, upper) if value <= acc else (lower, middle)
     return lower
@@ -262,7 +273,8 @@ def accuracy_to_discrete_laplacian_scale(accuracy, alpha, T=None) -> float:
             return True  # no noise  # label: dl-scale-0
         return _at_most(lambda p: _discrete_laplace_accuracy(s, a, p), acc)  # label: dl-passes
 
-    return _largest_passing(passes, _hint_discrete_laplace(float(acc), float(a)), fmt)
+    hint = _guess(_hint_discrete_laplace, float(acc), float(a))
+    return _largest_passing(passes, hint, fmt)
 
 
 # proof: end laplace
@@ -366,7 +378,7 @@ def gaussian_scale_to_accuracy(scale, alpha, T=None) -> float:
     fmt, s, a = _inputs(scale, "scale", alpha, T, "gaussian_scale_to_accuracy", True)
     if s == 0 or a == 1:
         return 0.0  # label: g-zero
-    hint = float(s) * _hint_gaussian(float(a))
+    hint = _guess(lambda: float(s) * _hint_gaussian(float(a)))
     return _smallest_passing(lambda acc: _gaussian_passes(acc / s, a), hint, fmt)  # label: g-acc
 
 
@@ -381,7 +393,7 @@ def accuracy_to_gaussian_scale(accuracy, alpha, T=None) -> float:
     def passes(s: Fraction) -> bool:
         return s == 0 or _gaussian_passes(acc / s, a)  # label: g-passes
 
-    hint = float(acc) / max(_hint_gaussian(float(a)), 1e-300)
+    hint = _guess(lambda: float(acc) / max(_hint_gaussian(float(a)), 1e-300))
     return _largest_passing(passes, hint, fmt)
 
 
@@ -483,7 +495,7 @@ def discrete_gaussian_scale_to_accuracy(scale, alpha, T=None) -> float:
             return math.inf
         k = math.ceil(Fraction(acc)) + 1  # label: dg-large
     else:
-        hint = max(1, math.ceil(float(s) * _hint_gaussian(float(a))))
+        hint = max(1, math.ceil(_guess(lambda: float(s) * _hint_gaussian(float(a)))))
         # k - 1 = top >= TAIL_CUT s passes by the bound: the search always finds a k
         top = math.ceil(TAIL_CUT * s) + 1
         k = _first_passing(lambda j: _dg_passes(s, j + 1, a), hint - 1, top) + 1
@@ -494,12 +506,18 @@ def discrete_gaussian_scale_to_accuracy(scale, alpha, T=None) -> float:
 def _hint_discrete_gaussian(k: int, alpha: float) -> float:
     """A float guess of the largest scale with ``P(|X| >= k) <= alpha`` (unchecked)."""
 
-    def tail(sigma):
+    def tail(sigma):  # the logarithm of P(|X| >= k), by log-sum-exp
         x = np.arange(0, math.ceil(TAIL_CUT * sigma) + 3, dtype=float)
-        u = np.exp(-(x * x) / (2 * sigma * sigma))
-        return 2 * u[k:].sum() / (1 + 2 * u[1:].sum())
+        logs = -(x * x) / (2 * sigma * sigma)
+        top_z = logs.max()
+        log_z = top_z + math.log(np.exp(logs - top_z).sum() * 2 - math.exp(-top_z))
+        if k >= len(x):
+            return -math.inf
+        top_t = logs[k:].max()
+        return math.log(2) + top_t + math.log(np.exp(logs[k:] - top_t).sum()) - log_z
 
     lower, upper = 0.0, max(k / max(_hint_gaussian(alpha), 1e-9), 1.0)
+    alpha = math.log(alpha)  # compared in logarithms from here on
     while upper <= EXACT_SCALE_LIMIT and tail(upper) <= alpha:
         lower, upper = upper, 2 * upper
     upper = min(upper, EXACT_SCALE_LIMIT)
@@ -520,10 +538,11 @@ def accuracy_to_discrete_gaussian_scale(accuracy, alpha, T=None) -> float:
     if acc == 0:
         return 0.0  # label: dg-scale-zero
     k = max(math.floor(acc), 1)  # label: dg-k
-    if k - 1 > 0 and (k - 1) / _hint_gaussian(float(a)) > EXACT_SCALE_LIMIT:
-        hint = float(Fraction(k - 1)) / _hint_gaussian(float(a))
+    continuous = _guess(lambda: (k - 1) / _hint_gaussian(float(a)))
+    if continuous > EXACT_SCALE_LIMIT:
+        hint = continuous
     else:
-        hint = _hint_discrete_gaussian(k, float(a))
+        hint = _guess(_hint_discrete_gaussian, k, float(a))
 
     def passes(s: Fraction) -> bool:
         return _dg_passes(s, k, a)
