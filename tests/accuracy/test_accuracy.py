@@ -282,3 +282,28 @@ def test_contract_refutes_a_wrong_module():
     with pytest.raises(DPError, match="tail"):
         for alpha in (0.05, 0.01, 0.3):
             check_case("gaussian_scale_to_accuracy", 1.0, alpha, wrong)
+
+
+def test_the_guide_page_runs():
+    """docs/guide/accuracy.rst: its examples run (in one namespace, as the site builds them),
+    the one declaring an error raises it, and what it says about OpenDP's numbers holds."""
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parents[2] / "docs/guide/accuracy.rst"
+    blocks = re.findall(
+        r"\.\. certdp-run::\n((?:   :raises: \w+\n)?)\n((?:   .*\n|\n)+)", page.read_text()
+    )
+    assert len(blocks) == 4
+    namespace: dict = {}
+    for option, body in blocks:
+        code = "\n".join(line[3:] for line in body.splitlines())
+        if option:
+            name = option.split(":raises:")[1].strip()
+            with pytest.raises(DPError) as error:
+                exec(code, namespace)
+            assert type(error.value).__name__ == name
+        else:
+            exec(code, namespace)
+    assert odp.discrete_gaussian_scale_to_accuracy(3.7, 5e-324) == 31.0
+    assert reference.gaussian_tail(odp.gaussian_scale_to_accuracy(100.0, 1e-10) / 100) > 1e-10
