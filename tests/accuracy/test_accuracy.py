@@ -235,6 +235,10 @@ def test_bad_scale_or_accuracy(name):
             getattr(dp, name)(value, 0.05)
         assert error.value.parameter == parameter
         assert error.value.variant == "InvalidDistance"
+    for value in (np.float64(-0.0), np.float32(-1.0), np.float64(np.nan), np.int64(-3)):
+        with pytest.raises(DPError) as error:
+            getattr(dp, name)(value, 0.05)
+        assert error.value.parameter == parameter and error.value.variant == "InvalidDistance"
     with pytest.raises(DPError) as error:
         getattr(dp, name)("1.0", 0.05)
     assert error.value.parameter == parameter

@@ -46,24 +46,28 @@ class AccuracyParameterError(DPError, ValueError):
     variant = "InvalidDistance"
 
 
-def _read(value, name: str, op: str, fmt) -> Fraction:
-    """The exact value of a finite ``T`` value."""
+def _read(value, name: str, op: str, fmt, nonnegative: bool) -> Fraction:
+    """The exact value of a finite ``T`` value; with ``nonnegative``, ``-0.0`` and negative
+    values are refused (as OpenDP refuses a negative sign)."""
     if type(value) is bool:  # label: no-bool
         raise AccuracyParameterError(f"must be a number, not {value!r}", parameter=name)
     exact = exact_scalar(value, name)  # label: exact
+    if type(exact) not in (int, float, Fraction):  # label: number
+        raise AccuracyParameterError(f"must be a number, not {value!r}", parameter=name)
     if type(exact) is float and not math.isfinite(exact):  # label: finite
         raise AccuracyParameterError(f"must be finite, got {exact!r}", parameter=name)
+    negative = exact < 0 or (type(exact) is float and math.copysign(1.0, exact) < 0)
+    if nonnegative and negative:  # label: sign
+        raise AccuracyParameterError(f"may not be negative, got {exact!r}", parameter=name)
     return _operand(exact, name, op, fmt)  # label: in-T
 
 
 def _inputs(value, name: str, alpha, T, op: str, alpha_one: bool):
-    """``(format, value, alpha)`` for a non-negative ``value`` (``-0.0`` is refused, as
-    OpenDP does) and ``alpha`` in (0, 1] (``alpha_one``) or in (0, 1)."""
+    """``(format, value, alpha)`` for a non-negative ``value`` and ``alpha`` in (0, 1]
+    (``alpha_one``) or in (0, 1)."""
     fmt = _format("f64" if T is None else T)  # label: format
-    exact = _read(value, name, op, fmt)
-    if exact < 0 or (type(value) is float and math.copysign(1.0, value) < 0):  # label: sign
-        raise AccuracyParameterError(f"may not be negative, got {value!r}", parameter=name)
-    a = _read(alpha, "alpha", op, fmt)
+    exact = _read(value, name, op, fmt, True)
+    a = _read(alpha, "alpha", op, fmt, False)
     if not (0 < a < 1 or (alpha_one and a == 1)):  # label: alpha-range
         bounds = "(0, 1]" if alpha_one else "(0, 1)"
         raise AccuracyParameterError(f"must be in {bounds}, got {alpha!r}", parameter="alpha")
