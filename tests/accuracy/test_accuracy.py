@@ -311,3 +311,22 @@ def test_the_guide_page_runs():
             exec(code, namespace)
     assert odp.discrete_gaussian_scale_to_accuracy(3.7, 5e-324) == 31.0
     assert reference.gaussian_tail(odp.gaussian_scale_to_accuracy(100.0, 1e-10) / 100) > 1e-10
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_unvetted_lemma_requires_contrib(monkeypatch, request, name):
+    """Every conversion passes the audit gate under the row name ``accuracy``."""
+    from certdp.audit import gate
+    from certdp.audit.status import NEVER_VETTED, VettingStatus
+    from certdp.core.errors import FeatureNotEnabledError
+    from certdp.core.features import disable_features
+
+    monkeypatch.setattr(gate, "vetting_status", lambda row: VettingStatus(NEVER_VETTED))
+    if "accuracy" in gate._up_to_date:
+        gate._up_to_date.discard("accuracy")
+        request.addfinalizer(lambda: gate._up_to_date.add("accuracy"))
+    disable_features("contrib")
+    with pytest.raises(FeatureNotEnabledError, match="accuracy requires 'contrib'"):
+        getattr(dp, name)(1.0, 0.5)
+    dp.enable_features("contrib")
+    assert getattr(dp, name)(1.0, 0.5) >= 0
