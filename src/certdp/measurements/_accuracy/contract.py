@@ -200,6 +200,11 @@ def check_case(name: str, value: float, alpha: float, module=None) -> float:
             tail = reference.discrete_gaussian_tail(result, k)
             if not tail * hi_margin <= alpha:
                 raise _violation(f"{name}({value!r}, {alpha!r}) = {result!r}: tail {tail}")
+            cap = module.accuracy_to_gaussian_scale(value, alpha)
+            if result < 64 and result != cap:  # the search's end: the next float fails
+                beyond = reference.discrete_gaussian_tail(_next(result), k)
+                if not beyond * lo_margin > alpha:
+                    raise _violation(f"{name}({value!r}, {alpha!r}) = {result!r} not the largest")
         elif result > 64 and k > 1:
             bound = reference.gaussian_tail((mp.mpf(k) - 1) / mp.mpf(result))
             if not bound * hi_margin <= alpha:
