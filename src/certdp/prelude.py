@@ -8,6 +8,17 @@ from certdp import combinators as c
 from certdp import measurements as m
 from certdp import numpy as numpy  # noqa: PLC0414
 from certdp import transformations as t
+from certdp.combinators._context import (
+    Context,
+    PartialChain,
+    Query,
+    domain_of,
+    loss_of,
+    metric_of,
+    register,
+    space_of,
+    unit_of,
+)
 from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
@@ -27,6 +38,15 @@ __all__ = [
     "binary_search",
     "binary_search_param",
     "binary_search_chain",
+    "Context",
+    "Query",
+    "PartialChain",
+    "register",
+    "unit_of",
+    "loss_of",
+    "space_of",
+    "domain_of",
+    "metric_of",
     "enable_contracts",
     "disable_contracts",
     "contracts_enabled",
