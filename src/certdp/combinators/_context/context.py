@@ -142,6 +142,7 @@ class Context:
             f"    d_mids     = {self.d_mids!r},\n    d_out      = {self.d_out!r})"
         )
 
+    # proof: begin compositor
     @staticmethod
     def compositor(
         data,
@@ -171,6 +172,8 @@ class Context:
         )
         queryable = accountant(data)  # label: spawn
         return Context(accountant, queryable, d_in, d_mids, d_out)
+
+    # proof: end compositor
 
     # proof: begin submit
     def __call__(self, query: Measurement):
