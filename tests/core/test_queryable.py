@@ -160,3 +160,56 @@ def test_a_query_from_another_thread_waits_rather_than_being_refused():
     second.join()
     assert answers == ["fast"]
     assert order == [("start", "slow"), ("end", "slow"), ("start", "fast"), ("end", "fast")]
+
+
+def test_guards_reach_the_queryables_created_under_them_and_their_descendants():
+    from certdp.core.queryable import guarded
+
+    allowed = {"value": True}
+    asked = []
+
+    def guard():
+        asked.append("guard")
+        if not allowed["value"]:
+            raise FailedFunctionError("refused by the guard", parameter="query")
+
+    ran = []
+
+    def spawn(query, is_internal):  # a queryable whose answers are queryables
+        ran.append(query)
+        return Queryable(spawn) if query == "spawn" else query
+
+    outside = Queryable(spawn)
+    with guarded(guard):
+        child = Queryable(spawn)
+    grandchild = child("spawn")  # built inside child's transition: keeps the guard
+    assert asked == ["guard"]
+    assert outside("x") == "x" and asked == ["guard"]  # built before the guard: not guarded
+    assert grandchild("y") == "y" and asked == ["guard", "guard"]
+    allowed["value"] = False
+    before = list(ran)
+    with pytest.raises(FailedFunctionError, match="refused by the guard"):
+        child("z")
+    with pytest.raises(FailedFunctionError, match="refused by the guard"):
+        grandchild("z")
+    assert ran == before  # the refused queries never ran the transition
+    assert Queryable(spawn)("after the block") == "after the block"  # the guard was popped
+
+
+def test_a_guard_raising_an_untyped_error_is_wrapped_and_the_transition_does_not_run():
+    from certdp.core.queryable import guarded
+
+    ran = []
+    with guarded(lambda: 1 / 0):
+        qbl = Queryable(lambda q, i: ran.append(q))
+    with pytest.raises(FailedFunctionError, match="ZeroDivisionError"):
+        qbl("q")
+    assert ran == []
+
+
+def test_new_queryable_names_an_unhashable_query_type_without_failing():
+    dp.enable_features("contrib")
+    try:
+        assert repr(new_queryable(lambda q, i: q, Q=[1])) == "Queryable(Q=[1])"
+    finally:
+        dp.disable_features("contrib")

@@ -7,20 +7,39 @@ from inside its own transition (a callback re-entering it) is refused with a typ
 untouched by the refused query; an exception from the transition reaches the caller as a
 ``DPError`` (others are wrapped in ``FailedFunctionError``), and whatever the transition had
 changed before raising stays changed: a transition that charges before it releases is never
-refunded by an exception.
+refunded by an exception. A queryable created while :func:`guarded` hooks are active (in the same
+thread) keeps them and runs each before every query it answers, and the queryables its own
+transition creates inherit them: a hook that raises refuses the query before the transition runs.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import threading
 
 from .errors import DPError, FailedFunctionError
 from .features import assert_features
 
-__all__ = ["Queryable", "new_queryable"]
+__all__ = ["Queryable", "new_queryable", "guarded"]
 
 
 # proof: begin queryable
+#: The hooks every queryable created now (in this thread) keeps: a tuple of callables.
+_HOOKS: contextvars.ContextVar[tuple] = contextvars.ContextVar("certdp_queryable_hooks", default=())
+
+
+@contextlib.contextmanager
+def guarded(hook):
+    """While the block runs, every queryable created in this thread (and, through their
+    transitions, every queryable those create) calls ``hook()`` before answering any query."""
+    token = _HOOKS.set((*_HOOKS.get(), hook))  # label: push
+    try:
+        yield
+    finally:
+        _HOOKS.reset(token)  # label: pop
+
+
 class Queryable:
     """Answers queries through ``transition(query, is_internal)``, one query at a time."""
 
@@ -31,6 +50,7 @@ class Queryable:
         self.query_type = query_type
         self._lock = threading.Lock()  # label: lock
         self._owner = None  # the identifier of the thread running the transition, or None
+        self._hooks = _HOOKS.get()  # label: keep-hooks
 
     def __call__(self, query):
         """Answer ``query`` (a user's query)."""
@@ -54,7 +74,10 @@ class Queryable:
             )
         with self._lock:  # label: acquire
             self._owner = me  # label: own
+            token = _HOOKS.set(self._hooks)  # label: inherit
             try:
+                for hook in self._hooks:
+                    hook()  # label: hook
                 return self._transition(query, is_internal)  # label: transition
             except DPError:
                 raise  # label: typed
@@ -63,6 +86,7 @@ class Queryable:
                     f"the query failed: {type(error).__name__}: {error}", parameter="query"
                 ) from error
             finally:
+                _HOOKS.reset(token)
                 self._owner = None  # label: disown
 
     def __repr__(self) -> str:
@@ -73,7 +97,8 @@ def new_queryable(transition, Q="ExtrinsicObject", A="ExtrinsicObject") -> Query
     """A queryable answering each query ``q`` with ``transition(q, is_internal)`` (requires
     ``contrib``, as in OpenDP: the transition is user code no proof covers)."""
     assert_features("contrib")  # label: new-contrib
-    return Queryable(transition, query_type=_RUST_NAMES.get(Q, Q if type(Q) is str else repr(Q)))
+    name = _RUST_NAMES.get(Q) if isinstance(Q, type) else None
+    return Queryable(transition, query_type=name or (Q if type(Q) is str else repr(Q)))
 
 
 #: OpenDP's names of the Python types a query type may be given as.
