@@ -450,6 +450,13 @@ def _composition_points(quick: bool) -> list[Point]:
         inner = ", ".join(_gaussian_code(scale) for scale in scales)
         code = f"dp.c.make_composition([{inner}])"
         found.append(Point("make_composition", code, numeric_d_ins("f64", quick), search=""))
+        # approximate DP parts: (epsilon, delta) pairs add coordinate-wise
+        inner = ", ".join(
+            f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), 1e-06)"
+            for scale in scales
+        )
+        code = f"dp.c.make_composition([{inner}])"
+        found.append(Point("make_composition", code, numeric_d_ins("f64", True), search=""))
     return found
 
 
