@@ -223,8 +223,9 @@ def _pure_run(m):
 
 
 def _composition_run(m):
+    """The shared sum of every composition (combinators/_compose), on the Laplace losses."""
     parts = [dp.m.make_laplace(*ATOM, 3.0), dp.m.make_laplace(*ATOM, 7.0)]
-    return m.make_composition(parts).map(1.0)
+    return m.compose_losses(dp.max_divergence(), [part.map(1.0) for part in parts])
 
 
 def _composition_exact():
@@ -275,7 +276,7 @@ RATIONAL_ROWS = [
     ),
     Row(
         "composition:sum up",
-        "certdp.combinators.composition.make_composition",
+        "certdp.combinators._compose.compose",
         "round-up",
         "inf_cast(",
         "numeric.neg_inf_cast(",

@@ -450,6 +450,36 @@ def _composition_points(quick: bool) -> list[Point]:
         inner = ", ".join(_gaussian_code(scale) for scale in scales)
         code = f"dp.c.make_composition([{inner}])"
         found.append(Point("make_composition", code, numeric_d_ins("f64", quick), search=""))
+        # approximate DP parts: (epsilon, delta) pairs add coordinate-wise
+        inner = ", ".join(
+            f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), 1e-06)"
+            for scale in scales
+        )
+        code = f"dp.c.make_composition([{inner}])"
+        found.append(Point("make_composition", code, numeric_d_ins("f64", True), search=""))
+    return found
+
+
+@register("make_adaptive_composition", "combinator")
+def _adaptive_composition_points(quick: bool) -> list[Point]:
+    """The map of the interactive compositor: the budgets' sum at every d_in up to the one it
+    was built for (both refuse a larger one)."""
+    measures = {
+        "dp.max_divergence()": [[1.0, 0.5], [0.1, 0.2, 0.3], [1e-300, 1e300]],
+        "dp.zero_concentrated_divergence()": [[0.25, 0.125], [0.1, 0.2, 0.3]],
+        "dp.approximate(dp.max_divergence())": [[(1.0, 1e-7), (0.5, 1e-9)]],
+        "dp.approximate(dp.zero_concentrated_divergence())": [[(0.1, 1e-7), (0.2, 2e-7)]],
+    }
+    found = []
+    for measure, lists in measures.items():
+        for d_mids in lists[:1] if quick else lists:
+            for T in ("f64",) if quick else ("f64", "i32"):
+                d_ins = numeric_d_ins(T, True)
+                code = (
+                    f"dp.c.make_adaptive_composition({_numeric_space(T, False)}, {measure}, "
+                    f"{max(d_ins)!r}, {d_mids!r})"
+                )
+                found.append(Point("make_adaptive_composition", code, d_ins, search=""))
     return found
 
 
