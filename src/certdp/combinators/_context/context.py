@@ -94,9 +94,9 @@ def _accountant(domain, privacy_unit, privacy_loss, split_evenly_over, split_by_
         return _filter(domain, input_metric, output_measure, d_in, d_out)  # label: no-split
     weights = even_weights(split_evenly_over) if split_by_weights is None else split_by_weights
     d_mids = split_budget(d_out, weights)  # label: d-mids
-    from certdp.combinators import make_sequential_composition
+    from certdp.combinators import make_adaptive_composition
 
-    accountant = make_sequential_composition(  # label: sequential
+    accountant = make_adaptive_composition(  # label: sequential
         domain, input_metric, output_measure, d_in, list(d_mids)
     )
     if not accountant.check(d_in, d_out):  # label: within-budget
@@ -200,7 +200,8 @@ class Context:
         if not isinstance(query, Measurement):
             raise ContextArgumentError(f"must be a measurement, got {shown(query)}", "query")
         for what in ("input_domain", "input_metric", "output_measure"):
-            if getattr(query, what) != getattr(accountant, what):
+            ours = getattr(accountant, what)
+            if type(ours).__eq__(ours, getattr(query, what)) is not True:
                 raise ContextArgumentError(
                     f"{what} {getattr(query, what)!r} differs from the context's "
                     f"{getattr(accountant, what)!r}",
