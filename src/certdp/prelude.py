@@ -8,6 +8,7 @@ from certdp import combinators as c
 from certdp import measurements as m
 from certdp import numpy as numpy  # noqa: PLC0414
 from certdp import transformations as t
+from certdp.combinators._odometer import Odometer, OdometerQueryable
 from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
@@ -24,6 +25,8 @@ __all__ = [
     "m",
     "c",
     "numpy",
+    "Odometer",
+    "OdometerQueryable",
     "binary_search",
     "binary_search_param",
     "binary_search_chain",
