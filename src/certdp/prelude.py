@@ -19,6 +19,7 @@ from certdp.combinators._context import (
     space_of,
     unit_of,
 )
+from certdp.combinators._odometer import Odometer, OdometerQueryable
 from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
@@ -35,6 +36,8 @@ __all__ = [
     "m",
     "c",
     "numpy",
+    "Odometer",
+    "OdometerQueryable",
     "binary_search",
     "binary_search_param",
     "binary_search_chain",

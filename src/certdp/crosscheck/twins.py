@@ -527,3 +527,59 @@ def _fix_delta_points(quick: bool) -> list[Point]:
         for scale in (_QUICK_SCALES if quick else _SCALES)
         for delta in (_DELTAS[1:2] if quick else _DELTAS)
     ]
+
+
+def _odometer_queries(kind: str, scales) -> str:
+    if kind == "pure":
+        return ", ".join(_laplace_code(scale) for scale in scales)
+    if kind == "zcdp":
+        return ", ".join(_gaussian_code(scale) for scale in scales)
+    return ", ".join(
+        f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), 1e-06)"
+        for scale in scales
+    )
+
+
+_ODOMETER_MEASURES = {
+    "pure": "dp.max_divergence()",
+    "zcdp": "dp.zero_concentrated_divergence()",
+    "approx": "dp.approximate(dp.max_divergence())",
+}
+
+
+@register("make_fully_adaptive_composition", "combinator")
+def _odometer_points(quick: bool) -> list[Point]:
+    """The odometer's ``privacy_loss`` after fixed queries, read as a map (an odometer has no
+    map of its own): the code answers the queries and wraps ``privacy_loss`` as ``map``."""
+    found = []
+    for scales in ((1.0, 3.5),) if quick else ((1.0, 3.5), (1e-3, 1e12), (0.1, 0.1, 0.1)):
+        for kind, measure in _ODOMETER_MEASURES.items():
+            odometer = (
+                f"dp.c.make_fully_adaptive_composition({_numeric_space('f64', False)}, {measure})"
+            )
+            code = (
+                f"(lambda q: ([q(m) for m in [{_odometer_queries(kind, scales)}]], "
+                "type('OdometerSpent', (), {'map': staticmethod(q.privacy_loss)})())[1])"
+                f"({odometer}(0.0))"
+            )
+            d_ins = numeric_d_ins("f64", quick or kind == "approx")
+            found.append(Point("make_fully_adaptive_composition", code, d_ins, search=""))
+    return found
+
+
+@register("make_privacy_filter", "combinator")
+def _filter_points(quick: bool) -> list[Point]:
+    """The filter's map: ``d_out`` (rounded up) for every ``d_in`` up to the filter's own."""
+    budgets = {"pure": (1.0, 1 / 3, 1e300), "zcdp": (0.5, 0.1), "approx": ((1.0, 1e-6),)}
+    found = []
+    for kind, measure in _ODOMETER_MEASURES.items():
+        odometer = (
+            f"dp.c.make_fully_adaptive_composition({_numeric_space('f64', False)}, {measure})"
+        )
+        for d_in in (1.0,) if quick else (1.0, 0.5, 3.0):
+            for d_out in budgets[kind][:1] if quick else budgets[kind]:
+                code = f"dp.c.make_privacy_filter({odometer}, d_in={d_in!r}, d_out={d_out!r})"
+                found.append(
+                    Point("make_privacy_filter", code, numeric_d_ins("f64", quick), search="")
+                )
+    return found
