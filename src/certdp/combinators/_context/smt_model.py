@@ -12,8 +12,8 @@ each share equals the model's ``c / n`` divided in IEEE's ``roundTowardNegative`
 
 Obligations on the model, for every f64 budget ``c >= 0`` (``+inf`` and NaN excluded: the code
 refuses them) and ``n`` in :data:`PARTS`: ``n`` times the share, computed exactly in a wider
-format, is at most ``c``; and the share is the largest such f64 (its successor times ``n``
-exceeds ``c`` unless the share is ``c / n`` exactly).
+format, is at most ``c``; and the share is the largest such f64 (no f64 above it, times ``n``,
+is at most ``c``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import z3
 
-from certdp.combinators._support.smt_exact import exact_sort, to_exact
+from certdp.combinators._support.smt_exact import to_exact
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import F64_SAMPLES, Scope, exact
 
@@ -116,27 +116,30 @@ def code_instance(kind: str = "code", shares_of=None) -> Obligation:
 
 
 def model_instance(n: int, rounding=None) -> Obligation:
-    """For every finite f64 ``c >= 0``: ``n * share <= c`` exactly, and the share's successor
-    times ``n`` exceeds ``c`` (the share is the largest) unless ``n * share == c``."""
+    """For every finite f64 ``c >= 0``: ``n * share <= c`` exactly, and no f64 above the share
+    times ``n`` is at most ``c`` (the share is the largest).  Pure IEEE: Bitwuzla."""
     f64 = z3.Float64()
     budget = z3.FP("budget", f64)
-    wide = exact_sort(f64, n)
+    bigger = z3.FP("bigger", f64)  # an f64 above the share that would still fit
+    wide = z3.Float128()  # an f64 times n <= 16 needs 57 significand bits: exact here
     times = z3.FPVal(float(n), wide)
 
     def violation():
-        share = z3.fpDiv(rounding or z3.RTN(), budget, z3.FPVal(float(n), f64))
-        product = z3.fpMul(z3.RNE(), to_exact(share, wide), times)  # exact in ``wide``
-        successor = z3.fpMul(
-            z3.RNE(), to_exact(_next_up(share), wide), times
-        )  # exact as well: a finite f64 times n
-        valid = z3.And(z3.Not(z3.fpIsNaN(budget)), z3.Not(z3.fpIsInf(budget)), z3.fpGEQ(budget, 0))
-        over = z3.fpGT(product, to_exact(budget, wide))
-        not_largest = z3.And(
-            z3.fpLT(product, to_exact(budget, wide)), z3.fpLEQ(successor, to_exact(budget, wide))
+        share = z3.fpDiv(
+            z3.RTN() if rounding is None else rounding, budget, z3.FPVal(float(n), f64)
         )
+        wide_budget = to_exact(budget, wide)
+        product = z3.fpMul(z3.RNE(), to_exact(share, wide), times)  # exact in ``wide``
+        fits = z3.fpMul(z3.RNE(), to_exact(bigger, wide), times)  # exact as well
+        valid = z3.And(z3.Not(z3.fpIsNaN(budget)), z3.Not(z3.fpIsInf(budget)), z3.fpGEQ(budget, 0))
+        over = z3.fpGT(product, wide_budget)
+        not_largest = z3.And(
+            z3.Not(z3.fpIsNaN(bigger)), z3.Not(z3.fpIsInf(bigger)),
+            z3.fpGT(bigger, share), z3.fpLEQ(fits, wide_budget),
+        )  # fmt: skip
 
-        def decode(m):
-            return {"budget": str(m.eval(budget, True)), "share": str(m.eval(share, True))}
+        def decode(values):  # Bitwuzla's model: {name: value}
+            return {"budget": str(values.get("budget")), "bigger": str(values.get("bigger"))}
 
         return [(z3.And(valid, z3.Or(over, not_largest)), decode)]
 
@@ -147,13 +150,8 @@ def model_instance(n: int, rounding=None) -> Obligation:
         constructor="context",
         claim=f"every finite f64 budget c >= 0 split into {n} equal shares c / n {label}: "
         f"{n} shares sum (exactly) to at most c, and the share is the largest such f64",
-        format="f64", size=n, violation=violation,
+        format="f64", size=n, violation=violation, solver="bitwuzla",
     )  # fmt: skip
-
-
-def _next_up(value):
-    """The next f64 above the finite non-negative ``value`` (its bits plus one)."""
-    return z3.fpBVToFP(z3.fpToIEEEBV(value) + 1, z3.Float64())
 
 
 def obligations(names=None) -> list[Obligation]:
