@@ -583,3 +583,38 @@ def _filter_points(quick: bool) -> list[Point]:
                     Point("make_privacy_filter", code, numeric_d_ins("f64", quick), search="")
                 )
     return found
+
+
+#: Context points where certdp's split (each share rounded down) and OpenDP's (a search for the
+#: largest common factor) give the same shares; elsewhere OpenDP's shares are mostly smaller
+#: and the accountant's map would differ by design, not by a fault.
+_CONTEXT_SPLITS = (
+    ("epsilon=1.0", "split_evenly_over=3"),
+    ("epsilon=1.0", "split_by_weights=[1, 2]"),
+    ("rho=0.5", "split_by_weights=[1, 3]"),
+    ("epsilon=2.0", "split_evenly_over=2"),
+    ("epsilon=1.0, delta=1e-07", "split_evenly_over=2"),
+)
+
+
+def _context_code(loss: str, split: str) -> str:
+    return (
+        "dp.Context.compositor(data=[1.0, 2.0, 3.0], privacy_unit=dp.unit_of(contributions=1), "
+        f"privacy_loss=dp.loss_of({loss}), {split})"
+    )
+
+
+@register("context", "combinator")
+def _context_points(quick: bool) -> list[Point]:
+    """The Context: its accountant's map at the privacy unit (the composed shares of the split),
+    and the map of a query whose scale it searched for (count, then Laplace or Gaussian)."""
+    found = []
+    for loss, split in _CONTEXT_SPLITS[:1] if quick else _CONTEXT_SPLITS:
+        context = _context_code(loss, split)
+        found.append(Point("context", f"{context}.accountant", (0, 1), search=""))
+        if "delta" in loss:
+            continue  # the pure query needs make_approximate to enter an approximate context
+        mechanism = "laplace" if "epsilon" in loss else "gaussian"
+        code = f"{context}.query().count().{mechanism}().resolve()"
+        found.append(Point("context", code, (0, 1, 2, 3), search=""))
+    return found
