@@ -497,3 +497,41 @@ def _fix_delta_points(quick: bool) -> list[Point]:
         for scale in (_QUICK_SCALES if quick else _SCALES)
         for delta in (_DELTAS[1:2] if quick else _DELTAS)
     ]
+
+
+@register("make_approximate", "combinator")
+def _approximate_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_approximate",
+            f"dp.c.make_approximate({inner(scale, T)})",
+            numeric_d_ins(T, quick),
+            search="",
+        )
+        for inner in (_laplace_code, _gaussian_code)
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for T in (("f64",) if quick else ("f64", "i32"))
+    ]
+
+
+@register("make_fixed_approxDP_to_approxDP", "combinator")
+def _fixed_approx_points(quick: bool) -> list[Point]:
+    fixed = [
+        f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), {delta!r})"
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for delta in (_DELTAS[1:2] if quick else _DELTAS)
+    ]
+    pure = [
+        f"dp.c.make_approximate({_laplace_code(scale)})"
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+    ]
+    return [
+        Point(
+            "make_fixed_approxDP_to_approxDP",
+            f"dp.c.make_fixed_approxDP_to_approxDP({inner})",
+            numeric_d_ins("f64", True),
+            search="",
+            deltas=_DELTAS[1:3] if quick else _DELTAS,
+        )
+        for inner in fixed + pure
+    ]
