@@ -144,6 +144,15 @@ SYMBOLS = {
         shown_as=r"\delta_0",
     ),
     "e": Meaning("the :math:`\\varepsilon \\ge 0` at which the privacy profile is read"),
+    "map_1(map_0(d_in))": Meaning(
+        "the outer part's map applied to the inner part's map at :math:`d_{in}` (the chain's"
+        " map, computed by the two parts' own maps)",
+        shown_as=r"\operatorname{map}_1(\operatorname{map}_0(d_{in}))",
+    ),
+    "map_0(d_in)": Meaning(
+        "the inner measurement's map at :math:`d_{in}`: postprocessing keeps it",
+        shown_as=r"\operatorname{map}_0(d_{in})",
+    ),
     "alpha": Meaning(
         "a Rényi order :math:`\\alpha > 1`; every order gives a valid bound and the map"
         " searches for a small one"

@@ -9,6 +9,7 @@ from certdp import examples as examples  # noqa: PLC0414
 from certdp import measurements as m
 from certdp import numpy as numpy  # noqa: PLC0414
 from certdp import transformations as t
+from certdp.combinators._postprocess import Function, new_function
 from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
@@ -29,6 +30,8 @@ __all__ = [
     "numpy",
     "examples",
     *_typenames,
+    "Function",
+    "new_function",
     "binary_search",
     "binary_search_param",
     "binary_search_chain",

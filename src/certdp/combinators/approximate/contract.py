@@ -17,7 +17,7 @@ from certdp.combinators._support.contract_support import (
     pure_measurements,
     zcdp_measurements,
 )
-from certdp.contracts.contract import Precondition, PrivacyViolation, at_least
+from certdp.contracts.contract import Precondition, at_least
 from certdp.core.errors import ContractError
 from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.transformation import Measurement
@@ -50,14 +50,12 @@ class ApproximateContract(CombinatorContract):
             )
 
     def check_pair(self, built, kwargs, x, x_prime, d_in, stated) -> float:
-        divergence = component_divergence(kwargs["measurement"], x, x_prime)
-        if not at_least(stated[0], divergence):
-            raise PrivacyViolation(
-                x=x, x_prime=x_prime, d_in=d_in, divergence=divergence, d_out_stated=stated
-            )
-        if stated[0] == 0 or divergence == sympy.oo:
-            return 1.0 if divergence == sympy.oo else 0.0
-        return float(sympy.Rational(divergence) / sympy.Rational(stated[0]))
+        """The first coordinate against the exact divergence of the pair (delta is 0)."""
+        return super().check_pair(built, kwargs, x, x_prime, d_in, stated[0])
+
+
+def _divergence(built, kwargs, x, x_prime):
+    return component_divergence(kwargs["measurement"], x, x_prime), {}
 
 
 CONTRACT = ApproximateContract(
@@ -77,5 +75,6 @@ CONTRACT = ApproximateContract(
     ],
     bound=sympy.Tuple(INNER, 0),
     arguments=arguments,
+    divergence=_divergence,
     closed_form=None,
 )
