@@ -5,6 +5,7 @@ measures, feature flags and contract switches are at the top level.
 """
 
 from certdp import combinators as c
+from certdp import examples as examples  # noqa: PLC0414
 from certdp import measurements as m
 from certdp import numpy as numpy  # noqa: PLC0414
 from certdp import transformations as t
@@ -20,11 +21,14 @@ from certdp.combinators._context import (
     unit_of,
 )
 from certdp.combinators._odometer import Odometer, OdometerQueryable
+from certdp.combinators._postprocess import Function, new_function
 from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
 from certdp.core.errors import DPError
+from certdp.core.typenames import *  # noqa: F403
+from certdp.core.typenames import __all__ as _typenames
 
 #: OpenDP's name for the base of its errors: ``except dp.OpenDPException`` catches every
 #: certdp error, whose ``variant`` and ``message`` are spelled as OpenDP's.
@@ -38,6 +42,10 @@ __all__ = [
     "numpy",
     "Odometer",
     "OdometerQueryable",
+    "examples",
+    *_typenames,
+    "Function",
+    "new_function",
     "binary_search",
     "binary_search_param",
     "binary_search_chain",

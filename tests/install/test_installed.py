@@ -126,6 +126,26 @@ def test_readme_quick_start_runs_without_contrib(installed):
     assert values == "[False, True, True] 2"
 
 
+def test_example_data_ship_with_the_wheel(installed):
+    """dp.examples reads the California PUMS sample from the installed package, offline."""
+    script = installed["cwd"] / "examples.py"
+    script.write_text(
+        "import csv\n"
+        "import certdp.prelude as dp\n"
+        "path = dp.examples.get_california_pums_path()\n"
+        "rows = list(csv.reader(open(path)))\n"
+        "print(path)\n"
+        "print(len(rows), len(rows[0]), sum(float(row[4]) for row in rows))\n"
+    )
+    result = run(installed, "python", str(script))
+    assert result.returncode == 0, result.stderr
+    where, counts = result.stdout.splitlines()[-2:]
+    assert where.startswith(str(installed["venv"])) and where.endswith("california_pums.csv")
+    source = (REPO / "src" / "certdp" / "examples" / "california_pums.csv").read_text()
+    expected = [line.split(",") for line in source.splitlines()]
+    assert counts == f"{len(expected)} 6 {sum(float(row[4]) for row in expected)}"
+
+
 def test_audit_checks_the_installed_package(installed):
     result = run(installed, "certdp", "audit", "--strict")
     assert result.returncode == 0, result.stdout + result.stderr

@@ -618,3 +618,90 @@ def _context_points(quick: bool) -> list[Point]:
         code = f"{context}.query().count().{mechanism}().resolve()"
         found.append(Point("context", code, (0, 1, 2, 3), search=""))
     return found
+
+
+@register("make_approximate", "combinator")
+def _approximate_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_approximate",
+            f"dp.c.make_approximate({inner(scale, T)})",
+            numeric_d_ins(T, quick),
+            search="",
+        )
+        for inner in (_laplace_code, _gaussian_code)
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for T in (("f64",) if quick else ("f64", "i32"))
+    ]
+
+
+@register("make_fixed_approxDP_to_approxDP", "combinator")
+def _fixed_approx_points(quick: bool) -> list[Point]:
+    fixed = [
+        f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), {delta!r})"
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for delta in (_DELTAS[1:2] if quick else _DELTAS)
+    ]
+    pure = [
+        f"dp.c.make_approximate({_laplace_code(scale)})"
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+    ]
+    return [
+        Point(
+            "make_fixed_approxDP_to_approxDP",
+            f"dp.c.make_fixed_approxDP_to_approxDP({inner})",
+            numeric_d_ins("f64", True),
+            search="",
+            deltas=_DELTAS[1:3] if quick else _DELTAS,
+        )
+        for inner in fixed + pure
+    ]
+
+
+def _clamp_sum_code(T: str, bounds) -> tuple[str, str]:
+    """A clamp of ``T`` vectors to ``bounds`` and the sum of its output: the inner and the outer
+    transformation of the chain twins."""
+    nan = ", nan=False" if T.startswith("f") else ""
+    space = f"dp.vector_domain(dp.atom_domain(T={T!r}{nan})), dp.symmetric_distance()"
+    clamp = f"dp.t.make_clamp({space}, bounds={bounds!r})"
+    return clamp, f"dp.t.make_sum(*{clamp}.output_space)"
+
+
+_CHAIN_CASES = (("f64", (0.0, 10.0)), ("i32", (0, 10)), ("f64", (-1e6, 1e6)))
+
+
+@register("make_chain_tt", "combinator")
+def _chain_tt_points(quick: bool) -> list[Point]:
+    found = []
+    for T, bounds in _CHAIN_CASES[:1] if quick else _CHAIN_CASES:
+        clamp, total = _clamp_sum_code(T, bounds)
+        found.append(Point("make_chain_tt", f"dp.c.make_chain_tt({total}, {clamp})", _d_ins(quick)))
+    return found
+
+
+@register("make_chain_mt", "combinator")
+def _chain_mt_points(quick: bool) -> list[Point]:
+    found = []
+    for T, bounds in _CHAIN_CASES[:1] if quick else _CHAIN_CASES:
+        clamp, total = _clamp_sum_code(T, bounds)
+        inner = f"dp.c.make_chain_tt({total}, {clamp})"
+        for scale in _QUICK_SCALES if quick else _SCALES:
+            laplace = f"dp.m.make_laplace(*{inner}.output_space, {scale!r})"
+            code = f"dp.c.make_chain_mt({laplace}, {inner})"
+            found.append(Point("make_chain_mt", code, _d_ins(quick), search=""))
+    return found
+
+
+@register("make_chain_pm", "combinator")
+def _chain_pm_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_chain_pm",
+            f"dp.c.make_chain_pm(dp.new_function(lambda y: y, TO=float), {inner(scale, T)})",
+            numeric_d_ins(T, quick),
+            search="",
+        )
+        for inner in (_laplace_code, _gaussian_code)
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for T in (("f64",) if quick else ("f64", "i32"))
+    ]
