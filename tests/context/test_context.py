@@ -393,3 +393,21 @@ def test_a_query_from_inside_a_query_is_refused_and_stays_charged():
     assert len(inner_errors) == 1
     assert len(context.current_privacy_loss()) == 2  # the refused inner query was charged
     assert len(context.remaining_privacy_loss()) == 1
+
+
+def test_approximate_context_converts_pure_and_zcdp_queries_as_opendp():
+    context = dp.Context.compositor(
+        data=[1.0, 2.0, 3.0],
+        privacy_unit=dp.unit_of(contributions=1),
+        privacy_loss=dp.loss_of(epsilon=1.0, delta=1e-7),
+        split_evenly_over=2,
+    )
+    assert context.d_mids == [(0.5, 5e-08), (0.5, 5e-08)]  # OpenDP 0.16's
+    laplace = context.query().count().laplace()
+    assert laplace.param() is None  # converted by make_approximate, as OpenDP
+    assert laplace.resolve().map(1) == (0.5, 0.0)  # OpenDP 0.16's
+    gaussian = context.query().count().gaussian()
+    assert gaussian.resolve().map(1) == (0.4999999999999999, 5e-08)  # OpenDP 0.16's
+    laplace.release()
+    gaussian.release()
+    assert context.remaining_privacy_loss() == []

@@ -163,3 +163,10 @@ def test_space_of_refuses_a_metric_for_strings():
     with pytest.raises(ContextTypeError) as raised:
         dp.space_of("String")
     assert raised.value.parameter == "M"
+
+
+def test_opendp_type_names_are_accepted():
+    assert dp.domain_of(dp.i32) == dp.atom_domain(T="i32")
+    assert dp.domain_of(dp.Vec[dp.i32]) == dp.vector_domain(dp.atom_domain(T="i32"))
+    assert dp.space_of(dp.f64) == (dp.atom_domain(T="f64"), dp.absolute_distance(T="f64"))
+    assert dp.unit_of(l1=1.0, U=dp.f32) == (dp.l1_distance(T="f32"), 1.0)
