@@ -262,6 +262,7 @@ class Context:
             return neg_inf_sub(self.d_out, spent)
 
 
+# proof: begin cast
 def _cast_measure(chain, to_measure=None, d_to=None):
     """``chain`` measured in ``to_measure`` through the proven conversions, as OpenDP does."""
     if to_measure is None or chain.output_measure == to_measure:
@@ -273,14 +274,14 @@ def _cast_measure(chain, to_measure=None, d_to=None):
         "MaxDivergence",
         "ZeroConcentratedDivergence",
     ):
-        return _combinator("make_approximate")(chain)
+        return _combinator("make_approximate")(chain)  # label: cast-approximate
     if (source, target) == ("MaxDivergence", "ZeroConcentratedDivergence"):
-        return c.make_pureDP_to_zCDP(chain)
+        return c.make_pureDP_to_zCDP(chain)  # label: cast-zcdp
     if target == "Approximate(MaxDivergence)" and source in (
         "ZeroConcentratedDivergence",
         "Approximate(ZeroConcentratedDivergence)",
     ):
-        return c.make_fix_delta(c.make_zCDP_to_approxDP(chain), d_to[1])
+        return c.make_fix_delta(c.make_zCDP_to_approxDP(chain), d_to[1])  # label: cast-fix-delta
     raise ContextTypeError(f"cannot convert {source} to {target}", parameter="output_measure")
 
 
@@ -291,6 +292,9 @@ def _combinator(name: str):
     if found is None:
         raise ContextTypeError(f"needs dp.c.{name}, which this certdp lacks", parameter="query")
     return found
+
+
+# proof: end cast
 
 
 class Query:

@@ -41,7 +41,7 @@ _NOT_BUILT = {
 
 
 def _distance(value, name: str, integer: bool):
-    """``value`` if it is a non-negative number (an integer when ``integer``), else a typed error."""
+    """``value`` if a non-negative number (an integer when ``integer``), else a typed error."""
     kind = type(value)
     if integer:
         if kind is not int:
@@ -126,7 +126,7 @@ def unit_of(
 
 
 def _carrier_of(U, value, parameter: str):
-    """The distance type: ``U`` when given, else inferred from ``value`` (int → i32, float → f64)."""
+    """The distance type: ``U`` if given, else from ``value`` (int: i32, float: f64)."""
     if U is None:
         return "i32" if type(value) is int else "f64"
     try:
