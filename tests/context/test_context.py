@@ -411,3 +411,42 @@ def test_approximate_context_converts_pure_and_zcdp_queries_as_opendp():
     laplace.release()
     gaussian.release()
     assert context.remaining_privacy_loss() == []
+
+
+def test_nested_compositor_as_opendp():
+    data = [float(i) for i in range(10)]
+    context = dp.Context.compositor(
+        data=data,
+        privacy_unit=dp.unit_of(contributions=1),
+        privacy_loss=dp.loss_of(epsilon=1.0),
+        split_evenly_over=2,
+    )
+    sub = context.query().compositor(split_evenly_over=3).release()
+    assert sub.d_mids == [0.16666666666666666] * 3  # OpenDP 0.16's
+    assert sub.d_out == 0.5
+    count = sub.query().count().laplace()
+    assert count.param() == 6.000000000000001  # OpenDP 0.16's
+    count.release()
+    assert context.remaining_privacy_loss() == [0.5]
+    assert sub.current_privacy_loss() == [0.16666666666666666]
+    assert sub.remaining_privacy_loss() == [0.16666666666666666] * 2
+
+
+def test_nested_compositor_after_a_transformation():
+    domain = dp.vector_domain(dp.atom_domain(T=float, nan=False))
+    context = dp.Context.compositor(
+        [float(i) for i in range(10)],
+        dp.unit_of(contributions=1),
+        dp.loss_of(epsilon=1.0),
+        split_evenly_over=2,
+        domain=domain,
+    )
+    sub = context.query().clamp((0.0, 5.0)).compositor(split_by_weights=[1, 1]).release()
+    assert sub.d_mids == [0.25, 0.25]  # OpenDP 0.16's
+    assert sub.query().sum().laplace().param() == 20.00000018626452  # OpenDP 0.16's
+    with pytest.raises(ContextArgumentError, match="give split"):
+        context.query().compositor()
+    with pytest.raises(ContextTypeError):
+        context.query().compositor(
+            split_evenly_over=2, output_measure=dp.zero_concentrated_divergence()
+        )

@@ -400,6 +400,54 @@ class Query:
             raise ContextArgumentError("give data or build the query in a context", "data")
         return self._wrap_release(answer) if self._wrap_release else answer
 
+    def compositor(
+        self,
+        split_evenly_over=None,
+        split_by_weights=None,
+        d_out=None,
+        output_measure=None,
+        alpha=None,
+    ) -> Query:
+        """A query whose release is a nested Context: a compositor over this query's space (after
+        its transformations), splitting ``d_out`` (default: this query's loss) the same way."""
+        d_out = d_out if d_out is not None else self._d_out
+        if d_out is None:
+            raise ContextArgumentError("the query has no loss to split: give d_out", "d_out")
+        if output_measure is not None and output_measure != self._output_measure:
+            raise ContextTypeError(
+                "a nested compositor under another measure (OpenDP's output_measure=, alpha=) is "
+                "not built by certdp",
+                parameter="output_measure",
+            )
+        chain, d_in = self._chain, self._d_in
+        if isinstance(chain, tuple):
+            domain, metric = chain
+        elif isinstance(chain, Transformation):
+            domain, metric, d_in = chain.output_domain, chain.output_metric, chain.map(d_in)
+        else:
+            raise ContextArgumentError(
+                "a nested compositor follows a space or a transformation", parameter="query"
+            )
+        if split_evenly_over is None and split_by_weights is None:
+            raise ContextArgumentError(
+                "give split_evenly_over or split_by_weights", parameter="split_evenly_over"
+            )
+        accountant, d_in, d_mids, _ = _accountant(
+            domain,
+            (metric, d_in),
+            (self._output_measure, d_out),
+            split_evenly_over,
+            split_by_weights,
+        )
+        inner = accountant
+        if isinstance(chain, Transformation):
+            accountant = chain >> accountant
+
+        def nested(queryable):
+            return Context(inner, queryable, d_in, d_mids, d_out, query_space=(domain, metric))
+
+        return Query(accountant, self._output_measure, self._d_in, d_out, self._context, nested)
+
     def param(self, allow_transformations=False, bounds=None, T=None):
         """The parameter the search found, or ``None`` when none was left out."""
         resolved = self.resolve(allow_transformations=allow_transformations, bounds=bounds, T=T)
