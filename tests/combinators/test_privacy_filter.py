@@ -105,6 +105,16 @@ def test_map_states_the_budget_up_to_d_in_and_refuses_beyond():
     assert pair.map(1.0) == (1.0, 0.1)
 
 
+def test_a_budget_past_the_largest_float():
+    # found by the model test: inf_cast raised for a budget past MAX; the map now states +inf
+    meas = make_filter(dp.max_divergence(), 1.0, 2**1100)
+    assert meas.map(1.0) == math.inf
+    queryable = meas(0.0)
+    queryable(stub(dp.max_divergence(), 1.7976931348623157e308))
+    with pytest.raises(dp.FailedFunctionError, match="left 1.7976931348623157e"):
+        queryable(stub(dp.max_divergence(), math.inf))  # a typed refusal, not an overflow
+
+
 def test_approximate_budgets_both_coordinates():
     queryable = make_filter(dp.approximate(dp.max_divergence()), 1.0, (10.0, 1e-6))(0.0)
     queryable(stub(dp.approximate(dp.max_divergence()), (1.0, 6e-7)))

@@ -31,15 +31,18 @@ from certdp.numeric import neg_inf_cast
 
 __all__ = ["Odometer", "OdometerQueryable"]
 
+_F64_MAX = 1.7976931348623157e308
+
 
 # proof: begin queryable
 def _left(measure, spent, d_out):
     """``d_out - spent`` per coordinate, rounded down (for the text of a refusal only)."""
     if isinstance(measure, ApproximateDivergence):
         return tuple(_left(None, s, d) for s, d in zip(spent, d_out))
-    if d_out == math.inf:
-        return math.inf
-    return neg_inf_cast(max(Fraction(0), Fraction(d_out) - Fraction(spent)), "f64")
+    if d_out == math.inf or spent == math.inf:
+        return d_out if spent != math.inf else 0.0
+    left = max(Fraction(0), Fraction(d_out) - Fraction(spent))
+    return _F64_MAX if left > _F64_MAX else neg_inf_cast(left, "f64")
 
 
 class OdometerQueryable:
