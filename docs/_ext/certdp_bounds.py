@@ -123,6 +123,12 @@ SYMBOLS = {
         "the sum of the composed measurements' maps at :math:`d_{in}`, computed exactly",
         shown_as=r"\sum_i \operatorname{map}_i(d_{in})",
     ),
+    "sum_i d_mids_i": Meaning(
+        "the sum of the per-query budgets ``d_mids`` (coordinate-wise for"
+        " :math:`(\\varepsilon, \\delta)` pairs), computed exactly; the map gives it for every"
+        " :math:`d_{in}` up to the ``d_in`` the compositor was built with, and refuses a larger one",
+        shown_as=r"\sum_i \mathrm{d\_mids}_i",
+    ),
     "epsilon": Meaning(
         "the :math:`\\varepsilon` of the guarantee: for ``make_pureDP_to_zCDP`` the inner"
         " measurement's map at :math:`d_{in}`; for ``make_zCDP_to_approxDP`` any"

@@ -460,6 +460,29 @@ def _composition_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_adaptive_composition", "combinator")
+def _adaptive_composition_points(quick: bool) -> list[Point]:
+    """The map of the interactive compositor: the budgets' sum at every d_in up to the one it
+    was built for (both refuse a larger one)."""
+    measures = {
+        "dp.max_divergence()": [[1.0, 0.5], [0.1, 0.2, 0.3], [1e-300, 1e300]],
+        "dp.zero_concentrated_divergence()": [[0.25, 0.125], [0.1, 0.2, 0.3]],
+        "dp.approximate(dp.max_divergence())": [[(1.0, 1e-7), (0.5, 1e-9)]],
+        "dp.approximate(dp.zero_concentrated_divergence())": [[(0.1, 1e-7), (0.2, 2e-7)]],
+    }
+    found = []
+    for measure, lists in measures.items():
+        for d_mids in lists[:1] if quick else lists:
+            for T in ("f64",) if quick else ("f64", "i32"):
+                d_ins = numeric_d_ins(T, True)
+                code = (
+                    f"dp.c.make_adaptive_composition({_numeric_space(T, False)}, {measure}, "
+                    f"{max(d_ins)!r}, {d_mids!r})"
+                )
+                found.append(Point("make_adaptive_composition", code, d_ins, search=""))
+    return found
+
+
 @register("make_pureDP_to_zCDP", "combinator")
 def _pure_to_zcdp_points(quick: bool) -> list[Point]:
     return [
