@@ -296,3 +296,33 @@ def test_runtime_contract_checks_the_map():
     with pytest.raises(ContractError) as error:
         dp.c.make_privacy_filter("odometer", 1.0, 1.0)
     assert error.value.condition == "odometer-fully-adaptive"
+
+
+def test_a_query_cannot_change_the_data_later_queries_see():
+    space = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.symmetric_distance()
+    odometer = dp.c.make_fully_adaptive_composition(*space, dp.max_divergence())
+    queryable = dp.c.make_privacy_filter(odometer, 1, 10.0)([1.0, 2.0])
+    seen = []
+
+    def vandal(x):
+        seen.append(list(x))
+        x.clear()
+        return 0.0
+
+    for _ in range(2):
+        queryable(dp.Measurement(space[0], vandal, space[1], dp.max_divergence(), lambda d: 0.0))
+    assert seen == [[1.0, 2.0], [1.0, 2.0]]
+
+
+def test_a_filter_inside_an_adaptive_composition_keeps_both_budgets():
+    compositor = dp.c.make_adaptive_composition(
+        *SPACE, dp.max_divergence(), d_in=1.0, d_mids=[1.0, 0.5]
+    )(0.0)
+    inner = compositor(make_filter(dp.max_divergence(), 1.0, 1.0))  # the first 1.0 of the budget
+    inner(dp.m.make_laplace(*SPACE, 2.0))
+    inner(dp.m.make_laplace(*SPACE, 2.0))
+    with pytest.raises(dp.FailedFunctionError, match="refused before release"):
+        inner(dp.m.make_laplace(*SPACE, 2.0))
+    with pytest.raises(dp.FailedFunctionError):
+        compositor(make_filter(dp.max_divergence(), 1.0, 1.0))  # 1.0 > the second budget 0.5
+    compositor(make_filter(dp.max_divergence(), 1.0, 0.5))

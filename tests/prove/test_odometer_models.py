@@ -86,8 +86,8 @@ def test_a_filter_that_charges_after_the_release_is_refused_nothing_is_refuted(t
         ODOMETER: [
             ("            self._charged.append((query, loss))  # label: charge\n", ""),
             (
-                "            return query.invoke(self._data)  # label: release\n",
-                "            answer = query.invoke(self._data)\n"
+                "            return query.invoke(copy.deepcopy(self._data))  # label: release\n",
+                "            answer = query.invoke(copy.deepcopy(self._data))\n"
                 "            with self._lock:\n"
                 "                self._charged.append((query, loss))\n"
                 "            return answer\n",

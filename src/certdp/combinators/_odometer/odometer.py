@@ -11,6 +11,7 @@ measurements at ``d_in`` never exceeds ``d_out``, whatever the threads, callback
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 from fractions import Fraction
@@ -84,8 +85,9 @@ class OdometerQueryable:
         return query
 
     def invoke(self, query):
-        """Charge ``query``, then release ``query(data)``.  Under a budget, a query that would
-        take the total loss at the budget's ``d_in`` above its ``d_out`` is refused first."""
+        """Charge ``query``, then release ``query(data)`` (on a copy of the data, which no query
+        can change).  Under a budget, a query that would take the total loss at the budget's
+        ``d_in`` above its ``d_out`` is refused first."""
         for hook in self._hooks:
             hook()  # label: hook
         query = self._admissible(query)  # label: admit-query
@@ -109,7 +111,7 @@ class OdometerQueryable:
             self._charged.append((query, loss))  # label: charge
         token = _HOOKS.set(self._hooks)  # label: inherit
         try:
-            return query.invoke(self._data)  # label: release
+            return query.invoke(copy.deepcopy(self._data))  # label: release
         finally:
             _HOOKS.reset(token)
 
