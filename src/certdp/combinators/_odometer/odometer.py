@@ -32,10 +32,11 @@ from certdp.numeric import neg_inf_cast
 
 __all__ = ["Odometer", "OdometerQueryable"]
 
+# proof: begin queryable
+#: The largest finite f64 (what is left of a budget past it is reported as this value).
 _F64_MAX = 1.7976931348623157e308
 
 
-# proof: begin queryable
 def _left(measure, spent, d_out):
     """``d_out - spent`` per coordinate, rounded down (for the text of a refusal only)."""
     if isinstance(measure, ApproximateDivergence):
