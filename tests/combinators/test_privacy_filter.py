@@ -326,3 +326,18 @@ def test_a_filter_inside_an_adaptive_composition_keeps_both_budgets():
     with pytest.raises(dp.FailedFunctionError):
         compositor(make_filter(dp.max_divergence(), 1.0, 1.0))  # 1.0 > the second budget 0.5
     compositor(make_filter(dp.max_divergence(), 1.0, 0.5))
+
+
+def test_a_query_submitted_from_inside_a_map_is_checked_first():
+    queryable = make_filter(dp.max_divergence(), 1.0, 1.0)(0.0)
+
+    def map_with_a_callback(d_in):
+        queryable(dp.m.make_laplace(*SPACE, 2.0))  # 0.5, charged while the outer map runs
+        return 0.75
+
+    outer = dp.Measurement(
+        SPACE[0], lambda x: "outer", SPACE[1], dp.max_divergence(), map_with_a_callback
+    )
+    with pytest.raises(dp.FailedFunctionError, match="spent 0.5"):
+        queryable(outer)  # 0.5 + 0.75 > 1: refused, the inner query stays charged
+    assert queryable.privacy_loss(1.0) == 0.5
