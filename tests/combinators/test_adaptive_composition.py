@@ -386,3 +386,33 @@ def test_runtime_enforcement():
             dp.c.make_adaptive_composition(*ATOM, PURE, 1.0, [])
     finally:
         dp.disable_contracts()
+
+
+def test_a_numpy_release_is_copied_too():
+    np = pytest.importorskip("numpy")
+    data = np.array([1.0, 2.0])
+    qbl = dp.c.make_adaptive_composition(*VECTOR, PURE, 1, [1.0, 1.0])(data)
+    data[0] = 9.0  # the caller's later change does not reach the released queryable
+
+    def zero(x):
+        x[:] = 0.0  # nor does a query writing into its input
+        return None
+
+    assert qbl(stub(0.5, PURE, function=zero, space=VECTOR)) is None
+    assert qbl(stub(0.5, PURE, function=lambda x: [float(v) for v in x], space=VECTOR)) == [
+        1.0,
+        2.0,
+    ]
+
+
+def test_fresh_copies_share_nothing_changeable():
+    from certdp.combinators.adaptive_composition.make_adaptive_composition import _fresh
+
+    np = pytest.importorskip("numpy")
+    flat = [1, 2.5, "a", True]
+    assert _fresh(flat) == flat and _fresh(flat) is not flat
+    array = np.arange(3.0)
+    assert (_fresh(array) == array).all() and not np.shares_memory(_fresh(array), array)
+    nested = [[1.0], [2.0]]  # not a list of immutable values: copied deeply
+    copied = _fresh(nested)
+    assert copied == nested and copied[0] is not nested[0]

@@ -16,6 +16,8 @@ from __future__ import annotations
 import copy
 import warnings
 
+import numpy as np
+
 from certdp.combinators._compose import COMPOSABLE, composable, compose_losses
 from certdp.contracts import certified
 from certdp.core.domains import Domain
@@ -80,7 +82,7 @@ def make_adaptive_composition(
 
     def function(data):
         return _compositor(
-            copy.deepcopy(data), input_domain, input_metric, output_measure, d_in, budgets,
+            _fresh(data), input_domain, input_metric, output_measure, d_in, budgets,
             sequential,
         )  # fmt: skip  # label: release
 
@@ -99,6 +101,20 @@ def make_adaptive_composition(
         output_measure=output_measure,
         privacy_map=privacy_map,
     )
+
+
+#: Types whose values no code can change (so a list of them is copied by copying the list).
+_IMMUTABLE = (int, float, str, bool)
+
+
+def _fresh(data):
+    """A copy of ``data`` that shares no changeable object with it: a new list for a list of
+    numbers or strings, a new array for a numeric array, a deep copy otherwise."""
+    if type(data) is list and all(type(v) in _IMMUTABLE for v in data):  # label: fresh-list
+        return list(data)
+    if type(data) is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
+        return data.copy()
+    return copy.deepcopy(data)  # label: fresh-deep
 
 
 def _same(ours, theirs) -> bool:
@@ -177,8 +193,8 @@ def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets,
         spent[0] = index + 1  # charged before anything is released  # label: charge
         if sequential:
             with guarded(permission(index)):  # label: guarded
-                return query.invoke(copy.deepcopy(data))  # label: invoke-guarded
-        return query.invoke(copy.deepcopy(data))  # label: invoke
+                return query.invoke(_fresh(data))  # label: invoke-guarded
+        return query.invoke(_fresh(data))  # label: invoke
 
     return Queryable(transition, query_type="AnyMeasurement")  # label: queryable
 
