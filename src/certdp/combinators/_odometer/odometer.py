@@ -47,6 +47,12 @@ def _left(measure, spent, d_out):
     return _F64_MAX if left > _F64_MAX else neg_inf_cast(left, "f64")
 
 
+def _same(ours, theirs) -> bool:
+    """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s class (a query's own
+    objects never judge whether they match)?"""
+    return type(ours).__eq__(ours, theirs) is True  # label: same
+
+
 class OdometerQueryable:
     """The release of an odometer: answers measurements on the data it holds, and reports the
     privacy loss spent so far (``privacy_loss(d_in)``)."""
@@ -67,17 +73,17 @@ class OdometerQueryable:
             raise FailedFunctionError(
                 f"must be a measurement, got {type(query).__name__}", parameter="query"
             )
-        if query.input_domain != self.input_domain:  # label: query-domain
+        if not _same(self.input_domain, query.input_domain):  # label: query-domain
             raise DomainMismatchError(
                 f"input domain {query.input_domain} must equal the odometer's {self.input_domain}",
                 parameter="query",
             )
-        if query.input_metric != self.input_metric:  # label: query-metric
+        if not _same(self.input_metric, query.input_metric):  # label: query-metric
             raise MetricMismatchError(
                 f"input metric {query.input_metric} must equal the odometer's {self.input_metric}",
                 parameter="query",
             )
-        if query.output_measure != self.output_measure:  # label: query-measure
+        if not _same(self.output_measure, query.output_measure):  # label: query-measure
             raise MeasureMismatchError(
                 f"output measure {query.output_measure} must equal the odometer's "
                 f"{self.output_measure}",
