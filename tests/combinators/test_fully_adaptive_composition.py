@@ -297,3 +297,20 @@ def test_runtime_preconditions():
     assert error.value.condition == "output-measure"
     odometer = dp.c.make_fully_adaptive_composition(*SPACE, dp.max_divergence())
     assert odometer(0.0).privacy_loss(1.0) == 0.0
+
+
+def test_a_query_whose_domain_claims_to_equal_everything_is_refused():
+    class Flattering(type(SPACE[0])):
+        def __eq__(self, other):
+            return True
+
+        def __ne__(self, other):
+            return False
+
+        __hash__ = type(SPACE[0]).__hash__
+
+    flattering = Flattering(T=dp.atom_domain(T="i32").T, bounds=None, nan=False)
+    queryable = dp.c.make_fully_adaptive_composition(*SPACE, dp.max_divergence())(0.0)
+    sneaky = dp.Measurement(flattering, lambda x: 0.0, SPACE[1], dp.max_divergence(), lambda d: 0.0)
+    with pytest.raises(dp.DomainMismatchError):
+        queryable(sneaky)

@@ -105,6 +105,16 @@ def test_map_states_the_budget_up_to_d_in_and_refuses_beyond():
     assert pair.map(1.0) == (1.0, 0.1)
 
 
+def test_a_budget_past_the_largest_float():
+    # found by the model test: inf_cast raised for a budget past MAX; the map now states +inf
+    meas = make_filter(dp.max_divergence(), 1.0, 2**1100)
+    assert meas.map(1.0) == math.inf
+    queryable = meas(0.0)
+    queryable(stub(dp.max_divergence(), 1.7976931348623157e308))
+    with pytest.raises(dp.FailedFunctionError, match="left 1.7976931348623157e"):
+        queryable(stub(dp.max_divergence(), math.inf))  # a typed refusal, not an overflow
+
+
 def test_approximate_budgets_both_coordinates():
     queryable = make_filter(dp.approximate(dp.max_divergence()), 1.0, (10.0, 1e-6))(0.0)
     queryable(stub(dp.approximate(dp.max_divergence()), (1.0, 6e-7)))
@@ -286,3 +296,48 @@ def test_runtime_contract_checks_the_map():
     with pytest.raises(ContractError) as error:
         dp.c.make_privacy_filter("odometer", 1.0, 1.0)
     assert error.value.condition == "odometer-fully-adaptive"
+
+
+def test_a_query_cannot_change_the_data_later_queries_see():
+    space = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), dp.symmetric_distance()
+    odometer = dp.c.make_fully_adaptive_composition(*space, dp.max_divergence())
+    queryable = dp.c.make_privacy_filter(odometer, 1, 10.0)([1.0, 2.0])
+    seen = []
+
+    def vandal(x):
+        seen.append(list(x))
+        x.clear()
+        return 0.0
+
+    for _ in range(2):
+        queryable(dp.Measurement(space[0], vandal, space[1], dp.max_divergence(), lambda d: 0.0))
+    assert seen == [[1.0, 2.0], [1.0, 2.0]]
+
+
+def test_a_filter_inside_an_adaptive_composition_keeps_both_budgets():
+    compositor = dp.c.make_adaptive_composition(
+        *SPACE, dp.max_divergence(), d_in=1.0, d_mids=[1.0, 0.5]
+    )(0.0)
+    inner = compositor(make_filter(dp.max_divergence(), 1.0, 1.0))  # the first 1.0 of the budget
+    inner(dp.m.make_laplace(*SPACE, 2.0))
+    inner(dp.m.make_laplace(*SPACE, 2.0))
+    with pytest.raises(dp.FailedFunctionError, match="refused before release"):
+        inner(dp.m.make_laplace(*SPACE, 2.0))
+    with pytest.raises(dp.FailedFunctionError):
+        compositor(make_filter(dp.max_divergence(), 1.0, 1.0))  # 1.0 > the second budget 0.5
+    compositor(make_filter(dp.max_divergence(), 1.0, 0.5))
+
+
+def test_a_query_submitted_from_inside_a_map_is_checked_first():
+    queryable = make_filter(dp.max_divergence(), 1.0, 1.0)(0.0)
+
+    def map_with_a_callback(d_in):
+        queryable(dp.m.make_laplace(*SPACE, 2.0))  # 0.5, charged while the outer map runs
+        return 0.75
+
+    outer = dp.Measurement(
+        SPACE[0], lambda x: "outer", SPACE[1], dp.max_divergence(), map_with_a_callback
+    )
+    with pytest.raises(dp.FailedFunctionError, match="spent 0.5"):
+        queryable(outer)  # 0.5 + 0.75 > 1: refused, the inner query stays charged
+    assert queryable.privacy_loss(1.0) == 0.5

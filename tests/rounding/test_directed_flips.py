@@ -232,6 +232,13 @@ def _composition_exact():
     return _laplace_3() + Fraction(dp.m.make_laplace(*ATOM, 7.0).map(1.0))
 
 
+def _filter_run(m):
+    """The privacy filter's map states its budget 1/3 rounded up (the proven filter's)."""
+    dp.enable_features("contrib")  # not vetted in this branch yet
+    odometer = dp.c.make_fully_adaptive_composition(*ATOM, dp.max_divergence())
+    return m.make_privacy_filter(odometer, 1.0, Fraction(1, 3)).map(1.0)
+
+
 def _count_run(m):
     domain = dp.vector_domain(dp.atom_domain(T="i32"))
     return m.make_count(domain, dp.symmetric_distance(), TO="f32").map(2**24 + 1)
@@ -282,6 +289,15 @@ RATIONAL_ROWS = [
         "numeric.neg_inf_cast(",
         _composition_run,
         _composition_exact,
+    ),
+    Row(
+        "privacy_filter:budget up",
+        "certdp.combinators.privacy_filter.make_privacy_filter",
+        "stated",
+        "inf_cast(",
+        "numeric.neg_inf_cast(",
+        _filter_run,
+        lambda: Fraction(1, 3),
     ),
     Row(
         "rounded_map (Laplace):bound up",

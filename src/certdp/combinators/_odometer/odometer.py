@@ -11,6 +11,7 @@ measurements at ``d_in`` never exceeds ``d_out``, whatever the threads, callback
 
 from __future__ import annotations
 
+import copy
 import math
 import threading
 from fractions import Fraction
@@ -31,15 +32,25 @@ from certdp.numeric import neg_inf_cast
 
 __all__ = ["Odometer", "OdometerQueryable"]
 
-
 # proof: begin queryable
+#: The largest finite f64 (what is left of a budget past it is reported as this value).
+_F64_MAX = 1.7976931348623157e308
+
+
 def _left(measure, spent, d_out):
     """``d_out - spent`` per coordinate, rounded down (for the text of a refusal only)."""
     if isinstance(measure, ApproximateDivergence):
         return tuple(_left(None, s, d) for s, d in zip(spent, d_out))
-    if d_out == math.inf:
-        return math.inf
-    return neg_inf_cast(max(Fraction(0), Fraction(d_out) - Fraction(spent)), "f64")
+    if d_out == math.inf or spent == math.inf:
+        return d_out if spent != math.inf else 0.0
+    left = max(Fraction(0), Fraction(d_out) - Fraction(spent))
+    return _F64_MAX if left > _F64_MAX else neg_inf_cast(left, "f64")
+
+
+def _same(ours, theirs) -> bool:
+    """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s class (a query's own
+    objects never judge whether they match)?"""
+    return type(ours).__eq__(ours, theirs) is True  # label: same
 
 
 class OdometerQueryable:
@@ -62,17 +73,17 @@ class OdometerQueryable:
             raise FailedFunctionError(
                 f"must be a measurement, got {type(query).__name__}", parameter="query"
             )
-        if query.input_domain != self.input_domain:  # label: query-domain
+        if not _same(self.input_domain, query.input_domain):  # label: query-domain
             raise DomainMismatchError(
                 f"input domain {query.input_domain} must equal the odometer's {self.input_domain}",
                 parameter="query",
             )
-        if query.input_metric != self.input_metric:  # label: query-metric
+        if not _same(self.input_metric, query.input_metric):  # label: query-metric
             raise MetricMismatchError(
                 f"input metric {query.input_metric} must equal the odometer's {self.input_metric}",
                 parameter="query",
             )
-        if query.output_measure != self.output_measure:  # label: query-measure
+        if not _same(self.output_measure, query.output_measure):  # label: query-measure
             raise MeasureMismatchError(
                 f"output measure {query.output_measure} must equal the odometer's "
                 f"{self.output_measure}",
@@ -81,8 +92,9 @@ class OdometerQueryable:
         return query
 
     def invoke(self, query):
-        """Charge ``query``, then release ``query(data)``.  Under a budget, a query that would
-        take the total loss at the budget's ``d_in`` above its ``d_out`` is refused first."""
+        """Charge ``query``, then release ``query(data)`` (on a copy of the data, which no query
+        can change).  Under a budget, a query that would take the total loss at the budget's
+        ``d_in`` above its ``d_out`` is refused first."""
         for hook in self._hooks:
             hook()  # label: hook
         query = self._admissible(query)  # label: admit-query
@@ -106,7 +118,7 @@ class OdometerQueryable:
             self._charged.append((query, loss))  # label: charge
         token = _HOOKS.set(self._hooks)  # label: inherit
         try:
-            return query.invoke(self._data)  # label: release
+            return query.invoke(copy.deepcopy(self._data))  # label: release
         finally:
             _HOOKS.reset(token)
 

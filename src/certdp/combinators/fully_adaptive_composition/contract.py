@@ -119,6 +119,13 @@ def _arguments():
     )
 
 
+#: The bound's symbol, explained on the constructor's page.
+SYMBOL_MEANINGS = {
+    "spent": "what ``privacy_loss(d_in)`` of a queryable reports: the exact sum of the "
+    "answered measurements' maps at :math:`d_{in}`, rounded up once (an odometer has no map; "
+    "its privacy claim is the filter's)",
+}
+
 CONTRACT = OdometerContract(
     constructor=make_fully_adaptive_composition,
     preconditions=[
@@ -142,6 +149,6 @@ CONTRACT = OdometerContract(
             parameter="output_measure",
         ),
     ],
-    bound=sympy.Symbol("sum_i map_i(d_in)", nonnegative=True),
+    bound=sympy.Symbol("spent", nonnegative=True),
     arguments=_arguments,
 )

@@ -181,6 +181,12 @@ def _loss(value) -> bool:
     return type(value) in (int, float, Fraction) and value == value and value >= 0
 
 
+#: The bound's symbol, explained on the constructor's page.
+SYMBOL_MEANINGS = {
+    "d_out": "the budget ``d_out`` (rounded up to a float); the map states it for every "
+    ":math:`d_{in}' \\le` ``d_in`` and refuses larger distances",
+}
+
 CONTRACT = FilterContract(
     constructor=make_privacy_filter,
     preconditions=[

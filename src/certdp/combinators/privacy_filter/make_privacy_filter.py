@@ -13,7 +13,7 @@ from __future__ import annotations
 from certdp.combinators._compose import compose_losses
 from certdp.combinators._odometer.odometer import Odometer, OdometerQueryable
 from certdp.contracts import certified
-from certdp.core.errors import FailedMapError, MakeMeasurementError, shown
+from certdp.core.errors import ArithmeticOverflowError, FailedMapError, MakeMeasurementError, shown
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.transformation import Measurement, validate_d_in
 from certdp.numeric import inf_cast
@@ -23,8 +23,14 @@ __all__ = ["make_privacy_filter"]
 
 # proof: begin constructor
 def _stated(value) -> float:
-    """The f64 value the map states for the budget ``value``: the smallest ``>= value``."""
-    return value if value == float("inf") else inf_cast(value, "f64")  # label: stated
+    """The f64 value the map states for the budget ``value``: the smallest ``>= value``
+    (``+inf`` past the largest finite f64)."""
+    if value == float("inf"):
+        return value
+    try:
+        return inf_cast(value, "f64")  # label: stated
+    except ArithmeticOverflowError:
+        return float("inf")  # label: stated-overflow
 
 
 @certified
