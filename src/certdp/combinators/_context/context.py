@@ -192,8 +192,6 @@ class Context:
             self.d_mids_consumed.append(self.d_mids.pop(0))  # label: submit-charge
             return self.queryable(query)  # label: submit-release
 
-    # proof: end submit
-
     def _admissible(self, query, share) -> None:
         """Refuse (typed, before release) a query the compositor would refuse at this share."""
         accountant = self.accountant
@@ -207,12 +205,14 @@ class Context:
                     f"{getattr(accountant, what)!r}",
                     parameter="query",
                 )
-        if not query.check(self.d_in, share):
+        if not Measurement.check(query, self.d_in, share):  # label: precheck-share
             raise BudgetExhaustedError(
                 f"its loss {shown(query.map(self.d_in))} exceeds its share {shown(share)}; "
                 f"left: {shown(self.d_mids)}",
                 parameter="query",
             )
+
+    # proof: end submit
 
     def query(self, **kwargs) -> Query:
         """A new query; with a split, it spends the next share (no loss may be given), else
