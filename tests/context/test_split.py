@@ -77,6 +77,9 @@ def test_rounding_up_would_exceed_the_budget():
         (math.inf, [1], "privacy_loss"),
         ("1", [1], "privacy_loss"),
         (2**53 + 1, [1], "privacy_loss"),
+        (10**400, [1], "privacy_loss"),  # compared exactly, never converted to float first
+        (2**1024, [1], "privacy_loss"),
+        (1.0, [10**400], "split_by_weights"),
         ((1.0,), [1], "privacy_loss"),
         ((1.0, -1e-9), [1], "privacy_loss"),
         (1.0, [], "split_by_weights"),

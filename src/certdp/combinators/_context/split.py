@@ -10,6 +10,7 @@ sum up once, is within the budget.  Bad budgets or weights raise a typed error n
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 
 from certdp.core.errors import shown
@@ -26,11 +27,13 @@ MAX_PARTS = 1 << 20
 # proof: begin split-arguments
 def _coordinate(value, name: str) -> Fraction:
     """An exact budget coordinate: a finite non-negative number that is an f64 value."""
-    if type(value) not in (int, float) or not (value >= 0 and math.isfinite(value)):
+    kind = type(value)
+    finite = kind is int and value <= sys.float_info.max or kind is float and math.isfinite(value)
+    if kind not in (int, float) or not (value >= 0 and finite):  # label: split-finite
         raise ContextArgumentError(
             f"must be a finite non-negative number, got {shown(value)}", parameter=name
         )
-    if type(value) is int and float(value) != value:  # label: split-f64-budget
+    if kind is int and float(value) != value:  # label: split-f64-budget
         raise ContextArgumentError(
             f"must be an f64 value (a float, or an integer a float holds), got {shown(value)}",
             parameter=name,
