@@ -450,3 +450,22 @@ def test_nested_compositor_after_a_transformation():
         context.query().compositor(
             split_evenly_over=2, output_measure=dp.zero_concentrated_divergence()
         )
+
+
+@pytest.mark.parametrize(
+    "unit, loss, split",
+    [
+        ((dp.symmetric_distance(), -1), (dp.max_divergence(), 1.0), {"split_evenly_over": 2}),
+        ((dp.symmetric_distance(), -1), (dp.max_divergence(), 1.0), {}),
+        ((dp.symmetric_distance(), 1), (dp.max_divergence(), (1.0, 1e-9)), {"split_evenly_over": 2}),
+        ((dp.symmetric_distance(), 1), (dp.approximate(dp.max_divergence()), 1.0), {"split_evenly_over": 2}),
+        ((dp.symmetric_distance(), 1), (dp.smoothed_max_divergence(), 1.0), {"split_evenly_over": 2}),
+        ((dp.symmetric_distance(), 1), (dp.smoothed_max_divergence(), 1.0), {}),
+        ((dp.symmetric_distance(), 1), (dp.max_divergence(), float("nan")), {}),
+        ((dp.symmetric_distance(), 1), (dp.max_divergence(), -1.0), {}),
+        ((dp.symmetric_distance(), 1), (dp.max_divergence(), 1.0), {"split_by_weights": [1] * (2**20 + 1)}),
+    ],
+)  # fmt: skip
+def test_hand_made_units_and_losses_are_refused_typed(unit, loss, split):
+    with pytest.raises(dp.DPError):
+        dp.Context.compositor([1.0, 2.0], unit, loss, **split)
