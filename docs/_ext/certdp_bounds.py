@@ -123,6 +123,12 @@ SYMBOLS = {
         "the sum of the composed measurements' maps at :math:`d_{in}`, computed exactly",
         shown_as=r"\sum_i \operatorname{map}_i(d_{in})",
     ),
+    "sum_i d_mids_i": Meaning(
+        "the sum of the per-query budgets ``d_mids`` (coordinate-wise for"
+        " :math:`(\\varepsilon, \\delta)` pairs), computed exactly; the map gives it for every"
+        " :math:`d_{in}` up to the ``d_in`` the compositor was built with, and refuses a larger one",
+        shown_as=r"\sum_i \mathrm{d\_mids}_i",
+    ),
     "epsilon": Meaning(
         "the :math:`\\varepsilon` of the guarantee: for ``make_pureDP_to_zCDP`` the inner"
         " measurement's map at :math:`d_{in}`; for ``make_zCDP_to_approxDP`` any"
@@ -130,6 +136,29 @@ SYMBOLS = {
         " :math:`\\varepsilon` the profile gives at ``delta``"
     ),
     "delta": Meaning("the ``delta`` argument: the :math:`\\delta` at which the profile is read"),
+    "d": Meaning(
+        "the inner measurement's map at :math:`d_{in}`: for ``make_approximate``, its"
+        " :math:`\\varepsilon` (max-divergence) or :math:`\\rho` (zero-concentrated divergence),"
+        " stated with :math:`\\delta = 0`"
+    ),
+    "epsilon0": Meaning(
+        "the :math:`\\varepsilon` of the pair the inner measurement's map gives at :math:`d_{in}`",
+        shown_as=r"\varepsilon_0",
+    ),
+    "delta0": Meaning(
+        "the :math:`\\delta` of the pair the inner measurement's map gives at :math:`d_{in}`",
+        shown_as=r"\delta_0",
+    ),
+    "e": Meaning("the :math:`\\varepsilon \\ge 0` at which the privacy profile is read"),
+    "map_1(map_0(d_in))": Meaning(
+        "the outer part's map applied to the inner part's map at :math:`d_{in}` (the chain's"
+        " map, computed by the two parts' own maps)",
+        shown_as=r"\operatorname{map}_1(\operatorname{map}_0(d_{in}))",
+    ),
+    "map_0(d_in)": Meaning(
+        "the inner measurement's map at :math:`d_{in}`: postprocessing keeps it",
+        shown_as=r"\operatorname{map}_0(d_{in})",
+    ),
     "alpha": Meaning(
         "a Rényi order :math:`\\alpha > 1`; every order gives a valid bound and the map"
         " searches for a small one"

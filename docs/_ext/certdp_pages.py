@@ -171,7 +171,9 @@ def constructor_page(constructor) -> str:
     proof_field = _proof_link(proof, docname)
     if proof.source is not None:
         proof_field += f" (from ``{_repo_path(proof.source)}``)"
-    map_kind = "privacy map" if contract.kind == "measurement" else "stability map"
+    map_kind = {"measurement": "privacy map", "odometer": "privacy loss reported"}.get(
+        contract.kind, "stability map"
+    )
 
     parts = [
         f".. _constructor-{name}:\n",
@@ -322,6 +324,20 @@ def _pdf_links(text: str, docname: str) -> str:
 
 
 def _bound_section(contract, contract_module: str, map_kind: str, name: str, docname: str) -> str:
+    if contract.kind == "odometer":
+        return _render(
+            contract.bound,
+            intro=(
+                "An odometer has no privacy map: read :math:`\\operatorname{map}(d_{in})` below"
+                " as its queryable's ``privacy_loss(d_in)``, which is never less than the exact sum of the answered measurements'"
+                " maps at :math:`d_{in}`; the privacy claim is that of a filter built on it"
+                " (``make_privacy_filter``).  The contract checks the reported value, exactly,"
+                " after every answer."
+            ),
+            docname=docname,
+            explained=set(),
+            meanings=getattr(importlib.import_module(contract_module), "SYMBOL_MEANINGS", None),
+        )
     if contract.kind == "measurement":
         claim = "inputs at most :math:`d_{in}` apart give output distributions whose divergence is"
     else:

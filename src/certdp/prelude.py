@@ -5,14 +5,30 @@ measures, feature flags and contract switches are at the top level.
 """
 
 from certdp import combinators as c
+from certdp import examples as examples  # noqa: PLC0414
 from certdp import measurements as m
 from certdp import numpy as numpy  # noqa: PLC0414
 from certdp import transformations as t
+from certdp.combinators._context import (
+    Context,
+    PartialChain,
+    Query,
+    domain_of,
+    loss_of,
+    metric_of,
+    register,
+    space_of,
+    unit_of,
+)
+from certdp.combinators._odometer import Odometer, OdometerQueryable
+from certdp.combinators._postprocess import Function, new_function
 from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
 from certdp.core.errors import DPError
+from certdp.core.typenames import *  # noqa: F403
+from certdp.core.typenames import __all__ as _typenames
 from certdp.measurements._accuracy import (
     accuracy_to_discrete_gaussian_scale,
     accuracy_to_discrete_laplacian_scale,
@@ -34,6 +50,12 @@ __all__ = [
     "m",
     "c",
     "numpy",
+    "Odometer",
+    "OdometerQueryable",
+    "examples",
+    *_typenames,
+    "Function",
+    "new_function",
     "binary_search",
     "binary_search_param",
     "binary_search_chain",
@@ -45,6 +67,15 @@ __all__ = [
     "accuracy_to_gaussian_scale",
     "discrete_gaussian_scale_to_accuracy",
     "accuracy_to_discrete_gaussian_scale",
+    "Context",
+    "Query",
+    "PartialChain",
+    "register",
+    "unit_of",
+    "loss_of",
+    "space_of",
+    "domain_of",
+    "metric_of",
     "enable_contracts",
     "disable_contracts",
     "contracts_enabled",

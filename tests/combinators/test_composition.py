@@ -82,7 +82,8 @@ def test_overflow_gives_infinity():
         ),
         (
             [dp.c.make_zCDP_to_approxDP(gaussian(1.0))],
-            "MaxDivergence or ZeroConcentratedDivergence",
+            "MaxDivergence, ZeroConcentratedDivergence, Approximate\\(MaxDivergence\\) or "
+            "Approximate\\(ZeroConcentratedDivergence\\), got SmoothedMaxDivergence",
         ),
     ],
 )
@@ -119,3 +120,102 @@ def test_runtime_enforcement():
     with pytest.raises(ContractError) as error:
         dp.c.make_composition([])
     assert error.value.condition == "measurements-non-empty-list"
+
+
+def stub(loss, measure):
+    """A measurement whose map returns ``loss`` at every ``d_in``."""
+    return dp.Measurement(*ATOM[:1], lambda x: x, ATOM[1], measure, lambda d_in: loss)
+
+
+APPROX_PURE = dp.approximate(dp.max_divergence())
+APPROX_ZCDP = dp.approximate(dp.zero_concentrated_divergence())
+
+
+@pytest.mark.parametrize("scale, delta", [(1.0, 1e-6), (3.5, 1e-9), (0.1, 0.25)])
+def test_approximate_pure_dp_pairs_add_as_in_opendp(scale, delta):
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib")
+    inner = dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(gaussian(scale)), delta)
+    composed = dp.c.make_composition([inner, inner, inner])
+    assert composed.output_measure == APPROX_PURE
+    o_space = odp.atom_domain(T=float, nan=False), odp.absolute_distance(T=float)
+    o_inner = odp.c.make_fix_delta(
+        odp.c.make_zCDP_to_approxDP(odp.m.make_gaussian(*o_space, scale)), delta
+    )
+    assert composed.map(1.0) == odp.c.make_composition([o_inner] * 3).map(1.0)
+    epsilon, delta_one = inner.map(1.0)
+    total = composed.map(1.0)
+    exact = (3 * Fraction(epsilon), 3 * Fraction(delta_one))
+    assert all(Fraction(t) >= e > Fraction(math.nextafter(t, 0)) for t, e in zip(total, exact))
+
+
+@pytest.mark.parametrize(
+    "losses",
+    [
+        [(0.1, 1e-7), (0.2, 2e-7)],
+        [(1.0, 0.0), (0.5, 0.5), (0.25, 0.25)],
+        [(1e-300, 5e-324), (1e300, 1e-300)],
+    ],
+)
+@pytest.mark.parametrize("measure", ["pure", "zcdp"])
+def test_approximate_pairs_add_coordinate_wise_as_in_opendp(losses, measure):
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib", "honest-but-curious")
+    inner = dp.max_divergence() if measure == "pure" else dp.zero_concentrated_divergence()
+    o_inner = odp.max_divergence() if measure == "pure" else odp.zero_concentrated_divergence()
+    composed = dp.c.make_composition([stub(loss, dp.approximate(inner)) for loss in losses])
+    o_space = odp.atom_domain(T=float, nan=False), odp.absolute_distance(T=float)
+    o_parts = [
+        odp.m.make_user_measurement(
+            *o_space, odp.approximate(o_inner), lambda x: x, lambda d, loss=loss: loss
+        )
+        for loss in losses
+    ]
+    ours, theirs = composed.map(1.0), odp.c.make_composition(o_parts).map(1.0)
+    for coordinate in (0, 1):
+        exact = sum((Fraction(loss[coordinate]) for loss in losses), Fraction(0))
+        assert Fraction(ours[coordinate]) >= exact  # never below the exact sum
+        assert ours[coordinate] <= theirs[coordinate]  # rounded once: never above OpenDP
+        assert ours[coordinate] > math.nextafter(float(exact), 0) or exact == 0
+
+
+def test_the_composed_sum_is_rounded_once_and_can_be_below_opendps():
+    # 0.1 + 0.2 + 0.3: OpenDP rounds each partial sum up; certdp rounds the exact sum once
+    composed = dp.c.make_composition([stub(v, APPROX_ZCDP) for v in ((0.1, 0), (0.2, 0), (0.3, 0))])
+    value = composed.map(1.0)[0]
+    exact = Fraction(0.1) + Fraction(0.2) + Fraction(0.3)
+    assert Fraction(value) >= exact > Fraction(math.nextafter(value, 0))
+
+
+def test_approximate_infinities_and_overflow_stay_per_coordinate():
+    composed = dp.c.make_composition(
+        [stub((math.inf, 0.1), APPROX_PURE), stub((1.0, 0.2), APPROX_PURE)]
+    )
+    epsilon, delta = composed.map(1.0)
+    assert epsilon == math.inf
+    assert Fraction(delta) >= Fraction(0.1) + Fraction(0.2)
+    composed = dp.c.make_composition([stub((1.7e308, 1e-9), APPROX_ZCDP)] * 2)
+    assert composed.map(1.0) == (math.inf, 2e-9)
+
+
+@pytest.mark.parametrize(
+    "loss, message",
+    [
+        (1.0, "must be a pair"),
+        ((1.0,), "must be a pair"),
+        ((1.0, -0.5), "non-negative"),
+        ((math.nan, 0.0), "non-negative"),
+        ((True, 0.0), "non-negative int, float or Fraction"),
+    ],
+)
+def test_an_inner_map_returning_no_loss_is_a_typed_map_error(loss, message):
+    composed = dp.c.make_composition([stub(loss, APPROX_PURE)])
+    with pytest.raises(dp.FailedMapError, match=message):
+        composed.map(1.0)
+
+
+def test_make_basic_composition_is_opendps_deprecated_name():
+    with pytest.warns(DeprecationWarning, match="renamed make_composition"):
+        composed = dp.c.make_basic_composition([laplace(1.0), laplace(2.0)])
+    assert composed.map(1.0) == 1.5
+    assert dp.c.make_basic_composition is not dp.c.make_composition

@@ -13,6 +13,7 @@ CORE_LEMMAS = {
     "certdp.core.fpenv": "core/fpenv.tex",
     "certdp.core.conversion": "core/conversion.tex",
     "certdp.core.admission": "core/conversion.tex",
+    "certdp.core.queryable": "core/queryable.tex",
 }
 
 

@@ -106,19 +106,44 @@ def test_the_wheel_carries_the_evidence(installed):
 
 def test_readme_quick_start_runs_without_contrib(installed):
     readme = (REPO / "README.md").read_text()
-    quick_start = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)[0]
-    assert "enable_features" not in quick_start
+    context_start, quick_start = re.findall(r"```python\n(.*?)```", readme, re.DOTALL)[:2]
+    assert "dp.Context.compositor" in context_start  # the first example is the Context's
+    assert "enable_features" not in context_start + quick_start
     script = installed["cwd"] / "quick_start.py"
     script.write_text(
         "import certdp\n"
+        + context_start
+        + "\nprint(context.current_privacy_loss(), count.param(), context.remaining_privacy_loss())\n"
         + quick_start
         + "\nprint(certdp.__file__)\nprint(is_three([1, 3, 3]), is_three.map(2))\n"
     )
     result = run(installed, "python", str(script))
     assert result.returncode == 0, result.stderr
-    where, values = result.stdout.splitlines()[-2:]
+    shares, where, values = result.stdout.splitlines()[-3:]
+    third = "0.3333333333333333"
+    assert shares == f"[{third}] 3.0000000000000004 [{third}, {third}]"
     assert where.startswith(str(installed["venv"])), where
     assert values == "[False, True, True] 2"
+
+
+def test_example_data_ship_with_the_wheel(installed):
+    """dp.examples reads the California PUMS sample from the installed package, offline."""
+    script = installed["cwd"] / "examples.py"
+    script.write_text(
+        "import csv\n"
+        "import certdp.prelude as dp\n"
+        "path = dp.examples.get_california_pums_path()\n"
+        "rows = list(csv.reader(open(path)))\n"
+        "print(path)\n"
+        "print(len(rows), len(rows[0]), sum(float(row[4]) for row in rows))\n"
+    )
+    result = run(installed, "python", str(script))
+    assert result.returncode == 0, result.stderr
+    where, counts = result.stdout.splitlines()[-2:]
+    assert where.startswith(str(installed["venv"])) and where.endswith("california_pums.csv")
+    source = (REPO / "src" / "certdp" / "examples" / "california_pums.csv").read_text()
+    expected = [line.split(",") for line in source.splitlines()]
+    assert counts == f"{len(expected)} 6 {sum(float(row[4]) for row in expected)}"
 
 
 def test_audit_checks_the_installed_package(installed):

@@ -160,22 +160,36 @@ def test_the_real_composition_map_is_proved_at_every_instance():
     from certdp.combinators.composition.smt_model import code_instance
 
     dp.enable_features("contrib")
-    for kind in ("code", "model"):
-        assert solve(code_instance(kind), 60)["status"] == "proved", kind
+    for pairs in (False, True):
+        for kind in ("code", "model"):
+            assert solve(code_instance(kind, pairs=pairs), 60)["status"] == "proved", kind
 
 
 def test_halving_the_composed_loss_in_the_code_is_refuted(tmp_path):
     from .edited import prove_edited
 
     edit = {
-        "combinators/composition/make_composition.py": [
+        "combinators/_compose/compose.py": [
             ('inf_cast(total, "f64")', 'inf_cast(total / 2, "f64")')
         ]
     }
     summary = prove_edited(tmp_path, "make_composition", edit, select="real make_composition")
     assert summary["status"] == "counterexample", summary
     refuted = {example["claim"] for example in summary["counterexamples"]}
-    assert len(refuted) == 2  # below the exact sum, and no longer the model's value
+    assert len(refuted) == 4  # below the exact sum, and not the model's value; both part kinds
+
+
+def test_dropping_the_delta_sum_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "combinators/_compose/compose.py": [
+            ("delta = add_losses([loss[1] for loss in losses], error, parameter)",
+             "delta = add_losses([loss[1] for loss in losses[:1]], error, parameter)")
+        ]
+    }  # fmt: skip
+    summary = prove_edited(tmp_path, "make_composition", edit, select="approximate parts")
+    assert summary["status"] == "counterexample", summary
 
 
 def test_the_real_pure_to_zcdp_map_is_proved_at_every_instance():

@@ -7,6 +7,7 @@ from .features import *  # noqa: F403
 from .measures import *  # noqa: F403
 from .metrics import *  # noqa: F403
 from .partial import *  # noqa: F403
+from .queryable import Queryable, new_queryable
 from .transformation import Measurement, Transformation
 from .types import CarrierType, carrier
 
@@ -18,6 +19,8 @@ __all__ = [
     "Transformation",
     "Measurement",
     *partial.__all__,
+    "Queryable",
+    "new_queryable",
     "CarrierType",
     "carrier",
     *features.__all__,

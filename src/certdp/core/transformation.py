@@ -95,6 +95,11 @@ class _Mapped:
             return self.input_domain.admit(arg, nearest=True)  # label: admit-nearest
         return self.input_domain.admit(arg)  # label: admit
 
+    @property
+    def input_space(self) -> tuple:
+        """The pair ``(input_domain, input_metric)``, as OpenDP names it."""
+        return self.input_domain, self.input_metric  # label: input-space
+
     def map(self, d_in):
         """The smallest distance this object guarantees for inputs ``d_in``-close."""
         require_ieee_environment()  # label: map-environment
@@ -142,6 +147,11 @@ class Transformation(_Mapped):
     @property
     def stability_map(self):
         return self.map
+
+    @property
+    def output_space(self) -> tuple:
+        """The pair ``(output_domain, output_metric)``, as OpenDP names it."""
+        return self.output_domain, self.output_metric  # label: output-space
 
     def invoke(self, arg):
         """Apply the function to ``arg``, which must be a member of the input domain."""

@@ -89,7 +89,7 @@ def literal(value) -> str:
 
 def _script(target: str, idealized: bool, body: str) -> str:
     """The script: imports (NumPy only when the body uses it), distances, features, body."""
-    features = '"contrib", "idealized-numerics"' if idealized else '"contrib"'
+    features = '"contrib", "honest-but-curious"' + (', "idealized-numerics"' if idealized else "")
     numpy = "np." in body
     return (
         "import sys\n\n"

@@ -81,14 +81,15 @@ def proof_of(name: str) -> str:
 
 @contextmanager
 def _oracle_mode():
-    """certdp builds with contracts on, ``contrib`` on and ``idealized-numerics`` off (so
-    that its maps are its proven ones); the previous state is restored."""
+    """certdp builds with contracts on, ``contrib`` and ``honest-but-curious`` on (the registry's
+    postprocessing callbacks are honest) and ``idealized-numerics`` off (so that its maps are
+    its proven ones); the previous state is restored."""
     from certdp.core import features, switches
 
     contracts, enabled = switches.contracts.enabled, set(features._enabled)
     switches.contracts.enabled = True
     features._enabled.discard("idealized-numerics")
-    features._enabled.add("contrib")
+    features._enabled.update(("contrib", "honest-but-curious"))
     try:
         yield
     finally:

@@ -83,10 +83,11 @@ class Target:
         return eval(code, namespace(self.dp))  # code comes from the twin registry, never users
 
     def build(self, code: str) -> tuple[object, bool]:
-        """Build ``code`` with ``"contrib"``; if the target refuses for want of
-        ``"idealized-numerics"``, build it with that flag and say so (second value).  Errors
-        of the target (a refusal) propagate."""
-        with self.features("contrib"):
+        """Build ``code`` with ``"contrib"`` and ``"honest-but-curious"`` (the registry's own
+        postprocessing callbacks, ``make_chain_pm``'s points, are honest); if the target refuses
+        for want of ``"idealized-numerics"``, build it with that flag and say so (second
+        value).  Errors of the target (a refusal) propagate."""
+        with self.features("contrib", "honest-but-curious"):
             try:
                 return self.evaluate(code), False
             except Exception as error:

@@ -450,6 +450,36 @@ def _composition_points(quick: bool) -> list[Point]:
         inner = ", ".join(_gaussian_code(scale) for scale in scales)
         code = f"dp.c.make_composition([{inner}])"
         found.append(Point("make_composition", code, numeric_d_ins("f64", quick), search=""))
+        # approximate DP parts: (epsilon, delta) pairs add coordinate-wise
+        inner = ", ".join(
+            f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), 1e-06)"
+            for scale in scales
+        )
+        code = f"dp.c.make_composition([{inner}])"
+        found.append(Point("make_composition", code, numeric_d_ins("f64", True), search=""))
+    return found
+
+
+@register("make_adaptive_composition", "combinator")
+def _adaptive_composition_points(quick: bool) -> list[Point]:
+    """The map of the interactive compositor: the budgets' sum at every d_in up to the one it
+    was built for (both refuse a larger one)."""
+    measures = {
+        "dp.max_divergence()": [[1.0, 0.5], [0.1, 0.2, 0.3], [1e-300, 1e300]],
+        "dp.zero_concentrated_divergence()": [[0.25, 0.125], [0.1, 0.2, 0.3]],
+        "dp.approximate(dp.max_divergence())": [[(1.0, 1e-7), (0.5, 1e-9)]],
+        "dp.approximate(dp.zero_concentrated_divergence())": [[(0.1, 1e-7), (0.2, 2e-7)]],
+    }
+    found = []
+    for measure, lists in measures.items():
+        for d_mids in lists[:1] if quick else lists:
+            for T in ("f64",) if quick else ("f64", "i32"):
+                d_ins = numeric_d_ins(T, True)
+                code = (
+                    f"dp.c.make_adaptive_composition({_numeric_space(T, False)}, {measure}, "
+                    f"{max(d_ins)!r}, {d_mids!r})"
+                )
+                found.append(Point("make_adaptive_composition", code, d_ins, search=""))
     return found
 
 
@@ -496,4 +526,182 @@ def _fix_delta_points(quick: bool) -> list[Point]:
         )
         for scale in (_QUICK_SCALES if quick else _SCALES)
         for delta in (_DELTAS[1:2] if quick else _DELTAS)
+    ]
+
+
+def _odometer_queries(kind: str, scales) -> str:
+    if kind == "pure":
+        return ", ".join(_laplace_code(scale) for scale in scales)
+    if kind == "zcdp":
+        return ", ".join(_gaussian_code(scale) for scale in scales)
+    return ", ".join(
+        f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), 1e-06)"
+        for scale in scales
+    )
+
+
+_ODOMETER_MEASURES = {
+    "pure": "dp.max_divergence()",
+    "zcdp": "dp.zero_concentrated_divergence()",
+    "approx": "dp.approximate(dp.max_divergence())",
+}
+
+
+@register("make_fully_adaptive_composition", "combinator")
+def _odometer_points(quick: bool) -> list[Point]:
+    """The odometer's ``privacy_loss`` after fixed queries, read as a map (an odometer has no
+    map of its own): the code answers the queries and wraps ``privacy_loss`` as ``map``."""
+    found = []
+    for scales in ((1.0, 3.5),) if quick else ((1.0, 3.5), (1e-3, 1e12), (0.1, 0.1, 0.1)):
+        for kind, measure in _ODOMETER_MEASURES.items():
+            odometer = (
+                f"dp.c.make_fully_adaptive_composition({_numeric_space('f64', False)}, {measure})"
+            )
+            code = (
+                f"(lambda q: ([q(m) for m in [{_odometer_queries(kind, scales)}]], "
+                "type('OdometerSpent', (), {'map': staticmethod(q.privacy_loss)})())[1])"
+                f"({odometer}(0.0))"
+            )
+            d_ins = numeric_d_ins("f64", quick or kind == "approx")
+            found.append(Point("make_fully_adaptive_composition", code, d_ins, search=""))
+    return found
+
+
+@register("make_privacy_filter", "combinator")
+def _filter_points(quick: bool) -> list[Point]:
+    """The filter's map: ``d_out`` (rounded up) for every ``d_in`` up to the filter's own."""
+    budgets = {"pure": (1.0, 1 / 3, 1e300), "zcdp": (0.5, 0.1), "approx": ((1.0, 1e-6),)}
+    found = []
+    for kind, measure in _ODOMETER_MEASURES.items():
+        odometer = (
+            f"dp.c.make_fully_adaptive_composition({_numeric_space('f64', False)}, {measure})"
+        )
+        for d_in in (1.0,) if quick else (1.0, 0.5, 3.0):
+            for d_out in budgets[kind][:1] if quick else budgets[kind]:
+                code = f"dp.c.make_privacy_filter({odometer}, d_in={d_in!r}, d_out={d_out!r})"
+                found.append(
+                    Point("make_privacy_filter", code, numeric_d_ins("f64", quick), search="")
+                )
+    return found
+
+
+#: Context points where certdp's split (each share rounded down) and OpenDP's (a search for the
+#: largest common factor) give the same shares; elsewhere OpenDP's shares are mostly smaller
+#: and the accountant's map would differ by design, not by a fault.
+_CONTEXT_SPLITS = (
+    ("epsilon=1.0", "split_evenly_over=3"),
+    ("epsilon=1.0", "split_by_weights=[1, 2]"),
+    ("rho=0.5", "split_by_weights=[1, 3]"),
+    ("epsilon=2.0", "split_evenly_over=2"),
+    ("epsilon=1.0, delta=1e-07", "split_evenly_over=2"),
+)
+
+
+def _context_code(loss: str, split: str) -> str:
+    return (
+        "dp.Context.compositor(data=[1.0, 2.0, 3.0], privacy_unit=dp.unit_of(contributions=1), "
+        f"privacy_loss=dp.loss_of({loss}), {split})"
+    )
+
+
+@register("context", "combinator")
+def _context_points(quick: bool) -> list[Point]:
+    """The Context: its accountant's map at the privacy unit (the composed shares of the split),
+    and the map of a query whose scale it searched for (count, then Laplace or Gaussian)."""
+    found = []
+    for loss, split in _CONTEXT_SPLITS[:1] if quick else _CONTEXT_SPLITS:
+        context = _context_code(loss, split)
+        found.append(Point("context", f"{context}.accountant", (0, 1), search=""))
+        if "delta" in loss:
+            continue  # the pure query needs make_approximate to enter an approximate context
+        mechanism = "laplace" if "epsilon" in loss else "gaussian"
+        code = f"{context}.query().count().{mechanism}().resolve()"
+        found.append(Point("context", code, (0, 1, 2, 3), search=""))
+    return found
+
+
+@register("make_approximate", "combinator")
+def _approximate_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_approximate",
+            f"dp.c.make_approximate({inner(scale, T)})",
+            numeric_d_ins(T, quick),
+            search="",
+        )
+        for inner in (_laplace_code, _gaussian_code)
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for T in (("f64",) if quick else ("f64", "i32"))
+    ]
+
+
+@register("make_fixed_approxDP_to_approxDP", "combinator")
+def _fixed_approx_points(quick: bool) -> list[Point]:
+    fixed = [
+        f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), {delta!r})"
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for delta in (_DELTAS[1:2] if quick else _DELTAS)
+    ]
+    pure = [
+        f"dp.c.make_approximate({_laplace_code(scale)})"
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+    ]
+    return [
+        Point(
+            "make_fixed_approxDP_to_approxDP",
+            f"dp.c.make_fixed_approxDP_to_approxDP({inner})",
+            numeric_d_ins("f64", True),
+            search="",
+            deltas=_DELTAS[1:3] if quick else _DELTAS,
+        )
+        for inner in fixed + pure
+    ]
+
+
+def _clamp_sum_code(T: str, bounds) -> tuple[str, str]:
+    """A clamp of ``T`` vectors to ``bounds`` and the sum of its output: the inner and the outer
+    transformation of the chain twins."""
+    nan = ", nan=False" if T.startswith("f") else ""
+    space = f"dp.vector_domain(dp.atom_domain(T={T!r}{nan})), dp.symmetric_distance()"
+    clamp = f"dp.t.make_clamp({space}, bounds={bounds!r})"
+    return clamp, f"dp.t.make_sum(*{clamp}.output_space)"
+
+
+_CHAIN_CASES = (("f64", (0.0, 10.0)), ("i32", (0, 10)), ("f64", (-1e6, 1e6)))
+
+
+@register("make_chain_tt", "combinator")
+def _chain_tt_points(quick: bool) -> list[Point]:
+    found = []
+    for T, bounds in _CHAIN_CASES[:1] if quick else _CHAIN_CASES:
+        clamp, total = _clamp_sum_code(T, bounds)
+        found.append(Point("make_chain_tt", f"dp.c.make_chain_tt({total}, {clamp})", _d_ins(quick)))
+    return found
+
+
+@register("make_chain_mt", "combinator")
+def _chain_mt_points(quick: bool) -> list[Point]:
+    found = []
+    for T, bounds in _CHAIN_CASES[:1] if quick else _CHAIN_CASES:
+        clamp, total = _clamp_sum_code(T, bounds)
+        inner = f"dp.c.make_chain_tt({total}, {clamp})"
+        for scale in _QUICK_SCALES if quick else _SCALES:
+            laplace = f"dp.m.make_laplace(*{inner}.output_space, {scale!r})"
+            code = f"dp.c.make_chain_mt({laplace}, {inner})"
+            found.append(Point("make_chain_mt", code, _d_ins(quick), search=""))
+    return found
+
+
+@register("make_chain_pm", "combinator")
+def _chain_pm_points(quick: bool) -> list[Point]:
+    return [
+        Point(
+            "make_chain_pm",
+            f"dp.c.make_chain_pm(dp.new_function(lambda y: y, TO=float), {inner(scale, T)})",
+            numeric_d_ins(T, quick),
+            search="",
+        )
+        for inner in (_laplace_code, _gaussian_code)
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for T in (("f64",) if quick else ("f64", "i32"))
     ]

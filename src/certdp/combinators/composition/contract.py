@@ -1,5 +1,8 @@
 """Contract of ``make_composition``: the theorem of make_composition.tex, executable.
 
+The search draws pure-DP and zCDP parts (whose divergences the parts' own contracts compute);
+the approximate measures are checked by the reference tests and the SMT model's code instances.
+
 The bound is the exact sum of the leaves' maps at ``d_in`` (the inner maps, with every
 composition among them replaced by its parts); the divergence of a pair of inputs
 is the sum of the exact divergences of the pair under each inner measurement (computed by
@@ -12,6 +15,7 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
+from certdp.combinators._compose import COMPOSABLE, composable
 from certdp.combinators._support.contract_support import (
     CombinatorContract,
     component_divergence,
@@ -19,7 +23,6 @@ from certdp.combinators._support.contract_support import (
     zcdp_measurements,
 )
 from certdp.contracts.contract import Precondition
-from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.transformation import Measurement
 
 from .make_composition import composed_leaves, make_composition
@@ -76,17 +79,14 @@ CONTRACT = CombinatorContract(
             parameter="measurements",
         ),
         Precondition(
-            "shared-measure-pure-or-zcdp",
+            "shared-composable-measure",
             lambda a: (
-                isinstance(
-                    _measurements(a)[0].output_measure, (MaxDivergence, ZeroConcentratedDivergence)
-                )
+                composable(_measurements(a)[0].output_measure)
                 and all(
                     m.output_measure == _measurements(a)[0].output_measure for m in a.measurements
                 )
             ),
-            "measurements must share one output measure, MaxDivergence or "
-            "ZeroConcentratedDivergence",
+            f"measurements must share one output measure, {COMPOSABLE}",
             parameter="measurements",
         ),
     ],

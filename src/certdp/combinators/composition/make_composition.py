@@ -1,23 +1,22 @@
 """``make_composition``: release the outputs of several measurements on the same input.
 
 Guarantee (make_composition.tex): for a non-empty list of measurements with one input domain,
-one input metric and one output measure, MaxDivergence or ZeroConcentratedDivergence, the
-returned measurement releases the list of their outputs (independent randomness), and its
-privacy map ``d_in -> sum_i map_i(d_in)`` (the exact sum rounded up once) is valid.
+one input metric and one output measure, MaxDivergence, ZeroConcentratedDivergence or the
+``Approximate`` form of either, the returned measurement releases the list of their outputs
+(independent randomness), and its privacy map ``d_in -> sum_i map_i(d_in)`` (coordinate-wise for
+pairs; each exact sum rounded up once, combinators/_compose) is valid.
 """
 
 from __future__ import annotations
 
-import math
-from fractions import Fraction
+import warnings
 
+from certdp.combinators._compose import COMPOSABLE, composable, compose_losses
 from certdp.contracts import certified
-from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError
-from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
+from certdp.core.errors import MakeMeasurementError
 from certdp.core.transformation import Measurement
-from certdp.numeric import inf_cast
 
-__all__ = ["make_composition"]
+__all__ = ["make_composition", "make_basic_composition"]
 
 
 # proof: begin constructor
@@ -29,7 +28,8 @@ MAX_LEAVES = 2**20
 
 @certified
 def make_composition(measurements) -> Measurement:
-    """Compose ``measurements`` (pure DP or zCDP): the privacy losses add."""
+    """Compose ``measurements`` (pure DP, zCDP, approximate DP or approximate zCDP): the
+    privacy losses add."""
     if not isinstance(measurements, (list, tuple)) or not measurements:  # label: non-empty
         raise MakeMeasurementError(
             "must be a non-empty list of measurements", parameter="measurements"
@@ -46,10 +46,9 @@ def make_composition(measurements) -> Measurement:
         if other.output_measure != first.output_measure:  # label: same-measure
             raise MakeMeasurementError("must share one output measure", parameter="measurements")
     measure = first.output_measure
-    if not isinstance(measure, (MaxDivergence, ZeroConcentratedDivergence)):  # label: measure
+    if not composable(measure):  # label: measure
         raise MakeMeasurementError(
-            f"output measure must be MaxDivergence or ZeroConcentratedDivergence, got {measure}",
-            parameter="measurements",
+            f"output measure must be {COMPOSABLE}, got {measure}", parameter="measurements"
         )
 
     leaves = composed_leaves(measurements)  # label: leaves
@@ -58,15 +57,9 @@ def make_composition(measurements) -> Measurement:
         releases = [leaf.invoke(x) for leaf in leaves]  # label: function
         return nested(measurements, releases)  # label: nest
 
-    def privacy_map(d_in) -> float:
+    def privacy_map(d_in):
         losses = [leaf.map(d_in) for leaf in leaves]  # label: inner-maps
-        if any(math.isinf(loss) for loss in losses):  # label: infinite
-            return math.inf
-        total = sum((Fraction(loss) for loss in losses), Fraction(0))  # exact  # label: sum
-        try:
-            return inf_cast(total, "f64")  # label: round-up
-        except ArithmeticOverflowError:
-            return math.inf  # label: overflow
+        return compose_losses(measure, losses)  # label: compose
 
     composed = Measurement(
         input_domain=first.input_domain,
@@ -127,3 +120,14 @@ def nested(measurements, releases) -> list:
 
 
 # proof: end constructor
+
+
+def make_basic_composition(measurements) -> Measurement:
+    """OpenDP's former name of :func:`make_composition` (deprecated there since 0.14, with the
+    same warning here); the same measurement."""
+    warnings.warn(
+        "make_basic_composition is deprecated: it has been renamed make_composition",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return make_composition(measurements)

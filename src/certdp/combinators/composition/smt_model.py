@@ -7,7 +7,10 @@ overflow edge, the largest finite f64, ``+inf``, seeded draws over every exponen
 ``make_composition`` is built over measurements whose maps return those losses and its map is
 called; the obligation is satisfiable exactly when that value is NaN, or below the exact sum of
 the losses (compared as exact rationals), or finite while a loss is ``+inf``; and (``model``)
-when it differs from the model below at those losses, bit for bit.
+when it differs from the model below at those losses, bit for bit.  The same instances, paired
+(``pairs``: the i-th pair is the i-th loss with the i-th loss of the reversed list), feed the real
+constructor over ``Approximate(ZeroConcentratedDivergence)`` and ``Approximate(MaxDivergence)``
+parts, and each coordinate of its map is checked the same two ways.
 
 Model (``privacy_map`` in make_composition.py): the inner losses ``l_1 .. l_k`` (floats ``>= 0``,
 ``+inf`` allowed); if one is ``+inf`` the result is ``+inf``; otherwise the exact sum (a
@@ -157,18 +160,37 @@ def _differs(losses, total):
     return z3.Not(model == z3.FPVal(total, f64))
 
 
-def code_instance(kind: str = "code", map_of=None) -> Obligation:
+def code_pair_map(losses) -> tuple[float, float]:
+    """The real ``make_composition`` over approximate measurements (zCDP for pairs, pure DP for
+    triples) whose maps return the pairs ``(losses[i], losses[-1 - i])``, its map at 1."""
+    from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
+
+    from .make_composition import make_composition
+
+    inner = zero_concentrated_divergence() if len(losses) == 2 else max_divergence()
+    pairs = list(zip(losses, reversed(losses)))
+    return make_composition([stub_measurement(pair, approximate(inner)) for pair in pairs]).map(1)
+
+
+def code_instance(kind: str = "code", map_of=None, pairs: bool = False) -> Obligation:
     """``kind="code"``: the real map's value at every instance of :func:`code_losses` is a valid
-    composed loss; ``kind="model"``: it equals the model's.  ``map_of`` replaces
-    :func:`code_map` (for the tests)."""
+    composed loss; ``kind="model"``: it equals the model's; with ``pairs``, both coordinates of
+    the map over approximate parts (:func:`code_pair_map`).  ``map_of`` replaces
+    :func:`code_map` / :func:`code_pair_map` (for the tests)."""
     check = _too_small if kind == "code" else _differs
 
     def violation():
         cases = []
         for losses in code_losses():
-            total = (map_of or code_map)(losses)
+            if pairs:
+                total = (map_of or code_pair_map)(losses)
+                coordinates = [(losses, total[0]), (tuple(reversed(losses)), total[1])]
+            else:
+                total = (map_of or code_map)(losses)
+                coordinates = [(losses, total)]
             example = {"losses": [repr(v) for v in losses], "code map": repr(total)}
-            cases.append((check(losses, total), lambda m, e=example: e))
+            for terms, value in coordinates:
+                cases.append((check(terms, value), lambda m, e=example: e))
         return cases
 
     what = (
@@ -176,10 +198,11 @@ def code_instance(kind: str = "code", map_of=None) -> Obligation:
         if kind == "code"
         else "equals the model's f64 total bit for bit"
     )
+    parts = "approximate parts (both coordinates)" if pairs else "pure-DP/zCDP parts"
     return Obligation(
         constructor="make_composition",
-        claim=f"real make_composition at every pair and 40 triples of {len(F64_SAMPLES)} "
-        f"sampled f64 losses (0, subnormal, ..., MAX, +inf): its map {what}",
+        claim=f"real make_composition over {parts} at every pair and 40 triples of "
+        f"{len(F64_SAMPLES)} sampled f64 losses (0, subnormal, ..., MAX, +inf): its map {what}",
         format="f64", size=3, violation=violation,
     )  # fmt: skip
 
@@ -187,16 +210,18 @@ def code_instance(kind: str = "code", map_of=None) -> Obligation:
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_composition" not in names:
         return []
-    return [code_instance("code"), code_instance("model")] + [
-        composition_instance(i, o, k, least=i == o) for i, o, k in CASES
+    code = [
+        code_instance(kind, pairs=pairs) for pairs in (False, True) for kind in ("code", "model")
     ]
+    return code + [composition_instance(i, o, k, least=i == o) for i, o, k in CASES]
 
 
 SCOPE = {
     "make_composition": Scope(
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_composition is built over inner measurements whose maps "
-        "return the sampled losses, and its own map is called at each instance",
+        "return the sampled losses (pure DP, zCDP, and pairs of them under Approximate(zCDP) and "
+        "Approximate(MaxDivergence)), and its own map is called at each instance",
         instances=f"every pair and 40 seeded triples of {len(F64_SAMPLES)} f64 losses spanning "
         "the format (0, subnormals, 1, the overflow edge, MAX, +inf, seeded draws)",
         bit_precise=(
@@ -213,6 +238,7 @@ SCOPE = {
 MODELLED = {
     "make_composition": [
         "combinators/composition/make_composition.py",
+        "combinators/_compose/compose.py",
         "combinators/_support/smt_exact.py",
         "numeric/floats.py",
     ]

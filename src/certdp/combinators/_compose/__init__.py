@@ -1,0 +1,5 @@
+"""Adding privacy losses under the measures certdp composes (compose.tex)."""
+
+from .compose import COMPOSABLE, add_losses, composable, compose_losses
+
+__all__ = ["COMPOSABLE", "add_losses", "compose_losses", "composable"]

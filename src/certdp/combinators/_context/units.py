@@ -1,0 +1,290 @@
+"""Descriptors of the Context API: the privacy unit, the privacy loss and the metric space.
+
+``unit_of`` names the input metric and the distance ``d_in`` between neighbouring datasets;
+``loss_of`` names the output measure and the budget ``d_out``; ``domain_of``, ``metric_of``
+and ``space_of`` build domains and metrics from type descriptors.  Each returns exactly what
+its arguments say (no value is rounded) or raises a typed error naming the argument; a
+descriptor for a metric or domain certdp does not build (OpenDP's ``local``, ``changes``,
+``identifier``, maps, options) is refused with a :class:`ContextTypeError` naming it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+
+from certdp.core.domains import Domain, atom_domain, vector_domain
+from certdp.core.errors import DPError, shown
+from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
+from certdp.core.metrics import (
+    Metric,
+    absolute_distance,
+    insert_delete_distance,
+    l1_distance,
+    l2_distance,
+    symmetric_distance,
+)
+from certdp.core.types import ALL_TYPES, NUMERIC_TYPES, carrier
+
+from .errors import ContextArgumentError, ContextTypeError
+
+__all__ = ["unit_of", "loss_of", "domain_of", "metric_of", "space_of"]
+
+logger = logging.getLogger("certdp.context")
+
+_NOT_BUILT = {
+    "changes": "change_one_distance / hamming_distance",
+    "local": "discrete_distance",
+    "identifier": "symmetric_id_distance / change_one_id_distance",
+}
+
+
+def _distance(value, name: str, integer: bool):
+    """``value`` if a non-negative number (an integer when ``integer``), else a typed error."""
+    kind = type(value)
+    if integer:
+        if kind is not int:
+            raise ContextArgumentError(
+                f"must be a non-negative integer, got {shown(value)}", parameter=name
+            )
+    elif kind not in (int, float):
+        raise ContextArgumentError(f"must be a number, got {shown(value)}", parameter=name)
+    if not value >= 0 or (kind is float and math.isinf(value)):
+        raise ContextArgumentError(
+            f"must be finite and non-negative, got {shown(value)}", parameter=name
+        )
+    return value
+
+
+# proof: begin unit
+def unit_of(
+    *,
+    contributions=None,
+    changes=None,
+    absolute=None,
+    l1=None,
+    l2=None,
+    local=None,
+    identifier=None,
+    ordered: bool = False,
+    U=None,
+) -> tuple[Metric, object]:
+    """The privacy unit ``(input metric, d_in)``: exactly one distance must be given.
+
+    ``contributions=k``: datasets differing by adding or removing ``k`` records
+    (``SymmetricDistance``; ``InsertDeleteDistance`` when ``ordered``); ``absolute``, ``l1``,
+    ``l2``: aggregates at that distance, of type ``U`` (else inferred from the value).
+    ``d_in`` is returned unchanged: the Context hands exactly this value to the compositor.
+    """
+    given = {
+        "contributions": contributions,
+        "changes": changes,
+        "absolute": absolute,
+        "l1": l1,
+        "l2": l2,
+        "local": local,
+    }
+    named = [name for name, value in given.items() if value is not None]
+    if len(named) != 1:  # label: unit-one
+        raise ContextArgumentError(
+            f"exactly one distance must be given, got {named or 'none'}", parameter="privacy_unit"
+        )
+    (name,) = named
+    if identifier is not None:
+        name = "identifier"
+    if name in _NOT_BUILT:  # label: unit-unsupported
+        raise ContextTypeError(
+            f"needs {_NOT_BUILT[name]}, which certdp does not build", parameter=name
+        )
+    if type(ordered) is not bool:
+        raise ContextArgumentError(
+            f"must be True or False, got {shown(ordered)}", parameter="ordered"
+        )
+    if ordered and name != "contributions":
+        raise ContextArgumentError("is only valid with contributions", parameter="ordered")
+    if name == "contributions":
+        if U is not None:
+            raise ContextArgumentError("is not used with contributions", parameter="U")
+        if not isinstance(contributions, int) or type(contributions) is bool:
+            if isinstance(contributions, (list, tuple)):
+                raise ContextTypeError(
+                    "per-group bounds need frame_distance, which certdp does not build",
+                    parameter="contributions",
+                )
+        d_in = _distance(contributions, "contributions", integer=True)
+        metric = insert_delete_distance() if ordered else symmetric_distance()  # label: unit-metric
+        return metric, d_in  # label: unit-return
+    value = given[name]
+    d_in = _distance(value, name, integer=False)
+    T = _carrier_of(U, value, "U")
+    build = {"absolute": absolute_distance, "l1": l1_distance, "l2": l2_distance}[name]
+    return build(T=T), d_in  # label: unit-aggregate
+
+
+# proof: end unit
+
+
+def _carrier_of(U, value, parameter: str):
+    """The distance type: ``U`` if given, else from ``value`` (int: i32, float: f64)."""
+    if U is None:
+        return "i32" if type(value) is int else "f64"
+    try:
+        T = carrier(U)
+    except DPError as error:
+        raise ContextTypeError(str(error.message), parameter=parameter) from None
+    if T.name not in NUMERIC_TYPES:
+        raise ContextTypeError(f"must be a numeric type, got {T}", parameter=parameter)
+    return T
+
+
+def _warn_range(name: str, value, typical, most) -> None:
+    if value > most:
+        logger.warning("%s is %r; it should be at most %r", name, value, most)
+    elif value > typical:
+        logger.info("%s is %r; it is usually at most %r", name, value, typical)
+
+
+def _loss(value, name: str):
+    if type(value) not in (int, float) or not value >= 0:
+        raise ContextArgumentError(
+            f"must be a non-negative number, got {shown(value)}", parameter=name
+        )
+    return value
+
+
+# proof: begin loss
+def loss_of(epsilon=None, delta=None, rho=None):
+    """The privacy loss ``(output measure, d_out)``: ``epsilon`` (pure DP) or ``rho`` (zCDP),
+    with ``delta`` for their approximate forms (``d_out = (epsilon or rho, delta)``).
+
+    Values are returned unchanged; a value above the usual range is logged, as OpenDP does.
+    """
+    if (epsilon is None) == (rho is None):  # label: loss-one
+        raise ContextArgumentError(
+            "exactly one of epsilon and rho must be given", parameter="privacy_loss"
+        )
+    if epsilon is not None:
+        _warn_range("epsilon", _loss(epsilon, "epsilon"), 1, 5)
+        measure, loss = max_divergence(), epsilon
+    else:
+        _warn_range("rho", _loss(rho, "rho"), 0.25, 0.5)
+        measure, loss = zero_concentrated_divergence(), rho
+    if delta is None:
+        return measure, loss  # label: loss-pure
+    if not _loss(delta, "delta") <= 1:
+        raise ContextArgumentError(f"must be at most 1, got {shown(delta)}", parameter="delta")
+    _warn_range("delta", delta, 1e-6, 1e-6)
+    return approximate(measure), (loss, delta)  # label: loss-approximate
+
+
+# proof: end loss
+
+
+_VECTOR = re.compile(r"^\s*Vec\s*<\s*(.+?)\s*>\s*$")
+_PYTHON_NAMES = {"int": "i32", "float": "f64", "bool": "bool", "str": "String"}
+
+
+def _atom_name(T) -> str:
+    if isinstance(T, str):
+        name = _PYTHON_NAMES.get(T.strip(), T.strip())
+        if name in ALL_TYPES:
+            return name
+        raise ContextTypeError(f"unrecognized carrier type {T!r}", parameter="T")
+    try:
+        return carrier(T).name
+    except DPError:
+        raise ContextTypeError(f"unrecognized carrier type {T!r}", parameter="T") from None
+
+
+def _infer(example):
+    """The type descriptor of an example dataset, as OpenDP infers it."""
+    kind = type(example)
+    if kind in (list, tuple):
+        if not example:
+            raise ContextTypeError("cannot infer a type from an empty dataset", parameter="data")
+        inner = _infer(example[0])
+        if isinstance(inner, tuple):
+            raise ContextTypeError("nested datasets are not supported", parameter="data")
+        return ("Vec", inner)
+    for python, name in ((bool, "bool"), (int, "i32"), (float, "f64"), (str, "String")):
+        if kind is python:
+            return name
+    raise ContextTypeError(
+        f"cannot infer a domain from a {kind.__name__}; pass domain=", parameter="data"
+    )
+
+
+def _parse(T):
+    """A descriptor ``("Vec", atom)`` or ``atom`` from ``list[int]``, ``"Vec<i32>"``, ``dp.i32``."""
+    origin = getattr(T, "__origin__", None)
+    if origin is list:
+        (inner,) = T.__args__
+        return ("Vec", _atom_name(getattr(inner, "__name__", inner)))
+    if origin is not None:
+        raise ContextTypeError(f"certdp builds no domain for {T!r}", parameter="T")
+    if isinstance(T, type):
+        return _atom_name(T.__name__)
+    if isinstance(T, str):
+        match = _VECTOR.match(T)
+        if match:
+            return ("Vec", _atom_name(match.group(1)))
+        if "<" in T:
+            raise ContextTypeError(f"certdp builds no domain for {T!r}", parameter="T")
+    return _atom_name(T)
+
+
+def domain_of(T, infer: bool = False) -> Domain:
+    """The domain of carrier type ``T`` (``list[int]``, ``"Vec<f64>"``, ``"i32"``, ``float``), or,
+    with ``infer=True``, of the example dataset ``T`` (its structure is then public)."""
+    if type(infer) is not bool:
+        raise ContextArgumentError(f"must be True or False, got {shown(infer)}", parameter="infer")
+    descriptor = _infer(T) if infer else _parse(T)
+    if isinstance(descriptor, tuple):
+        return vector_domain(atom_domain(T=descriptor[1]))
+    return atom_domain(T=descriptor)
+
+
+_METRIC = re.compile(r"^\s*(\w+)\s*(?:<\s*(\w+)\s*>)?\s*$")
+
+
+def metric_of(M) -> Metric:
+    """The metric named by ``M`` (``"SymmetricDistance"``, ``"L1Distance<f64>"``, ...), or ``M``."""
+    if isinstance(M, Metric):
+        return M
+    match = _METRIC.match(M) if isinstance(M, str) else None
+    if match is None:
+        raise ContextTypeError(f"unrecognized metric {M!r}", parameter="M")
+    name, T = match.groups()
+    plain = {
+        "SymmetricDistance": symmetric_distance,
+        "InsertDeleteDistance": insert_delete_distance,
+    }
+    numeric = {
+        "AbsoluteDistance": absolute_distance,
+        "L1Distance": l1_distance,
+        "L2Distance": l2_distance,
+    }
+    if name in plain and T is None:
+        return plain[name]()
+    if name in numeric and T is not None:
+        return numeric[name](T=_atom_name(T))
+    raise ContextTypeError(f"certdp builds no metric {M!r}", parameter="M")
+
+
+def space_of(T, M=None, infer: bool = False):
+    """The metric space ``(domain_of(T), metric)``: ``M`` when given (a bare numeric metric
+    name takes the carrier type), else the symmetric distance for vectors and the absolute
+    distance for numbers."""
+    domain = domain_of(T, infer=infer)
+    vector = hasattr(domain, "element_domain")
+    if M is None:
+        if vector:
+            return domain, symmetric_distance()
+        if domain.T.name not in NUMERIC_TYPES:
+            raise ContextTypeError(f"no default metric for {domain!r}; pass M", parameter="M")
+        return domain, absolute_distance(T=domain.T)
+    if isinstance(M, str) and M.strip() in ("AbsoluteDistance", "L1Distance", "L2Distance"):
+        atom = domain.element_domain if vector else domain
+        M = f"{M.strip()}<{atom.T.name}>"
+    return domain, metric_of(M)

@@ -1,0 +1,178 @@
+"""Odometers: interactive compositions whose total privacy loss is counted as it is spent.
+
+Guarantee (odometer.tex): an :class:`OdometerQueryable` answers a measurement only after it has
+recorded ("charged") it, under a lock that every charge and every budget check takes; so at any
+moment the measurements whose functions have started are among the charged ones, and
+``privacy_loss(d_in)`` is at least the exact sum of the charged measurements' maps at ``d_in``.
+A queryable given a budget ``(d_in, d_out)`` refuses, before charging or running anything, a
+measurement that would take the total at ``d_in`` above ``d_out``; so the total of the charged
+measurements at ``d_in`` never exceeds ``d_out``, whatever the threads, callbacks or exceptions.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import threading
+from fractions import Fraction
+
+from certdp.combinators._compose import compose_losses
+from certdp.core.errors import (
+    DomainMismatchError,
+    FailedFunctionError,
+    FailedMapError,
+    MeasureMismatchError,
+    MetricMismatchError,
+    shown,
+)
+from certdp.core.measures import ApproximateDivergence
+from certdp.core.queryable import _HOOKS
+from certdp.core.transformation import Measurement, validate_d_in
+from certdp.numeric import neg_inf_cast
+
+__all__ = ["Odometer", "OdometerQueryable"]
+
+# proof: begin queryable
+#: The largest finite f64 (what is left of a budget past it is reported as this value).
+_F64_MAX = 1.7976931348623157e308
+
+
+def _left(measure, spent, d_out):
+    """``d_out - spent`` per coordinate, rounded down (for the text of a refusal only)."""
+    if isinstance(measure, ApproximateDivergence):
+        return tuple(_left(None, s, d) for s, d in zip(spent, d_out))
+    if d_out == math.inf or spent == math.inf:
+        return d_out if spent != math.inf else 0.0
+    left = max(Fraction(0), Fraction(d_out) - Fraction(spent))
+    return _F64_MAX if left > _F64_MAX else neg_inf_cast(left, "f64")
+
+
+def _same(ours, theirs) -> bool:
+    """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s class (a query's own
+    objects never judge whether they match)?"""
+    return type(ours).__eq__(ours, theirs) is True  # label: same
+
+
+class OdometerQueryable:
+    """The release of an odometer: answers measurements on the data it holds, and reports the
+    privacy loss spent so far (``privacy_loss(d_in)``)."""
+
+    def __init__(self, data, input_domain, input_metric, output_measure, budget=None):
+        self.input_domain = input_domain
+        self.input_metric = input_metric
+        self.output_measure = output_measure
+        self._data = data
+        self._lock = threading.Lock()  # label: lock
+        self._charged: list = []  # (query, its loss at the budget's d_in)  # label: charged
+        self._budget = budget  # label: budget
+        self._hooks = _HOOKS.get()  # label: keep-hooks
+
+    def _admissible(self, query) -> Measurement:
+        """``query`` if it is a measurement on this queryable's space; else a typed error."""
+        if not isinstance(query, Measurement):  # label: query-measurement
+            raise FailedFunctionError(
+                f"must be a measurement, got {type(query).__name__}", parameter="query"
+            )
+        if not _same(self.input_domain, query.input_domain):  # label: query-domain
+            raise DomainMismatchError(
+                f"input domain {query.input_domain} must equal the odometer's {self.input_domain}",
+                parameter="query",
+            )
+        if not _same(self.input_metric, query.input_metric):  # label: query-metric
+            raise MetricMismatchError(
+                f"input metric {query.input_metric} must equal the odometer's {self.input_metric}",
+                parameter="query",
+            )
+        if not _same(self.output_measure, query.output_measure):  # label: query-measure
+            raise MeasureMismatchError(
+                f"output measure {query.output_measure} must equal the odometer's "
+                f"{self.output_measure}",
+                parameter="query",
+            )
+        return query
+
+    def invoke(self, query):
+        """Charge ``query``, then release ``query(data)`` (on a copy of the data, which no query
+        can change).  Under a budget, a query that would take the total loss at the budget's
+        ``d_in`` above its ``d_out`` is refused first."""
+        for hook in self._hooks:
+            hook()  # label: hook
+        query = self._admissible(query)  # label: admit-query
+        measure, loss = self.output_measure, None
+        if self._budget is not None:
+            d_in, d_out = self._budget
+            loss = query.map(d_in)  # label: query-loss
+            compose_losses(measure, [loss], FailedMapError, "query")  # label: loss-checked
+        with self._lock:  # label: critical-begin
+            if self._budget is not None:
+                losses = [charged_loss for _, charged_loss in self._charged]  # label: losses
+                spent = compose_losses(measure, losses)  # label: spent
+                total = compose_losses(measure, losses + [loss])  # label: pending
+                if not measure.ordered(total, d_out):  # label: check
+                    raise FailedFunctionError(
+                        f"refused before release: the privacy loss at d_in = {shown(d_in)} "
+                        f"would be {total!r} with this query, above the budget d_out = "
+                        f"{d_out!r}; spent {spent!r}, left {_left(measure, spent, d_out)!r}",
+                        parameter="query",
+                    )
+            self._charged.append((query, loss))  # label: charge
+        token = _HOOKS.set(self._hooks)  # label: inherit
+        try:
+            return query.invoke(copy.deepcopy(self._data))  # label: release
+        finally:
+            _HOOKS.reset(token)
+
+    __call__ = invoke
+
+    def eval(self, query):
+        """The same as :meth:`invoke`."""
+        return self.invoke(query)
+
+    def privacy_loss(self, d_in):
+        """The privacy loss spent so far at ``d_in``: the exact sum of the answered (charged)
+        measurements' maps at ``d_in``, rounded up."""
+        d_in = validate_d_in(self.input_metric, d_in)  # label: loss-d-in
+        with self._lock:
+            charged = [query for query, _ in self._charged]  # label: snapshot
+        losses = [m.map(d_in) for m in charged]  # label: loss-maps
+        return compose_losses(self.output_measure, losses, FailedMapError, "query")  # label: report
+
+    def __repr__(self) -> str:
+        return (
+            f"OdometerQueryable(input_domain={self.input_domain}, "
+            f"input_metric={self.input_metric}, output_measure={self.output_measure})"
+        )
+
+
+# proof: end queryable
+
+
+# proof: begin odometer
+class Odometer:
+    """A composition with no privacy limit: invoked with data, it returns an
+    :class:`OdometerQueryable` holding the data (``input_domain.admit`` of it)."""
+
+    def __init__(self, input_domain, input_metric, output_measure):
+        self.input_domain = input_domain
+        self.input_metric = input_metric
+        self.output_measure = output_measure
+
+    def invoke(self, arg) -> OdometerQueryable:
+        """A fresh queryable, with nothing charged, on ``arg`` (a member of the input domain)."""
+        data = Measurement._admit(self, arg)  # label: odometer-admit
+        return OdometerQueryable(data, self.input_domain, self.input_metric, self.output_measure)
+
+    __call__ = invoke
+
+    @property
+    def input_space(self):
+        return self.input_domain, self.input_metric
+
+    def __repr__(self) -> str:
+        return (
+            f"Odometer(input_domain={self.input_domain}, input_metric={self.input_metric}, "
+            f"output_measure={self.output_measure})"
+        )
+
+
+# proof: end odometer

@@ -1,0 +1,228 @@
+"""``make_adaptive_composition``: a measurement whose release is a queryable of measurements.
+
+Guarantee (make_adaptive_composition.tex): the returned measurement, invoked on ``x``, releases
+a :class:`~certdp.core.queryable.Queryable` that answers at most ``len(d_mids)`` queries; the
+``i``-th query it answers is a measurement on the same input domain, metric and measure whose
+map at ``d_in`` is at most ``d_mids[i]`` (compared exactly), charged before it runs and never
+refunded. Every other query is refused with a typed error that names the rule and the budget
+left, before anything runs. Under ``Approximate(ZeroConcentratedDivergence)`` the queryables a
+release spawns refuse queries once a later query has been charged (sequentiality, as OpenDP).
+The privacy map ``d_in' -> sum(d_mids)`` (the exact sum rounded up, combinators/_compose), for
+``d_in' <= d_in``, is valid for every adaptively chosen sequence of queries.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import numpy as np
+
+from certdp.combinators._compose import COMPOSABLE, composable, compose_losses
+from certdp.contracts import certified
+from certdp.core.domains import Domain
+from certdp.core.errors import (
+    DomainMismatchError,
+    FailedFunctionError,
+    FailedMapError,
+    MakeMeasurementError,
+    MeasureMismatchError,
+    MetricMismatchError,
+    type_mismatch,
+)
+from certdp.core.measures import ApproximateDivergence, ZeroConcentratedDivergence
+from certdp.core.metrics import Metric
+from certdp.core.partial import partial_constructor
+from certdp.core.queryable import Queryable, guarded
+from certdp.core.transformation import Measurement, validate_d_in
+
+__all__ = [
+    "make_adaptive_composition",
+    "then_adaptive_composition",
+    "make_sequential_composition",
+    "then_sequential_composition",
+]
+
+
+# proof: begin constructor
+def sequential_only(measure) -> bool:
+    """Must the releases' own queryables stop once a later query is charged?  (True for
+    ``Approximate(ZeroConcentratedDivergence)``, whose composition is proven only for
+    sequential interaction; OpenDP 0.16 draws the same line.)"""
+    return type(measure) is ApproximateDivergence and (  # label: sequential-measure
+        type(measure.measure) is ZeroConcentratedDivergence
+    )
+
+
+@certified
+def make_adaptive_composition(
+    input_domain, input_metric, output_measure, d_in, d_mids
+) -> Measurement:
+    """A queryable answering up to ``len(d_mids)`` measurements, the ``i``-th within
+    ``d_mids[i]`` at ``d_in``; the total loss is ``sum(d_mids)``."""
+    if not isinstance(input_domain, Domain):  # label: domain
+        raise type_mismatch(MakeMeasurementError)("must be a domain", parameter="input_domain")
+    if not isinstance(input_metric, Metric):  # label: metric
+        raise type_mismatch(MakeMeasurementError)("must be a metric", parameter="input_metric")
+    if not composable(output_measure):  # label: measure
+        raise MakeMeasurementError(
+            f"must be {COMPOSABLE}, got {output_measure!r}", parameter="output_measure"
+        )
+    try:
+        d_in = validate_d_in(input_metric, d_in)  # label: d-in
+    except FailedMapError as error:
+        raise MakeMeasurementError(error.message.removeprefix("d_in: "), parameter="d_in") from None
+    if type(d_mids) not in (list, tuple) or not d_mids:  # label: d-mids
+        raise MakeMeasurementError(
+            "must be a non-empty list of privacy losses, one per query", parameter="d_mids"
+        )
+    budgets = tuple(d_mids)  # label: budgets
+    total = compose_losses(output_measure, budgets, MakeMeasurementError, "d_mids")  # label: total
+    sequential = sequential_only(output_measure)
+
+    def function(data):
+        return _compositor(
+            _fresh(data), input_domain, input_metric, output_measure, d_in, budgets,
+            sequential,
+        )  # fmt: skip  # label: release
+
+    def privacy_map(d_in_map):
+        if d_in_map > d_in:  # label: map-d-in
+            raise FailedMapError(
+                f"must be at most {d_in!r}, the d_in the compositor checks every query at",
+                parameter="d_in",
+            )
+        return total  # label: map-total
+
+    return Measurement(
+        input_domain=input_domain,
+        function=function,
+        input_metric=input_metric,
+        output_measure=output_measure,
+        privacy_map=privacy_map,
+    )
+
+
+#: Types whose values no code can change (so a list of them is copied by copying the list).
+_IMMUTABLE = (int, float, str, bool)
+
+
+def _fresh(data):
+    """A copy of ``data`` that shares no changeable object with it: a new list for a list of
+    numbers or strings, a new array for a numeric array, a deep copy otherwise."""
+    if type(data) is list and all(type(v) in _IMMUTABLE for v in data):  # label: fresh-list
+        return list(data)
+    if type(data) is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
+        return data.copy()
+    return copy.deepcopy(data)  # label: fresh-deep
+
+
+def _same(ours, theirs) -> bool:
+    """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s own class (a query's
+    object is never asked to judge itself)?"""
+    return type(ours).__eq__(ours, theirs) is True  # label: same
+
+
+def _remaining(budgets, spent: int) -> str:
+    """The budget left after ``spent`` queries, for messages."""
+    left = budgets[spent:]
+    if not left:
+        return "no budget remains"
+    return f"{len(left)} of {len(budgets)} queries remain, with budgets {list(left)!r} in order"
+
+
+def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets, sequential):
+    """The queryable released on ``data``: its only state is the number of queries charged."""
+    spent = [0]  # queries charged so far; only the transition changes it, only upwards
+
+    def permission(index: int):
+        """The guard of the queryables spawned by query ``index``: they answer only while no
+        later query has been charged."""
+
+        def ask():
+            if spent[0] != index + 1:  # label: guard
+                raise FailedFunctionError(
+                    f"sequentiality: this queryable was released by query {index + 1}, and the "
+                    f"compositor has since charged query {spent[0]}; under {output_measure!r} "
+                    "only the most recent release may be queried",
+                    parameter="query",
+                )
+
+        return ask
+
+    def transition(query, is_internal):
+        if is_internal:  # label: internal
+            raise FailedFunctionError("the compositor answers no internal query", parameter="query")
+        if not isinstance(query, Measurement):  # label: query-type
+            raise type_mismatch(FailedFunctionError)(
+                f"must be a measurement, got {type(query).__name__}; "
+                + _remaining(budgets, spent[0]),
+                parameter="query",
+            )
+        if not _same(input_domain, query.input_domain):  # label: query-domain
+            raise DomainMismatchError(
+                f"the query's input domain {query.input_domain} must be the compositor's "
+                f"{input_domain}; " + _remaining(budgets, spent[0]),
+                parameter="query",
+            )
+        if not _same(input_metric, query.input_metric):  # label: query-metric
+            raise MetricMismatchError(
+                f"the query's input metric {query.input_metric} must be the compositor's "
+                f"{input_metric}; " + _remaining(budgets, spent[0]),
+                parameter="query",
+            )
+        if not _same(output_measure, query.output_measure):  # label: query-measure
+            raise MeasureMismatchError(
+                f"the query's output measure {query.output_measure!r} must be the compositor's "
+                f"{output_measure!r}; " + _remaining(budgets, spent[0]),
+                parameter="query",
+            )
+        index = spent[0]  # label: index
+        if index >= len(budgets):  # label: out-of-queries
+            raise FailedFunctionError(
+                f"out of queries: all {len(budgets)} queries have been charged; no budget remains",
+                parameter="query",
+            )
+        if not Measurement.check(query, d_in, budgets[index]):  # label: check
+            raise FailedFunctionError(
+                f"insufficient budget: the query's loss at d_in = {d_in!r} is "
+                f"{query.map(d_in)!r} > {budgets[index]!r}, the budget of query {index + 1}; "
+                + _remaining(budgets, index),
+                parameter="query",
+            )
+        spent[0] = index + 1  # charged before anything is released  # label: charge
+        if sequential:
+            with guarded(permission(index)):  # label: guarded
+                return query.invoke(_fresh(data))  # label: invoke-guarded
+        return query.invoke(_fresh(data))  # label: invoke
+
+    return Queryable(transition, query_type="AnyMeasurement")  # label: queryable
+
+
+then_adaptive_composition = partial_constructor(make_adaptive_composition)
+
+
+# proof: end constructor
+
+
+def make_sequential_composition(
+    input_domain, input_metric, output_measure, d_in, d_mids
+) -> Measurement:
+    """OpenDP's former name of :func:`make_adaptive_composition` (deprecated there since 0.14,
+    with the same warning here); the same measurement."""
+    warnings.warn(
+        "make_sequential_composition is deprecated: it has been renamed make_adaptive_composition",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return make_adaptive_composition(input_domain, input_metric, output_measure, d_in, d_mids)
+
+
+def then_sequential_composition(output_measure, d_in, d_mids):
+    """Partial form of :func:`make_sequential_composition` (deprecated name)."""
+    warnings.warn(
+        "then_sequential_composition is deprecated: it has been renamed then_adaptive_composition",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return then_adaptive_composition(output_measure, d_in, d_mids)

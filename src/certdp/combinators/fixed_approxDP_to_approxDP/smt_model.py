@@ -1,0 +1,165 @@
+"""SMT model of ``make_fixed_approxDP_to_approxDP``'s privacy map, bound to the code.
+
+The map turns the inner pair ``(epsilon0, delta0)`` into the profile ``e -> delta0`` for ``e >=
+epsilon0`` and ``e -> 1`` below.  A profile built from the pair alone is valid exactly when its
+value at every ``e`` is at least the largest delta at ``e`` of any (epsilon0, delta0)-close
+pair of distributions: ``delta0`` for ``e >= epsilon0``, and below ``epsilon0`` that of the
+(epsilon0, delta0) randomised response, ``delta0 + (1 - delta0) (1 - t) / (1 + s)`` with
+``t = exp(e - epsilon0)`` and ``s = exp(-epsilon0)`` (Kairouz, Oh and Viswanath 2015), capped at
+1.  So dropping the step (``delta0`` below ``epsilon0``) is refuted.
+
+Obligations bound to the code: for each inner pair of :data:`PAIRS` (epsilon0 and delta0
+from 0 to +inf and 0 to 1, as f64 values, ints and Fractions), the real constructor is built
+over an inner measurement whose map returns the pair, its map is called, and the profile it
+returns is evaluated by its own ``delta`` at every ``e`` of :func:`points_for` (the f64 samples,
+``epsilon0`` and its neighbouring floats, and exact rationals just above and below it).  A case
+is satisfiable exactly when a value is NaN, not a number, or below the bound above, compared in
+exact rational arithmetic with ``t`` and ``s`` real unknowns constrained to an enclosure of the
+exponentials (:func:`exp_enclosure`: mpmath at 200 bits widened by a relative ``2**-150``, or
+``[0, 2**-2000]`` below ``exp(-2000)``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import z3
+
+from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact, stub_measurement
+
+__all__ = [
+    "PAIRS",
+    "points_for",
+    "code_profile",
+    "code_instance",
+    "obligations",
+    "MODELLED",
+    "SCOPE",
+]
+
+_NAME = "make_fixed_approxDP_to_approxDP"
+
+_EPSILONS = (0.0, 5e-324, 1e-300, 0.5, 1.0, 5.22153444453017, 1e300, F64_MAX, math.inf,
+             Fraction(1, 3), 7)  # fmt: skip
+_DELTAS = (0.0, 5e-324, 1e-9, 1e-6, 0.5, 1.0, Fraction(1, 10**7), 1)
+PAIRS = tuple((epsilon, delta) for epsilon in _EPSILONS for delta in _DELTAS)
+
+
+def points_for(epsilon0) -> list:
+    """Where the profile is read: the f64 samples, and at and around ``epsilon0``."""
+    near = [epsilon0]
+    as_float = float(epsilon0)
+    if math.isfinite(as_float):
+        near += [math.nextafter(as_float, -math.inf), math.nextafter(as_float, math.inf)]
+        near += [Fraction(epsilon0) - Fraction(1, 10**30), Fraction(epsilon0) + Fraction(1, 10**30)]
+    return [p for p in [*F64_SAMPLES, *near] if p == p and p >= 0]
+
+
+def code_profile(epsilon0, delta0):
+    """The real constructor over a measurement whose map returns the pair: its profile at
+    ``d_in = 1``."""
+    from certdp.core.measures import approximate, max_divergence
+
+    from .make_fixed_approxDP_to_approxDP import make_fixed_approxDP_to_approxDP
+
+    inner = stub_measurement((epsilon0, delta0), approximate(max_divergence()))
+    return make_fixed_approxDP_to_approxDP(inner).map(1)
+
+
+def exp_enclosure(x) -> tuple[Fraction, Fraction]:
+    """Rationals ``lo <= exp(x) <= hi`` for an exact ``x <= 0`` (or ``-inf``)."""
+    if x == -math.inf or x < -2000:
+        return Fraction(0), Fraction(1, 2**2000)
+    with mpmath.workprec(200):
+        mantissa, exponent = mpmath.exp(
+            mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator
+        ).man_exp
+        value = Fraction(mantissa) * Fraction(2) ** exponent
+    slack = Fraction(1, 2**150)
+    return value * (1 - slack), min(Fraction(1), value * (1 + slack))
+
+
+def _is_number(value) -> bool:
+    return type(value) in (int, float, Fraction) and value == value
+
+
+def _below(value, e, epsilon0, delta0) -> z3.BoolRef:
+    """Satisfiable exactly when ``value`` is not a number or is below the largest delta at ``e``
+    of an (epsilon0, delta0)-close pair (see the module docstring)."""
+    if not _is_number(value):
+        return z3.BoolVal(True)
+    if value == math.inf:
+        return z3.BoolVal(False)
+    if value == -math.inf:
+        return z3.BoolVal(True)
+    if e >= epsilon0:
+        return exact(value) < exact(delta0)
+    if delta0 >= 1:
+        return exact(value) < 1
+    difference = Fraction(e) - Fraction(epsilon0) if epsilon0 != math.inf else -math.inf
+    t_range = exp_enclosure(difference)
+    s_range = exp_enclosure(-Fraction(epsilon0) if epsilon0 != math.inf else -math.inf)
+    t, s = z3.Real("t"), z3.Real("s")
+    V, D = exact(value), exact(delta0)
+    return z3.And(
+        exact(t_range[0]) <= t, t <= exact(t_range[1]),
+        exact(s_range[0]) <= s, s <= exact(s_range[1]),
+        V < 1, V * (1 + s) < D * (1 + s) + (1 - D) * (1 - t),
+    )  # fmt: skip
+
+
+def code_instance(index: int, profile_of=None) -> Obligation:
+    """The real map over the inner pair ``PAIRS[index]``; ``profile_of`` replaces
+    :func:`code_profile` (for the tests)."""
+    epsilon0, delta0 = PAIRS[index]
+
+    def violation():
+        profile = (profile_of or code_profile)(epsilon0, delta0)
+        cases = []
+        for e in points_for(epsilon0):
+            value = profile.delta(e)
+            example = {"pair": repr((epsilon0, delta0)), "e": repr(e), "code delta": repr(value)}
+            cases.append((_below(value, e, epsilon0, delta0), lambda m, x=example: x))
+        return cases
+
+    return Obligation(
+        constructor=_NAME,
+        claim=f"real make_fixed_approxDP_to_approxDP over the pair {(epsilon0, delta0)!r}: the "
+        "profile's delta at every sampled e (f64 samples, epsilon0 and its neighbours) is a "
+        "number >= delta0 where e >= epsilon0 and, below, >= the delta at e of the "
+        "(epsilon0, delta0) randomised response (exact; exp enclosed)",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
+def obligations(names=None) -> list[Obligation]:
+    if names is not None and _NAME not in names:
+        return []
+    return [code_instance(index) for index in range(len(PAIRS))]
+
+
+SCOPE = {
+    _NAME: Scope(
+        formats=("f64", "real"),
+        bound_to_code="the real make_fixed_approxDP_to_approxDP is built over inner measurements "
+        "whose maps return each pair (epsilon0, delta0), its own map is called, and the profile "
+        "it returns is read by its own delta",
+        instances=f"{len(PAIRS)} pairs (epsilon0 from 0 to +inf, delta0 from 0 to 1; f64, int, "
+        "Fraction) x the f64 samples and the points at and around epsilon0",
+        bit_precise=(
+            "at the instances: each value is compared exactly with the smallest valid delta there",
+        ),  # fmt: skip
+        assumed=("the inner measurement's map is valid (its own theorem)",),
+    )
+}
+
+
+MODELLED = {
+    _NAME: [
+        "combinators/fixed_approxDP_to_approxDP/make_fixed_approxDP_to_approxDP.py",
+        "core/measures.py",
+    ]
+}

@@ -1,0 +1,248 @@
+"""SMT obligations of ``make_privacy_filter``, bound to the code: its map, and its budget.
+
+Map (``map``): at every budget of :data:`BUDGETS` (the f64 samples of
+:data:`certdp.contracts.smt_code.F64_SAMPLES`, ``+inf`` included, and fractions that no f64
+holds) and every ``d_in`` of :data:`D_INS`, the real filter is built and its own map is called at
+``0`` and at ``d_in``; the obligation is satisfiable exactly when a value is NaN or below the
+budget (compared as exact reals), or differs from the model (the budget rounded toward ``+inf``
+into Float64 by z3: ``roundTowardPositive``), or when the map answers at the next f64 above
+``d_in`` instead of refusing.
+
+Budget (``budget``): at every pair and 40 seeded triples of sampled losses, under the budgets
+``1``, ``1/3``, ``1e300`` and ``2**1100`` (past the largest f64), the real filter is invoked with queries whose maps state those losses,
+one after another (``sequence``) and, for the triples, the second and third submitted from inside
+the first query's function (``callback``: they run while the first is being released).  The
+obligation is satisfiable exactly when the exact sum of the answered queries' losses exceeds
+the budget, or a query was refused although the exact sum with it, rounded up into Float64 by
+z3, is within the budget (so the code refuses exactly what the theorem's rule refuses), or a
+refused query's function ran.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from fractions import Fraction
+from itertools import combinations_with_replacement
+
+import z3
+
+from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact
+
+__all__ = ["obligations", "code_budget", "filter_map", "MODELLED", "SCOPE"]
+
+BUDGETS = [
+    *F64_SAMPLES, Fraction(1, 3), Fraction(1, 10), Fraction(2**1100 + 1, 2**100), 2**1024, 3**700,
+]  # fmt: skip
+D_INS = [0.0, 5e-324, 1.0, 3.0, F64_MAX]
+CHECK_BUDGETS = [1.0, Fraction(1, 3), 1e300, 2**1100]
+
+_F64 = z3.Float64()
+
+
+def _space():
+    from certdp.core.domains import atom_domain
+    from certdp.core.metrics import absolute_distance
+
+    return atom_domain(T="f64", nan=False), absolute_distance(T="f64")
+
+
+def _filter(d_in, d_out):
+    from certdp.combinators.fully_adaptive_composition import make_fully_adaptive_composition
+    from certdp.core.measures import max_divergence
+
+    from .make_privacy_filter import make_privacy_filter
+
+    odometer = make_fully_adaptive_composition(*_space(), max_divergence())
+    return make_privacy_filter(odometer, d_in, d_out)
+
+
+def filter_map(d_in, d_out, at):
+    """The real filter's map at ``at``, or the error it raises (its type name)."""
+    try:
+        return _filter(d_in, d_out).map(at)
+    except Exception as error:  # noqa: BLE001 - the refusal is what is checked
+        return type(error).__name__
+
+
+def _model(d_out) -> z3.FPRef:
+    """The budget rounded toward +inf into Float64 (z3's own rounding of an exact real)."""
+    if d_out == math.inf:
+        return z3.fpPlusInfinity(_F64)
+    return z3.fpToFP(z3.RTP(), exact(d_out), _F64)
+
+
+def _map_violation(d_in, d_out):
+    cases = []
+    for at in (0.0, d_in):
+        value = filter_map(d_in, d_out, at)
+        example = {"d_in": repr(d_in), "d_out": str(d_out), "at": repr(at), "map": repr(value)}
+        if not isinstance(value, float) or math.isnan(value):
+            formula = z3.BoolVal(True)
+        elif value == math.inf:
+            formula = z3.Not(z3.fpIsInf(_model(d_out)))  # +inf only for a budget past MAX
+        elif d_out == math.inf:
+            formula = z3.BoolVal(True)  # a finite value below an infinite budget
+        else:
+            below = exact(value) < exact(d_out)
+            formula = z3.Or(below, z3.Not(z3.FPVal(value, _F64) == _model(d_out)))
+        cases.append((formula, lambda m, e=example: e))
+    beyond = math.nextafter(d_in, math.inf)
+    if beyond != math.inf:
+        value = filter_map(d_in, d_out, beyond)
+        example = {"d_in": repr(d_in), "d_out": str(d_out), "at": repr(beyond), "map": repr(value)}
+        cases.append((z3.BoolVal(value != "FailedMapError"), lambda m, e=example: e))
+    return cases
+
+
+def map_instance() -> Obligation:
+    def violation():
+        return [case for d_out in BUDGETS for d_in in D_INS for case in _map_violation(d_in, d_out)]
+
+    return Obligation(
+        constructor="make_privacy_filter",
+        claim=f"real make_privacy_filter at {len(BUDGETS)} budgets (f64 samples, +inf, "
+        f"fractions) and {len(D_INS)} d_in: its map at 0 and at d_in is the least f64 >= the "
+        "budget (bit for bit), and it refuses the next f64 above d_in",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
+def loss_lists() -> list[tuple[float, ...]]:
+    """Every pair of :data:`F64_SAMPLES` and 40 seeded triples of them."""
+    draw = random.Random(6)
+    triples = [tuple(draw.choice(F64_SAMPLES) for _ in range(3)) for _ in range(40)]
+    return list(combinations_with_replacement(F64_SAMPLES, 2)) + triples
+
+
+def code_budget(losses, d_out, callback: bool):
+    """Run the real filter at ``d_in = 1`` with queries stating ``losses``; return, per query,
+    whether it was answered and whether its function ran.  With ``callback``, the queries after
+    the first are submitted from inside the first one's function."""
+    from certdp.core.errors import FailedFunctionError
+    from certdp.core.measures import max_divergence
+    from certdp.core.transformation import Measurement
+
+    space = _space()
+    queryable = _filter(1.0, d_out)(0.0)
+    answered, ran = [None] * len(losses), [False] * len(losses)
+
+    def submit(i):
+        def function(x, i=i):
+            ran[i] = True
+            if callback and i == 0:
+                for j in range(1, len(losses)):
+                    submit(j)
+            return 0.0
+
+        query = Measurement(space[0], function, space[1], max_divergence(), lambda d: losses[i])
+        try:
+            queryable(query)
+            answered[i] = True
+        except FailedFunctionError:
+            answered[i] = False
+
+    if callback:
+        submit(0)
+    else:
+        for i in range(len(losses)):
+            submit(i)
+    return answered, ran
+
+
+def _rounded(values) -> z3.FPRef:
+    """The exact sum of ``values`` rounded toward +inf into Float64 (+inf if one is)."""
+    if any(v == math.inf for v in values):
+        return z3.fpPlusInfinity(_F64)
+    return z3.fpToFP(z3.RTP(), sum((exact(v) for v in values), z3.RealVal(0)), _F64)
+
+
+def _fits(values, d_out) -> z3.BoolRef:
+    """Does the theorem's rule admit a total of ``values`` under ``d_out``?"""
+    total = _rounded(values)
+    if d_out == math.inf:
+        return z3.BoolVal(True)
+    return z3.And(z3.Not(z3.fpIsInf(total)), z3.fpToReal(total) <= exact(d_out))
+
+
+def _budget_violation(losses, d_out, callback):
+    answered, ran = code_budget(losses, d_out, callback)
+    order = [0, *range(1, len(losses))]  # the order of the checks, in both modes
+    kept, parts = [], []
+    for i in order:
+        if answered[i] is None:  # never submitted: the first query was refused (callback mode)
+            continue
+        fits = _fits(kept + [losses[i]], d_out)
+        parts.append(z3.Not(fits) if answered[i] else fits)  # answered past, or refused a fit
+        if not answered[i] and ran[i]:
+            parts.append(z3.BoolVal(True))  # a refused query ran
+        if answered[i]:
+            kept.append(losses[i])
+    if d_out != math.inf:
+        if any(v == math.inf for v in kept):
+            parts.append(z3.BoolVal(True))  # an infinite loss answered under a finite budget
+        else:
+            parts.append(sum((exact(v) for v in kept), z3.RealVal(0)) > exact(d_out))
+    example = {
+        "losses": [repr(v) for v in losses], "d_out": str(d_out), "callback": callback,
+        "answered": answered, "ran": ran,
+    }  # fmt: skip
+    return z3.Or(*parts), lambda m, e=example: e
+
+
+def budget_instance(callback: bool) -> Obligation:
+    lists = [c for c in loss_lists() if len(c) == 3] if callback else loss_lists()
+
+    def violation():
+        return [
+            _budget_violation(losses, d_out, callback)
+            for losses in lists
+            for d_out in CHECK_BUDGETS
+        ]
+
+    mode = "callback" if callback else "sequence"
+    return Obligation(
+        constructor="make_privacy_filter",
+        claim=f"real make_privacy_filter ({mode}) at {len(lists)} loss lists x budgets 1, 1/3, "
+        "1e300, 2^1100: the answered losses never add up past the budget, a query is refused exactly "
+        "when the rounded-up total with it passes the budget, and a refused query never runs",
+        format="f64", size=3, violation=violation,
+    )  # fmt: skip
+
+
+def obligations(names=None) -> list[Obligation]:
+    if names is not None and "make_privacy_filter" not in names:
+        return []
+    return [map_instance(), budget_instance(False), budget_instance(True)]
+
+
+SCOPE = {
+    "make_privacy_filter": Scope(
+        formats=("f64", "real"),
+        bound_to_code="the real make_privacy_filter is built over the real odometer at each "
+        "instance, its own map is called, and its own queryable is invoked with queries whose "
+        "maps state the sampled losses (in sequence, and from inside a query's function)",
+        instances=f"budgets: {len(F64_SAMPLES)} f64 samples (0, subnormals, 1, MAX, +inf, seeded "
+        "draws) and fractions; d_in in {0, 2^-1074, 1, 3, MAX}; loss lists: every pair and 40 "
+        "seeded triples of the samples under budgets 1, 1/3, 1e300, 2^1100",
+        bit_precise=(
+            "the map's value against z3's rounding toward +inf of the budget, bit for bit",
+            "the refusal rule against z3's rounding toward +inf of the exact total",
+        ),
+        abstractions=("sums of losses compared with the budget as exact reals",),
+        assumed=(
+            "the filter theorems (a property of the distributions of the interaction; "
+            "make_privacy_filter.tex); threads beyond the callback instances",
+        ),
+    )
+}
+
+MODELLED = {
+    "make_privacy_filter": [
+        "combinators/privacy_filter/make_privacy_filter.py",
+        "combinators/_odometer/odometer.py",
+        "combinators/_compose/compose.py",
+        "numeric/floats.py",
+    ]
+}

@@ -1,0 +1,108 @@
+"""Queryables: stateful objects that answer a sequence of queries (OpenDP's ``Queryable``).
+
+Guarantee (queryable.tex): the transition function of one queryable runs for at most one query
+at a time (queries from several threads wait for each other); a query submitted to a queryable
+from inside its own transition (a callback re-entering it) is refused with a typed
+:class:`~certdp.core.errors.FailedFunctionError` before the transition runs, so the state is
+untouched by the refused query; an exception from the transition reaches the caller as a
+``DPError`` (others are wrapped in ``FailedFunctionError``), and whatever the transition had
+changed before raising stays changed: a transition that charges before it releases is never
+refunded by an exception. A queryable created while :func:`guarded` hooks are active (in the same
+thread) keeps them and runs each before every query it answers, and the queryables its own
+transition creates inherit them: a hook that raises refuses the query before the transition runs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import threading
+
+from .errors import DPError, FailedFunctionError
+from .features import assert_features
+
+__all__ = ["Queryable", "new_queryable", "guarded"]
+
+
+# proof: begin queryable
+#: The hooks every queryable created now (in this thread) keeps: a tuple of callables.
+_HOOKS: contextvars.ContextVar[tuple] = contextvars.ContextVar("certdp_queryable_hooks", default=())
+
+
+@contextlib.contextmanager
+def guarded(hook):
+    """While the block runs, every queryable created in this thread (and, through their
+    transitions, every queryable those create) calls ``hook()`` before answering any query."""
+    token = _HOOKS.set((*_HOOKS.get(), hook))  # label: push
+    try:
+        yield
+    finally:
+        _HOOKS.reset(token)  # label: pop
+
+
+class Queryable:
+    """Answers queries through ``transition(query, is_internal)``, one query at a time."""
+
+    def __init__(self, transition, query_type: str = "ExtrinsicObject"):
+        if not callable(transition):  # label: callable
+            raise FailedFunctionError("must be callable", parameter="transition")
+        self._transition = transition
+        self.query_type = query_type
+        self._lock = threading.Lock()  # label: lock
+        self._owner = None  # the identifier of the thread running the transition, or None
+        self._hooks = _HOOKS.get()  # label: keep-hooks
+
+    def __call__(self, query):
+        """Answer ``query`` (a user's query)."""
+        return self._answer(query, False)
+
+    def eval(self, query):
+        """Answer ``query`` (a user's query); the same as calling the queryable."""
+        return self._answer(query, False)
+
+    def eval_internal(self, query):
+        """Answer ``query`` as a query from the framework (``is_internal`` is true)."""
+        return self._answer(query, True)
+
+    def _answer(self, query, is_internal: bool):
+        me = threading.get_ident()
+        if self._owner == me:  # label: reentry
+            raise FailedFunctionError(
+                "a queryable refuses a query submitted while it is answering another query in "
+                "the same thread (from inside that query's callback); submit it afterwards",
+                parameter="query",
+            )
+        with self._lock:  # label: acquire
+            self._owner = me  # label: own
+            token = _HOOKS.set(self._hooks)  # label: inherit
+            try:
+                for hook in self._hooks:
+                    hook()  # label: hook
+                return self._transition(query, is_internal)  # label: transition
+            except DPError:
+                raise  # label: typed
+            except Exception as error:  # label: wrap
+                raise FailedFunctionError(
+                    f"the query failed: {type(error).__name__}: {error}", parameter="query"
+                ) from error
+            finally:
+                _HOOKS.reset(token)
+                self._owner = None  # label: disown
+
+    def __repr__(self) -> str:
+        return f"Queryable(Q={self.query_type})"
+
+
+def new_queryable(transition, Q="ExtrinsicObject", A="ExtrinsicObject") -> Queryable:
+    """A queryable answering each query ``q`` with ``transition(q, is_internal)`` (requires
+    ``contrib``, as in OpenDP: the transition is user code no proof covers)."""
+    assert_features("contrib")  # label: new-contrib
+    name = _RUST_NAMES.get(Q) if isinstance(Q, type) else None
+    return Queryable(transition, query_type=name or (Q if type(Q) is str else repr(Q)))
+
+
+#: OpenDP's names of the Python types a query type may be given as.
+_RUST_NAMES = {int: "i32", float: "f64", str: "String", bool: "bool"}
+
+
+# proof: end queryable

@@ -1,0 +1,158 @@
+"""make_chain_tt, make_chain_mt, make_chain_pm and dp.new_function: OpenDP 0.16's argument order
+and numbers, the same object as >>, bad inputs, contracts (and refuted wrong maps), runtime
+enforcement."""
+
+from __future__ import annotations
+
+import pytest
+
+import certdp.prelude as dp
+from certdp.combinators.chain_mt.contract import CONTRACT as MT_CONTRACT
+from certdp.combinators.chain_pm.contract import CONTRACT as PM_CONTRACT
+from certdp.combinators.chain_tt.contract import CONTRACT as TT_CONTRACT
+from certdp.contracts.contract import PrivacyViolation, StabilityViolation
+from certdp.core.errors import (
+    ContractError,
+    DomainMismatchError,
+    FeatureNotEnabledError,
+    MakeDomainError,
+    MakeMeasurementError,
+    MakeTransformationError,
+)
+
+SPACE = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_distance()
+
+
+@pytest.fixture(autouse=True)
+def _features():
+    dp.enable_features("contrib")  # new constructors are not vetted yet
+    yield
+    dp.disable_features("honest-but-curious")
+
+
+def _clamp_sum():
+    clamp = dp.t.make_clamp(*SPACE, bounds=(0.0, 10.0))
+    return clamp, dp.t.make_sum(*clamp.output_space)
+
+
+def test_chain_tt_as_opendp():
+    """OpenDP 0.16: chain_tt(sum, clamp (0, 10)) on f64 vectors: map(1) = 10.00000009313226,
+    map(3) = 30.00000009313226, [1, 20, -3] -> 11."""
+    clamp, total = _clamp_sum()
+    chained = dp.c.make_chain_tt(total, clamp)
+    assert chained.map(1) == 10.00000009313226 and chained.map(3) == 30.00000009313226
+    assert chained([1.0, 20.0, -3.0]) == 11.0
+    assert chained.input_space == SPACE and chained.output_space == total.output_space
+    same = clamp >> total
+    assert [same.map(d) for d in (0, 1, 7)] == [chained.map(d) for d in (0, 1, 7)]
+    assert same._stages == chained._stages == (clamp, total)
+
+
+def test_chain_mt_as_opendp():
+    """OpenDP 0.16: chain_mt(laplace scale 5, chain_tt(sum, clamp)): map(1) =
+    2.000000018626452, map(2) = 4.000000018626452; count >> laplace(2): 0.5 and 1.5 at
+    d_in 1 and 3; count >> gaussian(2): rho 0.125."""
+    clamp, total = _clamp_sum()
+    inner = dp.c.make_chain_tt(total, clamp)
+    laplace = dp.m.make_laplace(*inner.output_space, scale=5.0)
+    release = dp.c.make_chain_mt(laplace, inner)
+    assert release.map(1) == 2.000000018626452 and release.map(2) == 4.000000018626452
+    assert isinstance(release([1.0, 2.0]), float)
+    assert release.output_measure == dp.max_divergence()
+    count = dp.t.make_count(dp.vector_domain(dp.atom_domain(T=int)), dp.symmetric_distance())
+    counted = dp.c.make_chain_mt(dp.m.make_laplace(*count.output_space, scale=2.0), count)
+    assert (counted.map(1), counted.map(3)) == (0.5, 1.5)
+    gaussian = dp.m.make_gaussian(*count.output_space, scale=2.0)
+    assert dp.c.make_chain_mt(gaussian, count).map(1) == 0.125
+
+
+def test_chain_pm_as_opendp():
+    """OpenDP 0.16: a postprocessor keeps the measurement's map and measure (2.000000018626452
+    for the release above)."""
+    clamp, total = _clamp_sum()
+    release = clamp >> total >> dp.m.then_laplace(scale=5.0)
+    with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+        dp.new_function(lambda x: x, TO=float)
+    dp.enable_features("honest-but-curious")
+    rounded = dp.c.make_chain_pm(dp.new_function(lambda x: round(x), TO=int), release)
+    assert rounded.map(1) == release.map(1) == 2.000000018626452
+    assert rounded.output_measure == release.output_measure and rounded.input_space == SPACE
+    assert type(rounded([1.0, 2.0, 3.0])) is int
+    atom = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
+    zcdp = dp.m.make_gaussian(*atom, scale=2.0)
+    labelled = dp.c.make_chain_pm(
+        dp.new_function(lambda y: {"value": y}, TO="ExtrinsicObject"), zcdp
+    )
+    assert labelled.map(1.0) == zcdp.map(1.0) == 0.125
+    assert set(labelled(0.0)) == {"value"}
+
+
+def test_new_function():
+    dp.enable_features("honest-but-curious")
+    doubled = dp.new_function(lambda x: 2 * x, TO=dp.f64)
+    assert doubled(3.0) == 6.0 and doubled.TO == "f64" and isinstance(doubled, dp.Function)
+    assert dp.new_function(len, TO=int).TO == "i32"
+    for function, TO, parameter in [(3, "f64", "function"), (len, 3, "TO"), (len, None, "TO")]:
+        with pytest.raises(MakeDomainError) as error:
+            dp.new_function(function, TO=TO)
+        assert error.value.parameter == parameter and isinstance(error.value, TypeError)
+
+
+def test_bad_arguments():
+    clamp, total = _clamp_sum()
+    laplace = dp.m.make_laplace(*total.output_space, scale=1.0)
+    cases = [
+        (dp.c.make_chain_tt, (laplace, clamp), MakeTransformationError, "transformation1"),
+        (dp.c.make_chain_tt, (total, "clamp"), MakeTransformationError, "transformation0"),
+        (dp.c.make_chain_mt, (total, clamp), MakeMeasurementError, "measurement1"),
+        (dp.c.make_chain_mt, (laplace, laplace), MakeMeasurementError, "transformation0"),
+        (dp.c.make_chain_pm, (lambda y: y, laplace), MakeMeasurementError, "postprocess1"),
+        (dp.c.make_chain_pm, (None, laplace), MakeMeasurementError, "postprocess1"),
+    ]
+    for constructor, arguments, error_type, parameter in cases:
+        with pytest.raises(error_type) as error:
+            constructor(*arguments)
+        assert error.value.parameter == parameter and isinstance(error.value, TypeError)
+    dp.enable_features("honest-but-curious")
+    with pytest.raises(MakeMeasurementError) as error:
+        dp.c.make_chain_pm(dp.new_function(abs, TO=float), clamp)
+    assert error.value.parameter == "measurement0"
+    with pytest.raises(DomainMismatchError):  # the sum's output is not a vector
+        dp.c.make_chain_tt(dp.t.make_count(*SPACE), total)
+
+
+def test_contracts_hold():
+    assert TT_CONTRACT.verify(max_examples=30).examples > 0
+    assert MT_CONTRACT.verify(max_examples=30).examples > 0
+    assert PM_CONTRACT.verify(max_examples=30).examples > 0
+
+
+def test_wrong_maps_are_refuted():
+    with pytest.raises(StabilityViolation):
+        TT_CONTRACT.verify(max_examples=300, map_override=lambda d_in: 0)
+    with pytest.raises(PrivacyViolation):
+        MT_CONTRACT.verify(max_examples=300, map_override=lambda d_in: 1e-3 * d_in)
+    with pytest.raises(PrivacyViolation):
+        PM_CONTRACT.verify(max_examples=300, map_override=lambda d_in: 1e-3 * d_in)
+
+
+def test_runtime_enforcement():
+    dp.enable_contracts()
+    clamp, total = _clamp_sum()
+    chained = dp.c.make_chain_tt(total, clamp)
+    assert chained.map(1) == 10.00000009313226
+    chained._map = lambda d_in: 1.0
+    with pytest.raises(ContractError) as error:
+        chained.map(1)
+    assert error.value.condition == "stability-map"
+    release = dp.c.make_chain_mt(dp.m.make_laplace(*total.output_space, scale=5.0), chained)
+    release._map = lambda d_in: 0.5
+    with pytest.raises(ContractError):
+        release.map(1)
+    dp.enable_features("honest-but-curious")
+    laplace = dp.m.make_laplace(*total.output_space, scale=5.0)
+    post = dp.c.make_chain_pm(dp.new_function(abs, TO=float), laplace)
+    assert post.map(1.0) == laplace.map(1.0)
+    post._map = lambda d_in: 0.0
+    with pytest.raises(ContractError):
+        post.map(1.0)

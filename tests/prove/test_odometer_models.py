@@ -1,0 +1,126 @@
+"""The odometer and filter models: the code's readings and map equal the models on random
+inputs, the unedited code is proved, and unsound edits of the code are refuted by
+``certdp prove``'s own step (a filter comparing the wrong way, a filter that charges after the
+release, a map rounding the budget down, an odometer adding in floats)."""
+
+from __future__ import annotations
+
+import math
+import struct
+from fractions import Fraction
+
+import pytest
+import z3
+from hypothesis import given
+from hypothesis import strategies as st
+
+import certdp.prelude as dp
+from certdp.combinators.composition.smt_model import composed_loss
+from certdp.combinators.fully_adaptive_composition import smt_model as odometer_model
+from certdp.combinators.privacy_filter import smt_model as filter_model
+from certdp.contracts.smt import float_of
+from certdp.prove.engine import solve
+
+from .edited import prove_edited
+
+_F64 = z3.Float64()
+_LOSSES = st.one_of(
+    st.floats(min_value=0.0, allow_nan=False),
+    st.sampled_from([0.0, 5e-324, 1e-300, 1 / 3, 1.0, 1e308, 1.7976931348623157e308, math.inf]),
+)
+ODOMETER = "combinators/_odometer/odometer.py"
+
+
+@pytest.fixture(autouse=True)
+def _contrib():
+    dp.enable_features("contrib")
+
+
+def _bits(value: float) -> int:
+    return struct.unpack("<Q", struct.pack("<d", value))[0]
+
+
+@given(st.lists(_LOSSES, min_size=1, max_size=4))
+def test_odometer_readings_are_the_model(losses):
+    readings = odometer_model.code_readings(tuple(losses))
+    for step, reading in enumerate(readings):
+        model, _ = composed_loss([z3.FPVal(v, _F64) for v in losses[: step + 1]], _F64)
+        assert _bits(float_of(z3.simplify(model))) == _bits(reading)
+
+
+@given(
+    st.one_of(
+        _LOSSES,
+        st.fractions(min_value=0, max_value=10**6),
+        st.integers(min_value=0, max_value=10**400),
+    ),
+    st.sampled_from([0.0, 1.0, 2.5]),
+)
+def test_filter_map_is_the_model(d_out, d_in):
+    value = filter_model.filter_map(d_in, d_out, d_in)
+    if d_out == math.inf:
+        assert value == math.inf
+        return
+    model = float_of(z3.simplify(z3.fpToFP(z3.RTP(), z3.RealVal(str(Fraction(d_out))), _F64)))
+    assert _bits(value) == _bits(model)
+    assert value == math.inf or Fraction(value) >= Fraction(d_out)
+
+
+def test_the_unedited_code_is_proved():
+    for obligation in odometer_model.obligations() + filter_model.obligations():
+        assert solve(obligation, 300)["status"] == "proved", obligation.claim
+
+
+def test_a_filter_comparing_the_wrong_way_is_refuted(tmp_path):
+    edit = {
+        ODOMETER: [
+            ("if not measure.ordered(total, d_out):", "if not measure.ordered(d_out, total):")
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="(sequence)")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_a_filter_that_charges_after_the_release_is_refused_nothing_is_refuted(tmp_path):
+    edit = {
+        ODOMETER: [
+            ("            self._charged.append((query, loss))  # label: charge\n", ""),
+            (
+                "            return query.invoke(copy.deepcopy(self._data))  # label: release\n",
+                "            answer = query.invoke(copy.deepcopy(self._data))\n"
+                "            with self._lock:\n"
+                "                self._charged.append((query, loss))\n"
+                "            return answer\n",
+            ),
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="(callback)")
+    assert summary["status"] == "counterexample", summary
+    # the sequential instances cannot see it: only queries submitted during a release can
+    summary = prove_edited(tmp_path / "seq", "make_privacy_filter", edit, select="(sequence)")
+    assert summary["status"] == "proved", summary
+
+
+def test_a_filter_map_rounding_the_budget_down_is_refuted(tmp_path):
+    edit = {
+        "combinators/privacy_filter/make_privacy_filter.py": [
+            ('return inf_cast(value, "f64")  # label: stated', "return float(value)")
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="budgets (f64 samples")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_an_odometer_adding_in_floats_is_refuted(tmp_path):
+    edit = {
+        ODOMETER: [
+            (
+                'return compose_losses(self.output_measure, losses, FailedMapError, "query")',
+                "return float(sum(losses))",
+            )
+        ]
+    }
+    summary = prove_edited(
+        tmp_path, "make_fully_adaptive_composition", edit, select="odometer (MaxDivergence)"
+    )
+    assert summary["status"] == "counterexample", summary
