@@ -47,6 +47,21 @@ def _left(measure, spent, d_out):
     return _F64_MAX if left > _F64_MAX else neg_inf_cast(left, "f64")
 
 
+def _exact_sum(values):
+    """The exact sum of non-negative exact numbers: ``inf`` if one is ``inf``, else a
+    ``Fraction``."""
+    if any(value == math.inf for value in values):  # label: exact-infinite
+        return math.inf
+    return sum((Fraction(value) for value in values), Fraction(0))  # label: exact-sum
+
+
+def _exact(measure, losses):
+    """The exact sum of checked ``losses`` of ``measure`` (per coordinate for pairs)."""
+    if isinstance(measure, ApproximateDivergence):
+        return (_exact_sum([d for d, _ in losses]), _exact_sum([e for _, e in losses]))
+    return _exact_sum(losses)
+
+
 def _same(ours, theirs) -> bool:
     """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s class (a query's own
     objects never judge whether they match)?"""
@@ -65,6 +80,7 @@ class OdometerQueryable:
         self._lock = threading.Lock()  # label: lock
         self._charged: list = []  # (query, its loss at the budget's d_in)  # label: charged
         self._budget = budget  # label: budget
+        self._spent = _exact(output_measure, [])  # label: spent-init
         self._hooks = _HOOKS.get()  # label: keep-hooks
 
     def _admissible(self, query) -> Measurement:
@@ -105,16 +121,17 @@ class OdometerQueryable:
             compose_losses(measure, [loss], FailedMapError, "query")  # label: loss-checked
         with self._lock:  # label: critical-begin
             if self._budget is not None:
-                losses = [charged_loss for _, charged_loss in self._charged]  # label: losses
-                spent = compose_losses(measure, losses)  # label: spent
-                total = compose_losses(measure, losses + [loss])  # label: pending
+                after = _exact(measure, [self._spent, loss])  # label: after
+                total = compose_losses(measure, [after])  # label: pending
                 if not measure.ordered(total, d_out):  # label: check
+                    spent = compose_losses(measure, [self._spent])  # label: spent
                     raise FailedFunctionError(
                         f"refused before release: the privacy loss at d_in = {shown(d_in)} "
                         f"would be {total!r} with this query, above the budget d_out = "
                         f"{d_out!r}; spent {spent!r}, left {_left(measure, spent, d_out)!r}",
                         parameter="query",
                     )
+                self._spent = after  # label: charge-spent
             self._charged.append((query, loss))  # label: charge
         token = _HOOKS.set(self._hooks)  # label: inherit
         try:
