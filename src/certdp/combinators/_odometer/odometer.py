@@ -19,6 +19,7 @@ from fractions import Fraction
 from certdp.combinators._compose import compose_losses
 from certdp.core.errors import (
     DomainMismatchError,
+    DPError,
     FailedFunctionError,
     FailedMapError,
     MeasureMismatchError,
@@ -60,6 +61,19 @@ def _exact(measure, losses):
     if isinstance(measure, ApproximateDivergence):
         return (_exact_sum([d for d, _ in losses]), _exact_sum([e for _, e in losses]))
     return _exact_sum(losses)
+
+
+def _typed(call, argument, error, what: str):
+    """``call(argument)``; a ``DPError`` it raises propagates, any other ``Exception`` becomes
+    ``error`` naming ``query`` (caused by it)."""
+    try:
+        return call(argument)  # label: typed-call
+    except DPError:
+        raise
+    except Exception as cause:  # label: typed-wrap
+        raise error(
+            f"the query's {what} failed: {type(cause).__name__}: {cause}", parameter="query"
+        ) from cause
 
 
 def _same(ours, theirs) -> bool:
@@ -117,7 +131,7 @@ class OdometerQueryable:
         measure, loss = self.output_measure, None
         if self._budget is not None:
             d_in, d_out = self._budget
-            loss = query.map(d_in)  # label: query-loss
+            loss = _typed(query.map, d_in, FailedMapError, "map")  # label: query-loss
             compose_losses(measure, [loss], FailedMapError, "query")  # label: loss-checked
         with self._lock:  # label: critical-begin
             if self._budget is not None:
@@ -133,9 +147,10 @@ class OdometerQueryable:
                     )
                 self._spent = after  # label: charge-spent
             self._charged.append((query, loss))  # label: charge
+        data = copy.deepcopy(self._data)  # label: copy
         token = _HOOKS.set(self._hooks)  # label: inherit
         try:
-            return query.invoke(copy.deepcopy(self._data))  # label: release
+            return _typed(query.invoke, data, FailedFunctionError, "function")  # label: release
         finally:
             _HOOKS.reset(token)
 
@@ -151,7 +166,7 @@ class OdometerQueryable:
         d_in = validate_d_in(self.input_metric, d_in)  # label: loss-d-in
         with self._lock:
             charged = [query for query, _ in self._charged]  # label: snapshot
-        losses = [m.map(d_in) for m in charged]  # label: loss-maps
+        losses = [_typed(m.map, d_in, FailedMapError, "map") for m in charged]  # label: loss-maps
         return compose_losses(self.output_measure, losses, FailedMapError, "query")  # label: report
 
     def __repr__(self) -> str:
