@@ -170,7 +170,10 @@ def test_a_query_whose_map_raises_is_refused_before_anything():
     def bad_map(d_in):
         raise dp.FailedMapError("no", parameter="d_in")
 
-    for map_ in (bad_map, lambda d: -1.0, lambda d: math.nan, lambda d: "0"):
+    def untyped_map(d_in):
+        raise KeyError("no")
+
+    for map_ in (bad_map, untyped_map, lambda d: -1.0, lambda d: math.nan, lambda d: "0"):
         with pytest.raises(dp.FailedMapError):
             queryable(dp.Measurement(SPACE[0], ran.append, SPACE[1], dp.max_divergence(), map_))
     assert ran == [] and queryable.privacy_loss(1.0) == 0.0
@@ -183,8 +186,9 @@ def test_exception_half_way_keeps_the_charge():
         raise RuntimeError("half-way")
 
     failing = dp.Measurement(SPACE[0], explode, SPACE[1], dp.max_divergence(), lambda d: 0.75)
-    with pytest.raises(RuntimeError, match="half-way"):
+    with pytest.raises(dp.FailedFunctionError, match="RuntimeError: half-way") as error:
         queryable(failing)
+    assert isinstance(error.value.__cause__, RuntimeError)
     assert queryable.privacy_loss(1.0) == 0.75
     with pytest.raises(dp.FailedFunctionError, match="spent 0.75"):
         queryable(dp.m.make_laplace(*SPACE, 2.0))  # 0.5 more would pass the budget

@@ -84,11 +84,15 @@ def test_a_filter_comparing_the_wrong_way_is_refuted(tmp_path):
 def test_a_filter_that_charges_after_the_release_is_refused_nothing_is_refuted(tmp_path):
     edit = {
         ODOMETER: [
+            ("                self._spent = after  # label: charge-spent\n", ""),
             ("            self._charged.append((query, loss))  # label: charge\n", ""),
             (
-                "            return query.invoke(copy.deepcopy(self._data))  # label: release\n",
-                "            answer = query.invoke(copy.deepcopy(self._data))\n"
+                '            return _typed(query.invoke, data, FailedFunctionError, "function")'
+                "  # label: release\n",
+                '            answer = _typed(query.invoke, data, FailedFunctionError, "function")\n'
                 "            with self._lock:\n"
+                "                if self._budget is not None:\n"
+                "                    self._spent = after\n"
                 "                self._charged.append((query, loss))\n"
                 "            return answer\n",
             ),

@@ -19,6 +19,7 @@ from fractions import Fraction
 from certdp.combinators._compose import compose_losses
 from certdp.core.errors import (
     DomainMismatchError,
+    DPError,
     FailedFunctionError,
     FailedMapError,
     MeasureMismatchError,
@@ -47,6 +48,34 @@ def _left(measure, spent, d_out):
     return _F64_MAX if left > _F64_MAX else neg_inf_cast(left, "f64")
 
 
+def _exact_sum(values):
+    """The exact sum of non-negative exact numbers: ``inf`` if one is ``inf``, else a
+    ``Fraction``."""
+    if any(value == math.inf for value in values):  # label: exact-infinite
+        return math.inf
+    return sum((Fraction(value) for value in values), Fraction(0))  # label: exact-sum
+
+
+def _exact(measure, losses):
+    """The exact sum of checked ``losses`` of ``measure`` (per coordinate for pairs)."""
+    if isinstance(measure, ApproximateDivergence):
+        return (_exact_sum([d for d, _ in losses]), _exact_sum([e for _, e in losses]))
+    return _exact_sum(losses)
+
+
+def _typed(call, argument, error, what: str):
+    """``call(argument)``; a ``DPError`` it raises propagates, any other ``Exception`` becomes
+    ``error`` naming ``query`` (caused by it)."""
+    try:
+        return call(argument)  # label: typed-call
+    except DPError:
+        raise
+    except Exception as cause:  # label: typed-wrap
+        raise error(
+            f"the query's {what} failed: {type(cause).__name__}: {cause}", parameter="query"
+        ) from cause
+
+
 def _same(ours, theirs) -> bool:
     """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s class (a query's own
     objects never judge whether they match)?"""
@@ -65,6 +94,7 @@ class OdometerQueryable:
         self._lock = threading.Lock()  # label: lock
         self._charged: list = []  # (query, its loss at the budget's d_in)  # label: charged
         self._budget = budget  # label: budget
+        self._spent = _exact(output_measure, [])  # label: spent-init
         self._hooks = _HOOKS.get()  # label: keep-hooks
 
     def _admissible(self, query) -> Measurement:
@@ -101,24 +131,26 @@ class OdometerQueryable:
         measure, loss = self.output_measure, None
         if self._budget is not None:
             d_in, d_out = self._budget
-            loss = query.map(d_in)  # label: query-loss
+            loss = _typed(query.map, d_in, FailedMapError, "map")  # label: query-loss
             compose_losses(measure, [loss], FailedMapError, "query")  # label: loss-checked
         with self._lock:  # label: critical-begin
             if self._budget is not None:
-                losses = [charged_loss for _, charged_loss in self._charged]  # label: losses
-                spent = compose_losses(measure, losses)  # label: spent
-                total = compose_losses(measure, losses + [loss])  # label: pending
+                after = _exact(measure, [self._spent, loss])  # label: after
+                total = compose_losses(measure, [after])  # label: pending
                 if not measure.ordered(total, d_out):  # label: check
+                    spent = compose_losses(measure, [self._spent])  # label: spent
                     raise FailedFunctionError(
                         f"refused before release: the privacy loss at d_in = {shown(d_in)} "
                         f"would be {total!r} with this query, above the budget d_out = "
                         f"{d_out!r}; spent {spent!r}, left {_left(measure, spent, d_out)!r}",
                         parameter="query",
                     )
+                self._spent = after  # label: charge-spent
             self._charged.append((query, loss))  # label: charge
+        data = copy.deepcopy(self._data)  # label: copy
         token = _HOOKS.set(self._hooks)  # label: inherit
         try:
-            return query.invoke(copy.deepcopy(self._data))  # label: release
+            return _typed(query.invoke, data, FailedFunctionError, "function")  # label: release
         finally:
             _HOOKS.reset(token)
 
@@ -134,7 +166,7 @@ class OdometerQueryable:
         d_in = validate_d_in(self.input_metric, d_in)  # label: loss-d-in
         with self._lock:
             charged = [query for query, _ in self._charged]  # label: snapshot
-        losses = [m.map(d_in) for m in charged]  # label: loss-maps
+        losses = [_typed(m.map, d_in, FailedMapError, "map") for m in charged]  # label: loss-maps
         return compose_losses(self.output_measure, losses, FailedMapError, "query")  # label: report
 
     def __repr__(self) -> str:
