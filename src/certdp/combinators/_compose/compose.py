@@ -16,7 +16,7 @@ from certdp.core.errors import ArithmeticOverflowError, FailedMapError
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.numeric import inf_cast
 
-__all__ = ["COMPOSABLE", "add_losses", "compose_losses", "composable"]
+__all__ = ["COMPOSABLE", "add_losses", "compose_losses", "composable", "sequential_only"]
 
 
 # proof: begin compose
@@ -37,6 +37,16 @@ def composable(measure) -> bool:
     return (
         type(measure) is ApproximateDivergence and type(measure.measure) in SCALAR
     )  # label: pair-measure
+
+
+def sequential_only(measure) -> bool:
+    """Must the queryables released under ``measure`` stop answering once a later part has
+    started?  True for ``Approximate(ZeroConcentratedDivergence)``, whose composition is proven
+    only for sequential interaction (OpenDP 0.16 draws the same line); the other composable
+    measures compose concurrently."""
+    return type(measure) is ApproximateDivergence and (  # label: sequential-measure
+        type(measure.measure) is ZeroConcentratedDivergence
+    )
 
 
 def _term(value, error, parameter):

@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from certdp.combinators._compose import COMPOSABLE, composable, compose_losses
+from certdp.combinators._compose import COMPOSABLE, composable, compose_losses, sequential_only
 from certdp.contracts import certified
 from certdp.core.domains import Domain
 from certdp.core.errors import (
@@ -30,7 +30,6 @@ from certdp.core.errors import (
     MetricMismatchError,
     type_mismatch,
 )
-from certdp.core.measures import ApproximateDivergence, ZeroConcentratedDivergence
 from certdp.core.metrics import Metric
 from certdp.core.partial import partial_constructor
 from certdp.core.queryable import Queryable, guarded
@@ -45,15 +44,6 @@ __all__ = [
 
 
 # proof: begin constructor
-def sequential_only(measure) -> bool:
-    """Must the releases' own queryables stop once a later query is charged?  (True for
-    ``Approximate(ZeroConcentratedDivergence)``, whose composition is proven only for
-    sequential interaction; OpenDP 0.16 draws the same line.)"""
-    return type(measure) is ApproximateDivergence and (  # label: sequential-measure
-        type(measure.measure) is ZeroConcentratedDivergence
-    )
-
-
 @certified
 def make_adaptive_composition(
     input_domain, input_metric, output_measure, d_in, d_mids

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import warnings
 
-from certdp.combinators._compose import COMPOSABLE, composable, compose_losses
+from certdp.combinators._compose import COMPOSABLE, composable, compose_losses, sequential_only
 from certdp.contracts import certified
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import FailedFunctionError, MakeMeasurementError
+from certdp.core.queryable import guarded
 from certdp.core.transformation import Measurement
 
 __all__ = ["make_composition", "make_basic_composition"]
@@ -53,9 +54,19 @@ def make_composition(measurements) -> Measurement:
 
     leaves = composed_leaves(measurements)  # label: leaves
 
+    sequential = sequential_only(measure)
+
     def function(x):
-        releases = [leaf.invoke(x) for leaf in leaves]  # label: function
-        return nested(measurements, releases)  # label: nest
+        if not sequential:
+            releases = [leaf.invoke(x) for leaf in leaves]  # label: function
+            return nested(measurements, releases)  # label: nest
+        started = [0]  # how many leaves have started; only grows
+        releases = []
+        for j, leaf in enumerate(leaves):
+            started[0] = j + 1  # label: start
+            with guarded(_latest(started, j + 1, measure)):  # label: guarded
+                releases.append(leaf.invoke(x))  # label: function-guarded
+        return nested(measurements, releases)  # label: nest-guarded
 
     def privacy_map(d_in):
         losses = [leaf.map(d_in) for leaf in leaves]  # label: inner-maps
@@ -70,6 +81,22 @@ def make_composition(measurements) -> Measurement:
     )
     composed._composed = tuple(measurements)  # label: record
     return composed
+
+
+def _latest(started, number, measure):
+    """The guard of the queryables leaf ``number`` releases: they answer only while no later
+    leaf has started (so, once the composition has returned, only the last leaf's do)."""
+
+    def ask():
+        if started[0] != number:  # label: latest
+            raise FailedFunctionError(
+                f"sequentiality: this queryable was released by part {number} of a composition "
+                f"under {measure!r}, whose part {started[0]} has since run; only the most recent "
+                "release may be queried",
+                parameter="query",
+            )
+
+    return ask
 
 
 def _parts(measurement):
