@@ -4,7 +4,9 @@ Guarantee (make_composition.tex): for a non-empty list of measurements with one 
 one input metric and one output measure, MaxDivergence, ZeroConcentratedDivergence or the
 ``Approximate`` form of either, the returned measurement releases the list of their outputs
 (independent randomness), and its privacy map ``d_in -> sum_i map_i(d_in)`` (coordinate-wise for
-pairs; each exact sum rounded up once, combinators/_compose) is valid.
+pairs; each exact sum rounded up once, combinators/_compose) is valid. Under
+``Approximate(ZeroConcentratedDivergence)`` a part's queryables answer only until the next part
+starts (sequential interaction, as OpenDP's source has it).
 """
 
 from __future__ import annotations
