@@ -21,6 +21,7 @@ from .errors import (
     FailedMapError,
     MakeTransformationError,
     MetricMismatchError,
+    shown,
     type_mismatch,
 )
 from .fpenv import require_ieee_environment
@@ -53,12 +54,13 @@ def validate_d_in(metric, d_in):
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         if type(d_in) is not int:  # label: d-in-dataset
             raise FailedMapError(
-                f"must be a non-negative integer under {metric}, got {d_in!r}", parameter="d_in"
+                f"must be a non-negative integer under {metric}, got {shown(d_in)}",
+                parameter="d_in",
             )
     elif type(d_in) is float and math.isnan(d_in):  # label: d-in-nan
         raise FailedMapError("must not be NaN", parameter="d_in")
     if d_in < 0:  # label: d-in-negative
-        raise FailedMapError(f"must be non-negative, got {d_in!r}", parameter="d_in")
+        raise FailedMapError(f"must be non-negative, got {shown(d_in)}", parameter="d_in")
     if type(d_in) is float and d_in == 0:
         return 0.0  # label: d-in-zero
     return d_in
@@ -112,7 +114,7 @@ class _Mapped:
             return bool(guaranteed <= d_out)  # label: check-transformation
         except (TypeError, ValueError):
             raise FailedMapError(
-                f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
+                f"must be a distance comparable with {shown(guaranteed)}", parameter="d_out"
             ) from None
 
     def __call__(self, arg):
@@ -198,7 +200,7 @@ class Measurement(_Mapped):
             return bool(self.output_measure.ordered(guaranteed, d_out))  # label: check-measurement
         except (FailedMapError, TypeError, ValueError, IndexError, KeyError):
             raise FailedMapError(
-                f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
+                f"must be a distance comparable with {shown(guaranteed)}", parameter="d_out"
             ) from None
 
     def invoke(self, arg):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from certdp.core.errors import ArithmeticOverflowError, FailedMapError
+from certdp.core.errors import ArithmeticOverflowError, FailedMapError, shown
 from certdp.numeric import inf_cast, inf_exp, inf_ln_1p, neg_inf_cast
 from certdp.numeric.quick import (
     quick_inf_add,
@@ -45,13 +45,13 @@ def _f64(value, name: str, up: bool) -> float:
     """``value`` as an f64: rounded up (``up``, +inf beyond the range) or down (the largest
     finite f64 beyond it); refuses what is not a number, NaN and values with the sign set."""
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-        raise FailedMapError(f"must be a number, got {value!r}", parameter=name)  # label: type
+        raise FailedMapError(f"must be a number, got {shown(value)}", parameter=name)  # label: type
     if isinstance(value, float):
         if math.isnan(value) or math.copysign(1.0, value) < 0:  # label: float-check
-            raise FailedMapError(f"must be non-negative, got {value!r}", parameter=name)
+            raise FailedMapError(f"must be non-negative, got {shown(value)}", parameter=name)
         return value  # label: float-kept
     if value < 0:  # label: rational-check
-        raise FailedMapError(f"must be non-negative, got {value}", parameter=name)
+        raise FailedMapError(f"must be non-negative, got {shown(value)}", parameter=name)
     try:
         return inf_cast(value, "f64") if up else neg_inf_cast(value, "f64")  # label: rational-cast
     except ArithmeticOverflowError:

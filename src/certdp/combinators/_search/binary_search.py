@@ -31,6 +31,7 @@ from certdp.core.errors import (
     FailedCastError,
     FailedFunctionError,
     FeatureNotEnabledError,
+    shown,
 )
 
 __all__ = ["BinarySearchError", "binary_search", "binary_search_param", "binary_search_chain"]
@@ -165,7 +166,7 @@ class _Probe:
             result = False
         if not isinstance(result, (bool, np.bool_)):  # label: boolean
             raise BinarySearchError(
-                f"must return a boolean, returned {_show(result)} at {value!r}",
+                f"must return a boolean, returned {_show(result)} at {shown(value)}",
                 parameter="predicate",
             )
         self.outcomes[slot] = bool(result)  # label: record
@@ -242,7 +243,7 @@ def _bound(given, T: _Kind):
     if T.is_float:
         if abs(value) > T.max:  # label: beyond-max
             raise BinarySearchError(
-                f"{_show(original)} lies beyond the largest finite {T.name} ({T.max!r})",
+                f"{_show(original)} lies beyond the largest finite {T.name} ({shown(T.max)})",
                 parameter="bounds",
             )
         if Fraction(T.round(float(value))) != value:  # label: exact-in-T
@@ -425,7 +426,7 @@ def _search(predicate, bounds, T, return_sign: bool):
     )  # label: pick
     if not (high - low == 1 and probe.passed(found) and probe.failed(neighbour)):  # label: guard
         raise BinarySearchError(
-            f"no evaluated passing value next to an evaluated failing one ({below!r}, {above!r})",
+            f"no evaluated passing value next to an evaluated failing one ({shown(below)}, {shown(above)})",
             parameter="predicate",
         )
     if T.is_float and _key(found) == -1 and probe.passed(0.0):  # label: positive-zero
@@ -437,7 +438,7 @@ def _no_boundary(probe: _Probe, bounds, bracket, T: _Kind) -> None:
     """Raise :class:`_NoBoundaryError`: the predicate did not change between the values tried."""
     passed = sum(probe.outcomes.values())
     where = (
-        f"within the bounds {bracket!r}"
+        f"within the bounds {shown(bracket)}"
         if None not in bounds
         else f"from 0 towards +-{T.max:.4g} ({T.name})"
         if T.is_float
@@ -483,7 +484,7 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
         return _search(passes, bounds, T, False)  # label: param-search
     except _NoBoundaryError as error:
         raise BinarySearchError(
-            f"no parameter found whose chain passes check(d_in={d_in!r}, d_out={d_out!r}): {error}",
+            f"no parameter found whose chain passes check(d_in={shown(d_in)}, d_out={shown(d_out)}): {error}",
             parameter="d_out",
         ) from error.first_error
 
@@ -498,14 +499,14 @@ def binary_search_chain(make_chain, d_in, d_out, bounds=(None, None), T=None):
         raise
     except Exception as error:  # label: rebuild-raised
         raise BinarySearchError(
-            f"rebuilding the chain at the parameter found ({parameter!r}) or checking it again "
+            f"rebuilding the chain at the parameter found ({shown(parameter)}) or checking it again "
             f"raised {type(error).__name__}: {error}",
             parameter="make_chain",
         ) from error
     if not (isinstance(recheck, (bool, np.bool_)) and recheck):  # label: recheck
         raise BinarySearchError(
             "the chain rebuilt from the parameter found no longer passes "
-            f"check(d_in={d_in!r}, d_out={d_out!r})",
+            f"check(d_in={shown(d_in)}, d_out={shown(d_out)})",
             parameter="make_chain",
         )
     return chain  # label: chain

@@ -20,7 +20,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import MakeMeasurementError, shown
 from certdp.core.measures import ZeroConcentratedDivergence, zero_concentrated_divergence
 from certdp.core.metrics import AbsoluteDistance, L2Distance
 from certdp.core.partial import partial_constructor
@@ -59,7 +59,7 @@ def make_gaussian(
     """Add exact discrete Gaussian noise of ``scale`` (on ``2^k Z`` for floats); zCDP."""
     if not zcdp_requested(MO):  # label: measure-check
         raise MakeMeasurementError(
-            f"must be ZeroConcentratedDivergence (the only output measure supported), got {MO!r}",
+            f"must be ZeroConcentratedDivergence (the only output measure supported), got {shown(MO)}",
             parameter="MO",
         )
     vector = isinstance(input_domain, VectorDomain)
@@ -82,7 +82,7 @@ def make_gaussian(
     if T.is_integer:
         if not integer_grid(k):  # label: k-check
             raise MakeMeasurementError(
-                f"is only valid for domains over floats (None or 0 here), got {k!r}",
+                f"is only valid for domains over floats (None or 0 here), got {shown(k)}",
                 parameter="k",
             )
         function = integer_release(scale, T, vector)

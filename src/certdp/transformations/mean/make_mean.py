@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
-from certdp.core.errors import MakeTransformationError
+from certdp.core.errors import MakeTransformationError, shown
 from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -73,7 +73,7 @@ def make_mean(input_domain, input_metric) -> Transformation:
     T = element_domain.T.name
     if not is_representable(size, T):  # label: size-exact
         raise MakeTransformationError(
-            f"the size {size} is not exactly a value of {T}", parameter="input_domain"
+            f"the size {shown(size)} is not exactly a value of {T}", parameter="input_domain"
         )
     lower, upper = element_domain.bounds
     summed = make_sum(input_domain, input_metric)  # label: sum
