@@ -260,12 +260,16 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
         if bounds is None:
             raise MakeDomainError("must be given when bounds are not", parameter="T")
         if type(bounds) not in (tuple, list) or len(bounds) != 2:
-            raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
+            raise type_mismatch(MakeDomainError)(
+                "must be a pair (lower, upper)", parameter="bounds"
+            )
         T = infer_type(bounds[0])  # label: infer
     T = carrier(T)  # label: carrier
     if bounds is not None:
         if type(bounds) not in (tuple, list) or len(bounds) != 2:
-            raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
+            raise type_mismatch(MakeDomainError)(
+                "must be a pair (lower, upper)", parameter="bounds"
+            )
         lower = carrier_bound("lower bound", bounds[0], T)
         upper = carrier_bound("upper bound", bounds[1], T)
         if lower > upper:  # label: ordered
@@ -276,7 +280,9 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
         bounds = (lower, upper)
     nan = exact_argument(nan, "nan", MakeDomainError)  # label: nan-flag
     if nan is not None and type(nan) is not bool:
-        raise MakeDomainError(f"must be True, False or None, got {shown(nan)}", parameter="nan")
+        raise type_mismatch(MakeDomainError)(
+            f"must be True, False or None, got {shown(nan)}", parameter="nan"
+        )
     if nan is None:
         nan = T.is_float and bounds is None
     if nan and not T.is_float:
@@ -290,13 +296,15 @@ def vector_domain(atom_domain: Domain, size: int | None = None) -> VectorDomain:
     """The domain of vectors of members of ``atom_domain``; of exactly ``size`` elements if given."""
     require_ieee_environment()  # label: vector-environment
     if not issubclass(type(atom_domain), Domain):  # label: vector-element
-        raise MakeDomainError(
+        raise type_mismatch(MakeDomainError)(
             f"must be a domain, got {shown(atom_domain)}", parameter="atom_domain"
         )
     if size is not None:
         size = exact_scalar(size, "size", MakeDomainError)  # label: size
         if type(size) is not int:
-            raise MakeDomainError(f"must be an integer, got {shown(size)}", parameter="size")
+            raise type_mismatch(MakeDomainError)(
+                f"must be an integer, got {shown(size)}", parameter="size"
+            )
         if size < 0:
             raise MakeDomainError(f"must be non-negative, got {shown(size)}", parameter="size")
     return VectorDomain(atom_domain, size)  # label: vector-domain

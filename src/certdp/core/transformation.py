@@ -53,7 +53,7 @@ def validate_d_in(metric, d_in):
         )
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         if type(d_in) is not int:  # label: d-in-dataset
-            raise FailedMapError(
+            raise type_mismatch(FailedMapError)(
                 f"must be a non-negative integer under {metric}, got {shown(d_in)}",
                 parameter="d_in",
             )
@@ -71,7 +71,7 @@ def _exact_d_out(d_out):
     would be compared element by element in its own width."""
     d_out = exact_argument(d_out, "d_out", FailedMapError)
     if type(d_out) not in (int, float, Fraction, tuple):  # label: check-d-out-type
-        raise FailedMapError(
+        raise type_mismatch(FailedMapError)(
             f"must be a number (or a tuple for a pair of distances), got {type(d_out).__name__}",
             parameter="d_out",
         )

@@ -32,6 +32,7 @@ from certdp.core.errors import (
     FailedFunctionError,
     FeatureNotEnabledError,
     shown,
+    type_mismatch,
 )
 
 __all__ = ["BinarySearchError", "binary_search", "binary_search_param", "binary_search_chain"]
@@ -207,7 +208,7 @@ def _type_of(T, bounds) -> _Kind | None:
     if type(T) is str and T in KINDS:
         return KINDS[T]
     if T is not None:
-        raise BinarySearchError(
+        raise type_mismatch(BinarySearchError)(
             f"must be int, float or one of {sorted(KINDS)}, got {_show(T)}", parameter="T"
         )
     given = [bound for bound in bounds if bound is not None]
@@ -226,10 +227,14 @@ def _exact_bound(value):
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_, str, bytes)):
-        raise BinarySearchError(f"must be numbers or None, got {_show(value)}", parameter="bounds")
+        raise type_mismatch(BinarySearchError)(
+            f"must be numbers or None, got {_show(value)}", parameter="bounds"
+        )
     exact = exact_scalar(value, "bounds", BinarySearchError)  # label: exact-bound
     if type(exact) not in (int, float, Fraction):
-        raise BinarySearchError(f"must be numbers or None, got {_show(value)}", parameter="bounds")
+        raise type_mismatch(BinarySearchError)(
+            f"must be numbers or None, got {_show(value)}", parameter="bounds"
+        )
     return value, exact
 
 
@@ -382,11 +387,13 @@ def _search(predicate, bounds, T, return_sign: bool):
     try:
         bounds = (None, None) if bounds is None else tuple(bounds)
     except TypeError:
-        raise BinarySearchError(
+        raise type_mismatch(BinarySearchError)(
             f"must be a pair, got {_show(bounds)}", parameter="bounds"
         ) from None
     if len(bounds) != 2:
-        raise BinarySearchError(f"must be a pair, got {_show(bounds)}", parameter="bounds")
+        raise type_mismatch(BinarySearchError)(
+            f"must be a pair, got {_show(bounds)}", parameter="bounds"
+        )
     given_bounds = [_exact_bound(bound) for bound in bounds]
     probe = _Probe(predicate)  # label: new-probe
     T = _type_of(T, given_bounds) or _infer_type(probe)  # label: type
@@ -462,6 +469,8 @@ def binary_search(
     """The passing value nearest the decision boundary of a monotone ``predicate``."""
     if "binary_search" not in _up_to_date:
         require_vetted_or_contrib("binary_search")  # label: gate
+    if not callable(predicate):  # label: predicate-callable
+        raise type_mismatch(BinarySearchError)("must be callable", parameter="predicate")
     try:
         return _search(predicate, bounds, T, return_sign)  # label: search-call
     except _NoBoundaryError as error:
@@ -476,6 +485,8 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
     ``check(d_in, d_out)`` (its map at ``d_in`` is at most ``d_out``)."""
     if "binary_search" not in _up_to_date:
         require_vetted_or_contrib("binary_search")  # label: param-gate
+    if not callable(make_chain):  # label: make-chain-callable
+        raise type_mismatch(BinarySearchError)("must be callable", parameter="make_chain")
 
     def passes(param):
         return make_chain(param).check(d_in, d_out)  # label: check

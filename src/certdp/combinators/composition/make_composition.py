@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError
+from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError, type_mismatch
 from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.transformation import Measurement
 from certdp.numeric import inf_cast
@@ -31,11 +31,12 @@ MAX_LEAVES = 2**20
 def make_composition(measurements) -> Measurement:
     """Compose ``measurements`` (pure DP or zCDP): the privacy losses add."""
     if not isinstance(measurements, (list, tuple)) or not measurements:  # label: non-empty
-        raise MakeMeasurementError(
-            "must be a non-empty list of measurements", parameter="measurements"
-        )
+        error = MakeMeasurementError if measurements == [] else type_mismatch(MakeMeasurementError)
+        raise error("must be a non-empty list of measurements", parameter="measurements")
     if not all(isinstance(m, Measurement) for m in measurements):  # label: all-measurements
-        raise MakeMeasurementError("must contain only measurements", parameter="measurements")
+        raise type_mismatch(MakeMeasurementError)(
+            "must contain only measurements", parameter="measurements"
+        )
     measurements = list(measurements)
     first = measurements[0]
     for other in measurements[1:]:

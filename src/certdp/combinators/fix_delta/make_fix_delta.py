@@ -25,7 +25,7 @@ __all__ = ["make_fix_delta"]
 def make_fix_delta(measurement, delta) -> Measurement:
     """The same release; the privacy profile read at ``delta``."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
-        raise MakeMeasurementError("must be a measurement", parameter="measurement")
+        raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
     if not isinstance(measurement.output_measure, SmoothedMaxDivergence):  # label: measure
         raise MakeMeasurementError(
             f"output measure must be SmoothedMaxDivergence, got {measurement.output_measure}",

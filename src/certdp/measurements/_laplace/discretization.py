@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from certdp.core.errors import MakeMeasurementError, shown
+from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 
 __all__ = ["K_MIN", "K_MAX", "get_discretization_consts"]
 
@@ -36,7 +36,9 @@ def get_discretization_consts(k, T: str) -> tuple[int, Fraction]:
     if k is None:
         k = k_min  # label: default-k
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise MakeMeasurementError(f"must be an integer or None, got {shown(k)}", parameter="k")
+        raise type_mismatch(MakeMeasurementError)(
+            f"must be an integer or None, got {shown(k)}", parameter="k"
+        )
     k = int(k)
     if k < k_min:  # label: k-too-small
         raise MakeMeasurementError(

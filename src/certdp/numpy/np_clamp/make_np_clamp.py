@@ -20,8 +20,8 @@ import math
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.errors import MakeDomainError, MakeTransformationError, shown
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+from certdp.core.errors import MakeDomainError, MakeTransformationError, shown, type_mismatch
+from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.numpy._support.error_bounds import unit_roundoff
@@ -73,7 +73,12 @@ def make_np_clamp(input_domain, input_metric, norm, p, origin=None) -> Transform
             parameter="input_domain",
         )
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
+        error = (
+            MakeTransformationError
+            if isinstance(input_metric, Metric)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(  # label: metric-check
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )

@@ -29,7 +29,12 @@ from fractions import Fraction
 import numpy as np
 
 from certdp.core.domains import atom_domain, nearest_binary32, vector_domain
-from certdp.core.errors import ArithmeticOverflowError, MakeTransformationError, shown
+from certdp.core.errors import (
+    ArithmeticOverflowError,
+    MakeTransformationError,
+    shown,
+    type_mismatch,
+)
 from certdp.core.metrics import absolute_distance
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier
@@ -131,7 +136,7 @@ def parse_summation(S, bounds=None) -> FloatSummation:
         first = bounds[0] if isinstance(bounds, (tuple, list)) and len(bounds) == 2 else None
         T = _float_type_of(first)
         if T is None:
-            raise MakeTransformationError(
+            raise type_mismatch(MakeTransformationError)(
                 f"{shown(S)} takes its type from the bounds, which must be floats, got {shown(bounds)}",
                 parameter="bounds",
             )
@@ -141,7 +146,7 @@ def parse_summation(S, bounds=None) -> FloatSummation:
 def float_bounds(bounds, summation: FloatSummation) -> tuple[float, float]:
     """``bounds`` as two finite, ordered values of ``T`` (Python floats)."""
     if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
-        raise MakeTransformationError(
+        raise type_mismatch(MakeTransformationError)(
             f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
         )
     checked = []
@@ -179,7 +184,9 @@ def float_bounds(bounds, summation: FloatSummation) -> tuple[float, float]:
 def checked_size(size, parameter: str = "size") -> int:
     """``size`` as a Python int, which must be a non-negative integer."""
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
-        raise MakeTransformationError(f"must be an integer, got {shown(size)}", parameter=parameter)
+        raise type_mismatch(MakeTransformationError)(
+            f"must be an integer, got {shown(size)}", parameter=parameter
+        )
     if size < 0:
         raise MakeTransformationError(
             f"must be non-negative, got {shown(size)}", parameter=parameter

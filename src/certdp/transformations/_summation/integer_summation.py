@@ -27,6 +27,7 @@ from certdp.core.errors import (
     FailedCastError,
     MakeTransformationError,
     shown,
+    type_mismatch,
 )
 from certdp.core.metrics import absolute_distance
 from certdp.core.transformation import Transformation
@@ -62,7 +63,7 @@ def integer_type(T, bounds) -> CarrierType:
     """The integer carrier type ``T``, inferred from ``bounds[0]`` when ``None`` (int → i32)."""
     if T is None:
         if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
-            raise MakeTransformationError(
+            raise type_mismatch(MakeTransformationError)(
                 f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
             )
         T = infer_type(bounds[0])
@@ -75,7 +76,7 @@ def integer_type(T, bounds) -> CarrierType:
 def integer_bounds(bounds, T: CarrierType) -> tuple[int, int]:
     """``bounds`` as a pair of Python ints, each a value of ``T`` (their order is not checked)."""
     if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
-        raise MakeTransformationError(
+        raise type_mismatch(MakeTransformationError)(
             f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
         )
     for name, value in zip(("lower", "upper"), bounds):
@@ -89,7 +90,9 @@ def integer_bounds(bounds, T: CarrierType) -> tuple[int, int]:
 def checked_size(size) -> int:
     """``size`` as a Python int, which must be a non-negative integer."""
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
-        raise MakeTransformationError(f"must be an integer, got {shown(size)}", parameter="size")
+        raise type_mismatch(MakeTransformationError)(
+            f"must be an integer, got {shown(size)}", parameter="size"
+        )
     if size < 0:
         raise MakeTransformationError(f"must be non-negative, got {shown(size)}", parameter="size")
     return int(size)

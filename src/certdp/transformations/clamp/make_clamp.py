@@ -12,8 +12,8 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.errors import MakeTransformationError, shown
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+from certdp.core.errors import MakeTransformationError, shown, type_mismatch
+from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 
@@ -44,7 +44,12 @@ def make_clamp(input_domain, input_metric, bounds) -> Transformation:
             parameter="input_domain",
         )
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
+        error = (
+            MakeTransformationError
+            if isinstance(input_metric, Metric)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(  # label: metric-check
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )

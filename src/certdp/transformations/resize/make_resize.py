@@ -95,7 +95,10 @@ def make_resize(input_domain, input_metric, size, constant, MO="SymmetricDistanc
         )
     converted = carrier_constant(constant, element_domain.T)  # label: constant-convert
     if converted is None or not element_domain.member(converted):  # label: constant-member
-        raise MakeTransformationError(
+        error = (
+            type_mismatch(MakeTransformationError) if converted is None else MakeTransformationError
+        )
+        raise error(
             f"{shown(constant)} is not a member of the element domain {element_domain}",
             parameter="constant",
         )
