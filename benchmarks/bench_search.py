@@ -215,6 +215,19 @@ def approx_dp_mean(dp, count):
     return dp.binary_search_param(count(make), d_in=3, d_out=(1.0, 1e-8))
 
 
+def tiny_epsilon_gaussian(dp, count):
+    """The referee's search (formerly a timed unit test): d_out = (1e-300, 1e-6), where each map
+    bisects the profile from 0 down to 1e-300 (some 600 evaluations of the curve per map)."""
+
+    def make(scale):
+        gaussian = dp.m.make_gaussian(
+            dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale
+        )
+        return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(gaussian), 1e-6)
+
+    return dp.binary_search_param(count(make), 1.0, (1e-300, 1e-6))
+
+
 EXAMPLES = [
     ("OpenDP binary_search x >= 5.", ge_5, ""),
     ("OpenDP binary_search x <= 5.", le_5, ""),
@@ -232,6 +245,7 @@ EXAMPLES = [
     ("certdp README gaussian (30, 1e-6)", readme_gaussian_epsilon_30, ""),
     ("certdp tutorial count+mean", tutorial_count_mean, ""),
     ("approx-DP mean scale (issue 18)", approx_dp_mean, ""),
+    ("tiny-epsilon gaussian (1e-300, 1e-6)", tiny_epsilon_gaussian, ""),
 ]
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from certdp.core.errors import ContractError
+from certdp.core.errors import ContractError, shown
 from certdp.core.metrics import SymmetricDistance, record_key
 
 from .contract import StabilityViolation, TransformationContract, as_rational
@@ -136,7 +136,7 @@ class CoupledContract(TransformationContract):
         for value, _ in [*P, *Q]:
             if not built.output_domain.member(value):
                 raise ContractError(
-                    f"{self.name}: output {value!r} is not in {built.output_domain}",
+                    f"{self.name}: output {shown(value)} is not in {built.output_domain}",
                     condition="output-domain",
                 )
         metric = built.output_metric

@@ -15,7 +15,7 @@ import numpy as np
 
 from .admission import exact_vector, snapshot
 from .conversion import exact_argument, exact_scalar
-from .errors import FailedFunctionError, MakeDomainError, type_mismatch
+from .errors import FailedFunctionError, MakeDomainError, shown, type_mismatch
 from .fpenv import require_ieee_environment
 from .types import CarrierType, carrier, infer_type
 
@@ -129,7 +129,7 @@ class AtomDomain(Domain):
     def __repr__(self) -> str:
         parts = []
         if self.bounds is not None:
-            parts.append(f"bounds=[{self.bounds[0]!r}, {self.bounds[1]!r}]")
+            parts.append(f"bounds=[{shown(self.bounds[0])}, {shown(self.bounds[1])}]")
         parts.append(f"T={self.T}")
         if self.T.is_float and not self.nan:
             parts.append("nan=False")
@@ -165,8 +165,8 @@ class VectorDomain(Domain):
         return (self.element_domain, self.size)
 
     def __repr__(self) -> str:
-        size = "" if self.size is None else f", size={self.size}"
-        return f"VectorDomain({self.element_domain!r}{size})"
+        size = "" if self.size is None else f", size={shown(self.size)}"
+        return f"VectorDomain({shown(self.element_domain)}{size})"
 
 
 # proof: end domain-model
@@ -192,18 +192,19 @@ def carrier_bound(name: str, value, T: CarrierType):
     if T.is_integer:  # label: bound-integer
         if type(value) is not int:
             raise type_mismatch(MakeDomainError)(
-                f"{name} {value!r} is not a value of {T}", parameter="bounds"
+                f"{name} {shown(value)} is not a value of {T}", parameter="bounds"
             )
         if not T.contains(value):
             raise MakeDomainError(
-                f"{name} {value} is not a value of {T} (outside its range)", parameter="bounds"
+                f"{name} {shown(value)} is not a value of {T} (outside its range)",
+                parameter="bounds",
             )
         return value
     if type(value) is float:  # label: bound-float
         if math.isnan(value):
             raise MakeDomainError(f"{name} must not be NaN", parameter="bounds")
         if math.isinf(value):
-            raise MakeDomainError(f"{name} must be finite, got {value!r}", parameter="bounds")
+            raise MakeDomainError(f"{name} must be finite, got {shown(value)}", parameter="bounds")
         if T.name == "f32":
             value = nearest_binary32(value)  # label: bound-round
             if math.isinf(value):
@@ -215,7 +216,7 @@ def carrier_bound(name: str, value, T: CarrierType):
         as_float = math.inf
     if not math.isfinite(as_float) or Fraction(as_float) != value or not T.contains(as_float):
         raise MakeDomainError(  # label: bound-exactly
-            f"{name} {value} is not exactly representable in {T}", parameter="bounds"
+            f"{name} {shown(value)} is not exactly representable in {T}", parameter="bounds"
         )
     return as_float
 
@@ -259,22 +260,29 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
         if bounds is None:
             raise MakeDomainError("must be given when bounds are not", parameter="T")
         if type(bounds) not in (tuple, list) or len(bounds) != 2:
-            raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
+            raise type_mismatch(MakeDomainError)(
+                "must be a pair (lower, upper)", parameter="bounds"
+            )
         T = infer_type(bounds[0])  # label: infer
     T = carrier(T)  # label: carrier
     if bounds is not None:
         if type(bounds) not in (tuple, list) or len(bounds) != 2:
-            raise MakeDomainError("must be a pair (lower, upper)", parameter="bounds")
+            raise type_mismatch(MakeDomainError)(
+                "must be a pair (lower, upper)", parameter="bounds"
+            )
         lower = carrier_bound("lower bound", bounds[0], T)
         upper = carrier_bound("upper bound", bounds[1], T)
         if lower > upper:  # label: ordered
             raise MakeDomainError(
-                f"lower bound {lower!r} must not exceed upper bound {upper!r}", parameter="bounds"
+                f"lower bound {shown(lower)} must not exceed upper bound {shown(upper)}",
+                parameter="bounds",
             )
         bounds = (lower, upper)
     nan = exact_argument(nan, "nan", MakeDomainError)  # label: nan-flag
     if nan is not None and type(nan) is not bool:
-        raise MakeDomainError(f"must be True, False or None, got {nan!r}", parameter="nan")
+        raise type_mismatch(MakeDomainError)(
+            f"must be True, False or None, got {shown(nan)}", parameter="nan"
+        )
     if nan is None:
         nan = T.is_float and bounds is None
     if nan and not T.is_float:
@@ -288,13 +296,17 @@ def vector_domain(atom_domain: Domain, size: int | None = None) -> VectorDomain:
     """The domain of vectors of members of ``atom_domain``; of exactly ``size`` elements if given."""
     require_ieee_environment()  # label: vector-environment
     if not issubclass(type(atom_domain), Domain):  # label: vector-element
-        raise MakeDomainError(f"must be a domain, got {atom_domain!r}", parameter="atom_domain")
+        raise type_mismatch(MakeDomainError)(
+            f"must be a domain, got {shown(atom_domain)}", parameter="atom_domain"
+        )
     if size is not None:
         size = exact_scalar(size, "size", MakeDomainError)  # label: size
         if type(size) is not int:
-            raise MakeDomainError(f"must be an integer, got {size!r}", parameter="size")
+            raise type_mismatch(MakeDomainError)(
+                f"must be an integer, got {shown(size)}", parameter="size"
+            )
         if size < 0:
-            raise MakeDomainError(f"must be non-negative, got {size}", parameter="size")
+            raise MakeDomainError(f"must be non-negative, got {shown(size)}", parameter="size")
     return VectorDomain(atom_domain, size)  # label: vector-domain
 
 

@@ -131,10 +131,17 @@ class ContractError(DPError):
         super().__init__(f"[{condition}] {message}", parameter=parameter)  # label: contract-message
 
 
-def shown(value) -> str:
+def shown(value, _open: tuple = ()) -> str:
     """``repr(value)`` for a message, or, for an ``int`` or ``Fraction`` with more than 1100
     bits (beyond every binary64 value; printing one may be slow or refused by Python), a
-    description of its size."""
+    description of its size; a tuple or list is shown element by element."""
+    if type(value) in (tuple, list):
+        if id(value) in _open:  # a list that contains itself, as repr shows it
+            return "[...]"  # label: shown-cycle
+        inner = ", ".join(shown(item, (*_open, id(value))) for item in value)  # label: shown-items
+        if type(value) is list:
+            return f"[{inner}]"
+        return f"({inner},)" if len(value) == 1 else f"({inner})"  # label: shown-tuple
     if type(value) is int and value.bit_length() > 1100:
         return f"an integer of {value.bit_length()} bits"  # label: shown-int
     if type(value) is Fraction:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .errors import FailedMapError, MeasureMismatchError
+from .errors import FailedMapError, MeasureMismatchError, shown
 
 __all__ = [
     "Measure",
@@ -90,7 +90,7 @@ class ApproximateDivergence(Measure):
     def __init__(self, measure: Measure):
         if not isinstance(measure, Measure):  # label: inner-measure
             raise MeasureMismatchError(
-                f"must be a privacy measure, got {measure!r}", parameter="measure"
+                f"must be a privacy measure, got {shown(measure)}", parameter="measure"
             )
         self.measure = measure
 
@@ -105,7 +105,7 @@ class ApproximateDivergence(Measure):
         return hash(("Approximate", self.measure))
 
     def __repr__(self) -> str:
-        return f"Approximate({self.measure!r})"
+        return f"Approximate({shown(self.measure)})"
 
     @staticmethod
     def ordered(d_a, d_b) -> bool:
@@ -151,9 +151,9 @@ class PrivacyProfile:
     def delta(self, epsilon) -> float:
         """A ``delta`` such that the distributions are (epsilon, delta)-close."""
         if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, Fraction)):
-            raise FailedMapError(f"must be a number, got {epsilon!r}", parameter="epsilon")
+            raise FailedMapError(f"must be a number, got {shown(epsilon)}", parameter="epsilon")
         if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
-            raise FailedMapError(f"must be non-negative, got {epsilon!r}", parameter="epsilon")
+            raise FailedMapError(f"must be non-negative, got {shown(epsilon)}", parameter="epsilon")
         return self._curve(epsilon)  # label: curve
 
     def epsilon(self, delta) -> float:
@@ -166,9 +166,9 @@ class PrivacyProfile:
         evaluated, so the (epsilon, delta) pair returned is itself valid.
         """
         if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)):
-            raise FailedMapError(f"must be a number, got {delta!r}", parameter="delta")
+            raise FailedMapError(f"must be a number, got {shown(delta)}", parameter="delta")
         if delta != delta or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
-            raise FailedMapError(f"must lie in [0, 1], got {delta!r}", parameter="delta")
+            raise FailedMapError(f"must lie in [0, 1], got {shown(delta)}", parameter="delta")
         if delta == 1:
             return 0.0  # label: delta-one
         e_min, e_max = 0.0, 2.0

@@ -21,6 +21,7 @@ from .errors import (
     FailedMapError,
     MakeTransformationError,
     MetricMismatchError,
+    shown,
     type_mismatch,
 )
 from .fpenv import require_ieee_environment
@@ -52,13 +53,14 @@ def validate_d_in(metric, d_in):
         )
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         if type(d_in) is not int:  # label: d-in-dataset
-            raise FailedMapError(
-                f"must be a non-negative integer under {metric}, got {d_in!r}", parameter="d_in"
+            raise type_mismatch(FailedMapError)(
+                f"must be a non-negative integer under {metric}, got {shown(d_in)}",
+                parameter="d_in",
             )
     elif type(d_in) is float and math.isnan(d_in):  # label: d-in-nan
         raise FailedMapError("must not be NaN", parameter="d_in")
     if d_in < 0:  # label: d-in-negative
-        raise FailedMapError(f"must be non-negative, got {d_in!r}", parameter="d_in")
+        raise FailedMapError(f"must be non-negative, got {shown(d_in)}", parameter="d_in")
     if type(d_in) is float and d_in == 0:
         return 0.0  # label: d-in-zero
     return d_in
@@ -69,7 +71,7 @@ def _exact_d_out(d_out):
     would be compared element by element in its own width."""
     d_out = exact_argument(d_out, "d_out", FailedMapError)
     if type(d_out) not in (int, float, Fraction, tuple):  # label: check-d-out-type
-        raise FailedMapError(
+        raise type_mismatch(FailedMapError)(
             f"must be a number (or a tuple for a pair of distances), got {type(d_out).__name__}",
             parameter="d_out",
         )
@@ -117,7 +119,7 @@ class _Mapped:
             return bool(guaranteed <= d_out)  # label: check-transformation
         except (TypeError, ValueError):
             raise FailedMapError(
-                f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
+                f"must be a distance comparable with {shown(guaranteed)}", parameter="d_out"
             ) from None
 
     def __call__(self, arg):
@@ -208,7 +210,7 @@ class Measurement(_Mapped):
             return bool(self.output_measure.ordered(guaranteed, d_out))  # label: check-measurement
         except (FailedMapError, TypeError, ValueError, IndexError, KeyError):
             raise FailedMapError(
-                f"must be a distance comparable with {guaranteed!r}", parameter="d_out"
+                f"must be a distance comparable with {shown(guaranteed)}", parameter="d_out"
             ) from None
 
     def invoke(self, arg):

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from functools import lru_cache
 
-from ..core.errors import ArithmeticOverflowError, DPError
+from ..core.errors import ArithmeticOverflowError, DPError, shown
 from .floats import _MAX, _floor_log2, _Format, _format, _operand, _round
 
 __all__ = ["inf_exp", "inf_ln_1p", "inf_log2", "neg_inf_log2", "round_enclosure"]
@@ -185,7 +185,9 @@ def inf_exp(x, T="f64") -> float:
         return _round(Fraction(1, 1 << 1154), fmt, "up")
     # exp(x) > e^710 > 2^1024, beyond the finite range of either format
     if q > 710:  # label: exp-huge
-        raise ArithmeticOverflowError(f"exp({x!r}) exceeds the range of {fmt.name}", parameter="x")
+        raise ArithmeticOverflowError(
+            f"exp({shown(x)}) exceeds the range of {fmt.name}", parameter="x"
+        )
     return round_enclosure(lambda precision: _exp_enclosure(q, precision), T, "up")  # label: exp
 
 
@@ -195,7 +197,7 @@ def inf_ln_1p(x, T="f64") -> float:
     q = _operand(x, "x", "inf_ln_1p", fmt)
     if q <= -1:  # label: ln-domain
         raise ArithmeticOverflowError(
-            f"inf_ln_1p of {x!r} is not finite (needs x > -1)", parameter="x"
+            f"inf_ln_1p of {shown(x)} is not finite (needs x > -1)", parameter="x"
         )
     return round_enclosure(lambda precision: _ln_enclosure(1 + q, precision), T, "up")  # label: ln
 
@@ -215,7 +217,9 @@ def _log2(a, T, op: str, direction: str) -> float:
     fmt = _format(T)
     q = _operand(a, "x", op, fmt)
     if q <= 0:
-        raise ArithmeticOverflowError(f"{op} of {a!r} is not finite (needs x > 0)", parameter="x")
+        raise ArithmeticOverflowError(
+            f"{op} of {shown(a)} is not finite (needs x > 0)", parameter="x"
+        )
     n, d = q.numerator, q.denominator
     if n & (n - 1) == 0 and d & (d - 1) == 0:
         return float(n.bit_length() - d.bit_length())  # label: log2-power-of-two

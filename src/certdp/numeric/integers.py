@@ -22,7 +22,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
-from ..core.errors import ArithmeticOverflowError, FailedCastError, MakeDomainError
+from ..core.errors import ArithmeticOverflowError, FailedCastError, MakeDomainError, shown
 from ..core.types import CarrierType, carrier
 from .floats import is_representable
 
@@ -57,14 +57,14 @@ def _describe_range(ty: CarrierType) -> str:
 def _operand(x, name: str, op: str, ty: CarrierType) -> int:
     kind = type(x)
     if kind is not int and kind not in NUMPY_INTEGER_TYPES:  # label: int-type
-        shown = repr(x) if kind in (bool, float, Fraction, str) else f"a {kind.__name__}"
+        described = shown(x) if kind in (bool, float, Fraction, str) else f"a {kind.__name__}"
         raise FailedCastError(
-            f"{op} needs an integer of type {ty.name}, not {shown}", parameter=name
+            f"{op} needs an integer of type {ty.name}, not {described}", parameter=name
         )
     value = int(x)
     if not ty.min <= value <= ty.max:  # label: operand-range
         raise FailedCastError(
-            f"{op} operand {value} is outside {_describe_range(ty)}", parameter=name
+            f"{op} operand {shown(value)} is outside {_describe_range(ty)}", parameter=name
         )
     return value
 
@@ -72,7 +72,7 @@ def _operand(x, name: str, op: str, ty: CarrierType) -> int:
 def _checked(op: str, expr: str, exact: int, ty: CarrierType) -> int:
     if not ty.min <= exact <= ty.max:  # label: checked-range
         raise ArithmeticOverflowError(
-            f"{expr} = {exact} is outside {_describe_range(ty)}", parameter=op
+            f"{expr} = {shown(exact)} is outside {_describe_range(ty)}", parameter=op
         )
     return exact
 
@@ -89,28 +89,28 @@ def checked_add(a, b, T) -> int:
     """``a + b``, raising :class:`ArithmeticOverflowError` if it is outside ``T``."""
     ty = _int_type(T)
     x, y = _operand(a, "lhs", "checked_add", ty), _operand(b, "rhs", "checked_add", ty)
-    return _checked("checked_add", f"{x} + {y}", x + y, ty)
+    return _checked("checked_add", f"{shown(x)} + {shown(y)}", x + y, ty)
 
 
 def checked_sub(a, b, T) -> int:
     """``a - b``, raising :class:`ArithmeticOverflowError` if it is outside ``T``."""
     ty = _int_type(T)
     x, y = _operand(a, "lhs", "checked_sub", ty), _operand(b, "rhs", "checked_sub", ty)
-    return _checked("checked_sub", f"{x} - {y}", x - y, ty)
+    return _checked("checked_sub", f"{shown(x)} - {shown(y)}", x - y, ty)
 
 
 def checked_mul(a, b, T) -> int:
     """``a * b``, raising :class:`ArithmeticOverflowError` if it is outside ``T``."""
     ty = _int_type(T)
     x, y = _operand(a, "lhs", "checked_mul", ty), _operand(b, "rhs", "checked_mul", ty)
-    return _checked("checked_mul", f"{x} * {y}", x * y, ty)
+    return _checked("checked_mul", f"{shown(x)} * {shown(y)}", x * y, ty)
 
 
 def checked_abs(a, T) -> int:
     """``|a|``, raising :class:`ArithmeticOverflowError` if it is outside ``T`` (``abs(T.min)``)."""
     ty = _int_type(T)
     x = _operand(a, "x", "checked_abs", ty)
-    return _checked("checked_abs", f"|{x}|", abs(x), ty)
+    return _checked("checked_abs", f"|{shown(x)}|", abs(x), ty)
 
 
 # proof: end checked
@@ -157,7 +157,7 @@ def exact_cast(value, T):
         raise MakeDomainError(f"exact_cast needs a numeric type, not {ty.name}", parameter="T")
     kind = type(value)
     if kind is bool or kind is np.bool_:
-        raise FailedCastError(f"{value!r} is a bool, not a number", parameter="value")
+        raise FailedCastError(f"{shown(value)} is a bool, not a number", parameter="value")
     if kind is int or kind in NUMPY_INTEGER_TYPES:
         exact = Fraction(int(value))  # label: cast-int
     elif kind is float or kind in NUMPY_FLOAT_TYPES:
@@ -190,15 +190,15 @@ def exact_cast(value, T):
     if ty.is_float:
         if not is_representable(exact, ty.name):  # label: cast-float-check
             raise FailedCastError(
-                f"{value!r} is not exactly representable in {ty.name}", parameter="value"
+                f"{shown(value)} is not exactly representable in {ty.name}", parameter="value"
             )
         return float(exact)  # label: cast-float-result
     if exact.denominator != 1:  # label: cast-integral
         raise FailedCastError(
-            f"{value!r} is not an integer, so not exactly a {ty.name}", parameter="value"
+            f"{shown(value)} is not an integer, so not exactly a {ty.name}", parameter="value"
         )
     if not ty.min <= exact.numerator <= ty.max:  # label: cast-range
-        raise FailedCastError(f"{value!r} is outside {_describe_range(ty)}", parameter="value")
+        raise FailedCastError(f"{shown(value)} is outside {_describe_range(ty)}", parameter="value")
     return exact.numerator
 
 

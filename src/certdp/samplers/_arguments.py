@@ -14,7 +14,7 @@ import math
 from fractions import Fraction
 
 from certdp.core.conversion import exact_argument
-from certdp.core.errors import FailedFunctionError
+from certdp.core.errors import FailedFunctionError, shown
 
 __all__ = ["exact_rational", "exact_inputs"]
 
@@ -23,9 +23,11 @@ def exact_rational(value, parameter: str) -> Fraction:
     """The exact value of a finite int, float or rational number, else a typed error."""
     value = exact_argument(value, parameter, FailedFunctionError)
     if type(value) not in (int, float, Fraction):
-        raise FailedFunctionError(f"must be a rational number, got {value!r}", parameter=parameter)
+        raise FailedFunctionError(
+            f"must be a rational number, got {shown(value)}", parameter=parameter
+        )
     if type(value) is float and not math.isfinite(value):
-        raise FailedFunctionError(f"must be finite, got {value!r}", parameter=parameter)
+        raise FailedFunctionError(f"must be finite, got {shown(value)}", parameter=parameter)
     return Fraction(value)
 
 

@@ -7,7 +7,7 @@ Guarantee (bernoulli_exp.tex): ``bernoulli_exp_ratio(source, n, d)`` returns
 
 from __future__ import annotations
 
-from certdp.core.errors import FailedFunctionError
+from certdp.core.errors import FailedFunctionError, shown
 
 from ._arguments import exact_inputs, exact_rational
 from .bernoulli import bernoulli_ratio
@@ -42,5 +42,5 @@ def sample_bernoulli_exp(x) -> bool:
     """``True`` with probability exactly ``exp(-x)``, for a rational ``x >= 0``."""
     x = exact_rational(x, "x")
     if x < 0:
-        raise FailedFunctionError(f"must be non-negative, got {x}", parameter="x")
+        raise FailedFunctionError(f"must be non-negative, got {shown(x)}", parameter="x")
     return bernoulli_exp_ratio(entropy_source(), x.numerator, x.denominator)

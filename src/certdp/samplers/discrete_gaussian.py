@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from certdp.core.errors import FailedFunctionError
+from certdp.core.errors import FailedFunctionError, shown
 
 from ._arguments import exact_rational
 from .bernoulli_exp import bernoulli_exp_ratio
@@ -152,5 +152,5 @@ def sample_discrete_gaussian(scale) -> int:
     """One draw of the discrete Gaussian N_Z(0, scale^2), for a rational ``scale >= 0``."""
     scale = exact_rational(scale, "scale")
     if scale < 0:
-        raise FailedFunctionError(f"must be non-negative, got {scale}", parameter="scale")
+        raise FailedFunctionError(f"must be non-negative, got {shown(scale)}", parameter="scale")
     return discrete_gaussian_sampler(scale)(entropy_source())

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from certdp.core.errors import FailedFunctionError
+from certdp.core.errors import FailedFunctionError, shown
 
 from ._arguments import exact_inputs, exact_rational
 from .bernoulli_exp import bernoulli_exp_at_most_one
@@ -111,5 +111,5 @@ def sample_discrete_laplace(scale) -> int:
     """One draw of the discrete Laplace distribution DLap(0, scale), rational ``scale >= 0``."""
     scale = exact_rational(scale, "scale")
     if scale < 0:
-        raise FailedFunctionError(f"must be non-negative, got {scale}", parameter="scale")
+        raise FailedFunctionError(f"must be non-negative, got {shown(scale)}", parameter="scale")
     return discrete_laplace_sampler(scale)(entropy_source())

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
-from certdp.core.errors import ArithmeticOverflowError, FailedFunctionError
+from certdp.core.errors import ArithmeticOverflowError, FailedFunctionError, shown
 from certdp.core.types import FLOAT_TYPES, carrier
 from certdp.numeric import is_representable, round_rational
 
@@ -90,18 +90,18 @@ def sample_discrete_laplace_Z2k(shift, scale, k: int, T: str = "f64") -> float:
     """One draw of ``shift`` rounded to ``2^k Z``, plus exact discrete Laplace noise of
     ``scale`` (in the units of ``shift``), rounded to the nearest value of ``T``."""
     if T not in FLOAT_TYPES:
-        raise FailedFunctionError(f"must be f32 or f64, got {T!r}", parameter="T")
+        raise FailedFunctionError(f"must be f32 or f64, got {shown(T)}", parameter="T")
     if isinstance(k, bool) or not isinstance(k, int):
-        raise FailedFunctionError(f"must be an integer, got {k!r}", parameter="k")
+        raise FailedFunctionError(f"must be an integer, got {shown(k)}", parameter="k")
     if not -1074 <= k <= 1023:
         raise FailedFunctionError(
-            f"must lie in [-1074, 1023] (the exponents of f64), got {k}", parameter="k"
+            f"must lie in [-1074, 1023] (the exponents of f64), got {shown(k)}", parameter="k"
         )
     if not carrier(T).contains(shift) or not is_representable(shift, T):
         raise FailedFunctionError(
-            f"must be a finite value of {T}, got {shift!r}", parameter="shift"
+            f"must be a finite value of {T}, got {shown(shift)}", parameter="shift"
         )
     scale = exact_rational(scale, "scale")
     if scale < 0:
-        raise FailedFunctionError(f"must be non-negative, got {scale}", parameter="scale")
+        raise FailedFunctionError(f"must be non-negative, got {shown(scale)}", parameter="scale")
     return discrete_laplace_Z2k_sampler(scale, k, T)(entropy_source(), shift)

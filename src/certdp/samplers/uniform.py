@@ -18,7 +18,7 @@ import threading
 
 import numpy as np
 
-from certdp.core.errors import FailedFunctionError
+from certdp.core.errors import FailedFunctionError, shown
 
 from ._arguments import exact_inputs
 
@@ -114,7 +114,7 @@ os.register_at_fork(after_in_child=_forget_after_fork)
 def sample_uniform_bits(n: int) -> int:
     """A uniform integer in ``[0, 2**n)`` from the OS CSPRNG."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise FailedFunctionError(f"must be a non-negative integer, got {n!r}", parameter="n")
+        raise FailedFunctionError(f"must be a non-negative integer, got {shown(n)}", parameter="n")
     return entropy_source().bits(n)
 
 
@@ -122,5 +122,5 @@ def sample_uniform_bits(n: int) -> int:
 def sample_uniform_below(n: int) -> int:
     """A uniform integer in ``[0, n)`` from the OS CSPRNG."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise FailedFunctionError(f"must be a positive integer, got {n!r}", parameter="n")
+        raise FailedFunctionError(f"must be a positive integer, got {shown(n)}", parameter="n")
     return entropy_source().below(n)

@@ -21,19 +21,16 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from certdp.core.errors import ArithmeticOverflowError, FailedMapError
-from certdp.numeric import (
-    inf_add,
-    inf_cast,
-    inf_div,
-    inf_exp,
-    inf_ln_1p,
-    inf_mul,
-    inf_sub,
-    neg_inf_cast,
-    neg_inf_div,
-    neg_inf_mul,
-    neg_inf_sub,
+from certdp.core.errors import ArithmeticOverflowError, FailedMapError, shown
+from certdp.numeric import inf_cast, inf_exp, inf_ln_1p, neg_inf_cast
+from certdp.numeric.quick import (
+    quick_inf_add,
+    quick_inf_div,
+    quick_inf_mul,
+    quick_inf_sub,
+    quick_neg_inf_div,
+    quick_neg_inf_mul,
+    quick_neg_inf_sub,
 )
 
 __all__ = ["cdp_delta", "delta_at_order", "inf_exp", "inf_ln_1p"]
@@ -48,13 +45,13 @@ def _f64(value, name: str, up: bool) -> float:
     """``value`` as an f64: rounded up (``up``, +inf beyond the range) or down (the largest
     finite f64 beyond it); refuses what is not a number, NaN and values with the sign set."""
     if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-        raise FailedMapError(f"must be a number, got {value!r}", parameter=name)  # label: type
+        raise FailedMapError(f"must be a number, got {shown(value)}", parameter=name)  # label: type
     if isinstance(value, float):
         if math.isnan(value) or math.copysign(1.0, value) < 0:  # label: float-check
-            raise FailedMapError(f"must be non-negative, got {value!r}", parameter=name)
+            raise FailedMapError(f"must be non-negative, got {shown(value)}", parameter=name)
         return value  # label: float-kept
     if value < 0:  # label: rational-check
-        raise FailedMapError(f"must be non-negative, got {value}", parameter=name)
+        raise FailedMapError(f"must be non-negative, got {shown(value)}", parameter=name)
     try:
         return inf_cast(value, "f64") if up else neg_inf_cast(value, "f64")  # label: rational-cast
     except ArithmeticOverflowError:
@@ -71,7 +68,8 @@ def cdp_delta(rho, epsilon) -> float:
         return 1.0
     # the best order is at most (epsilon + 1) / (2 rho) + 2 (rounding here only moves the search)
     try:
-        a_max = inf_add(inf_div(inf_add(epsilon, 1.0), neg_inf_mul(2.0, rho)), 2.0)  # label: a-max
+        quotient = quick_inf_div(quick_inf_add(epsilon, 1.0), quick_neg_inf_mul(2.0, rho))
+        a_max = quick_inf_add(quotient, 2.0)  # label: a-max
     except ArithmeticOverflowError:
         a_max = F64_MAX
     a_min = 1.01  # label: a-min
@@ -92,25 +90,25 @@ def delta_at_order(a: float, rho: float, epsilon: float) -> float:
     """The bound at the order ``a``, every operation rounded so that it can only grow, clipped
     to 1: for floats ``a > 1``, ``0 < rho < inf`` and ``0 <= epsilon < inf``."""
     try:
-        ar_e = inf_sub(inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
+        ar_e = quick_inf_sub(quick_inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
     except ArithmeticOverflowError:
         return 1.0  # a rho beyond the f64 range  # label: ar-e-overflow
     # (a - 1) is rounded in the direction that enlarges its product with ar_e
-    a_1 = neg_inf_sub(a, 1.0) if ar_e < 0 else inf_sub(a, 1.0)  # label: a-1
+    a_1 = quick_neg_inf_sub(a, 1.0) if ar_e < 0 else quick_inf_sub(a, 1.0)  # label: a-1
     try:
-        t1 = inf_mul(a_1, ar_e)  # >= (a - 1)(a rho - epsilon)  # label: t1
+        t1 = quick_inf_mul(a_1, ar_e)  # >= (a - 1)(a rho - epsilon)  # label: t1
     except ArithmeticOverflowError:
         if ar_e < 0:
             t1 = -F64_MAX  # a larger exponent: delta only grows  # label: t1-floor
         else:
             return 1.0  # label: t1-overflow
-    t2 = inf_mul(a, inf_ln_1p(-neg_inf_div(1.0, a)))  # >= a ln(1 - 1/a)  # label: t2
+    t2 = quick_inf_mul(a, inf_ln_1p(-quick_neg_inf_div(1.0, a)))  # >= a ln(1 - 1/a)  # label: t2
     try:
-        exponent = inf_add(t1, t2)  # >= the exact exponent  # label: exponent
+        exponent = quick_inf_add(t1, t2)  # >= the exact exponent  # label: exponent
     except ArithmeticOverflowError:  # t1 <= F64_MAX and t2 <= 0: only below the range
         exponent = -F64_MAX  # a larger exponent: delta only grows  # label: exponent-floor
     try:
-        delta = inf_div(inf_exp(exponent), neg_inf_sub(a, 1.0))  # label: delta
+        delta = quick_inf_div(inf_exp(exponent), quick_neg_inf_sub(a, 1.0))  # label: delta
     except ArithmeticOverflowError:
         return 1.0  # label: delta-overflow
     return min(delta, 1.0)  # label: at-most-one

@@ -31,6 +31,8 @@ from certdp.core.errors import (
     FailedCastError,
     FailedFunctionError,
     FeatureNotEnabledError,
+    shown,
+    type_mismatch,
 )
 
 __all__ = ["BinarySearchError", "binary_search", "binary_search_param", "binary_search_chain"]
@@ -165,7 +167,7 @@ class _Probe:
             result = False
         if not isinstance(result, (bool, np.bool_)):  # label: boolean
             raise BinarySearchError(
-                f"must return a boolean, returned {_show(result)} at {value!r}",
+                f"must return a boolean, returned {_show(result)} at {shown(value)}",
                 parameter="predicate",
             )
         self.outcomes[slot] = bool(result)  # label: record
@@ -206,7 +208,7 @@ def _type_of(T, bounds) -> _Kind | None:
     if type(T) is str and T in KINDS:
         return KINDS[T]
     if T is not None:
-        raise BinarySearchError(
+        raise type_mismatch(BinarySearchError)(
             f"must be int, float or one of {sorted(KINDS)}, got {_show(T)}", parameter="T"
         )
     given = [bound for bound in bounds if bound is not None]
@@ -225,10 +227,14 @@ def _exact_bound(value):
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_, str, bytes)):
-        raise BinarySearchError(f"must be numbers or None, got {_show(value)}", parameter="bounds")
+        raise type_mismatch(BinarySearchError)(
+            f"must be numbers or None, got {_show(value)}", parameter="bounds"
+        )
     exact = exact_scalar(value, "bounds", BinarySearchError)  # label: exact-bound
     if type(exact) not in (int, float, Fraction):
-        raise BinarySearchError(f"must be numbers or None, got {_show(value)}", parameter="bounds")
+        raise type_mismatch(BinarySearchError)(
+            f"must be numbers or None, got {_show(value)}", parameter="bounds"
+        )
     return value, exact
 
 
@@ -242,7 +248,7 @@ def _bound(given, T: _Kind):
     if T.is_float:
         if abs(value) > T.max:  # label: beyond-max
             raise BinarySearchError(
-                f"{_show(original)} lies beyond the largest finite {T.name} ({T.max!r})",
+                f"{_show(original)} lies beyond the largest finite {T.name} ({shown(T.max)})",
                 parameter="bounds",
             )
         if Fraction(T.round(float(value))) != value:  # label: exact-in-T
@@ -381,11 +387,13 @@ def _search(predicate, bounds, T, return_sign: bool):
     try:
         bounds = (None, None) if bounds is None else tuple(bounds)
     except TypeError:
-        raise BinarySearchError(
+        raise type_mismatch(BinarySearchError)(
             f"must be a pair, got {_show(bounds)}", parameter="bounds"
         ) from None
     if len(bounds) != 2:
-        raise BinarySearchError(f"must be a pair, got {_show(bounds)}", parameter="bounds")
+        raise type_mismatch(BinarySearchError)(
+            f"must be a pair, got {_show(bounds)}", parameter="bounds"
+        )
     given_bounds = [_exact_bound(bound) for bound in bounds]
     probe = _Probe(predicate)  # label: new-probe
     T = _type_of(T, given_bounds) or _infer_type(probe)  # label: type
@@ -425,7 +433,7 @@ def _search(predicate, bounds, T, return_sign: bool):
     )  # label: pick
     if not (high - low == 1 and probe.passed(found) and probe.failed(neighbour)):  # label: guard
         raise BinarySearchError(
-            f"no evaluated passing value next to an evaluated failing one ({below!r}, {above!r})",
+            f"no evaluated passing value next to an evaluated failing one ({shown(below)}, {shown(above)})",
             parameter="predicate",
         )
     if T.is_float and _key(found) == -1 and probe.passed(0.0):  # label: positive-zero
@@ -437,7 +445,7 @@ def _no_boundary(probe: _Probe, bounds, bracket, T: _Kind) -> None:
     """Raise :class:`_NoBoundaryError`: the predicate did not change between the values tried."""
     passed = sum(probe.outcomes.values())
     where = (
-        f"within the bounds {bracket!r}"
+        f"within the bounds {shown(bracket)}"
         if None not in bounds
         else f"from 0 towards +-{T.max:.4g} ({T.name})"
         if T.is_float
@@ -461,6 +469,8 @@ def binary_search(
     """The passing value nearest the decision boundary of a monotone ``predicate``."""
     if "binary_search" not in _up_to_date:
         require_vetted_or_contrib("binary_search")  # label: gate
+    if not callable(predicate):  # label: predicate-callable
+        raise type_mismatch(BinarySearchError)("must be callable", parameter="predicate")
     try:
         return _search(predicate, bounds, T, return_sign)  # label: search-call
     except _NoBoundaryError as error:
@@ -475,6 +485,8 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
     ``check(d_in, d_out)`` (its map at ``d_in`` is at most ``d_out``)."""
     if "binary_search" not in _up_to_date:
         require_vetted_or_contrib("binary_search")  # label: param-gate
+    if not callable(make_chain):  # label: make-chain-callable
+        raise type_mismatch(BinarySearchError)("must be callable", parameter="make_chain")
 
     def passes(param):
         return make_chain(param).check(d_in, d_out)  # label: check
@@ -483,7 +495,7 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
         return _search(passes, bounds, T, False)  # label: param-search
     except _NoBoundaryError as error:
         raise BinarySearchError(
-            f"no parameter found whose chain passes check(d_in={d_in!r}, d_out={d_out!r}): {error}",
+            f"no parameter found whose chain passes check(d_in={shown(d_in)}, d_out={shown(d_out)}): {error}",
             parameter="d_out",
         ) from error.first_error
 
@@ -498,14 +510,14 @@ def binary_search_chain(make_chain, d_in, d_out, bounds=(None, None), T=None):
         raise
     except Exception as error:  # label: rebuild-raised
         raise BinarySearchError(
-            f"rebuilding the chain at the parameter found ({parameter!r}) or checking it again "
+            f"rebuilding the chain at the parameter found ({shown(parameter)}) or checking it again "
             f"raised {type(error).__name__}: {error}",
             parameter="make_chain",
         ) from error
     if not (isinstance(recheck, (bool, np.bool_)) and recheck):  # label: recheck
         raise BinarySearchError(
             "the chain rebuilt from the parameter found no longer passes "
-            f"check(d_in={d_in!r}, d_out={d_out!r})",
+            f"check(d_in={shown(d_in)}, d_out={shown(d_out)})",
             parameter="make_chain",
         )
     return chain  # label: chain

@@ -22,7 +22,7 @@ from certdp.combinators._compose import (
     sequential_only,
 )
 from certdp.contracts import certified
-from certdp.core.errors import FailedFunctionError, MakeMeasurementError
+from certdp.core.errors import FailedFunctionError, MakeMeasurementError, type_mismatch
 from certdp.core.queryable import guarded
 from certdp.core.transformation import Measurement
 
@@ -46,7 +46,9 @@ def make_composition(measurements) -> Measurement:
             "must be a non-empty list of measurements", parameter="measurements"
         )
     if not all(isinstance(m, Measurement) for m in measurements):  # label: all-measurements
-        raise MakeMeasurementError("must contain only measurements", parameter="measurements")
+        raise type_mismatch(MakeMeasurementError)(
+            "must contain only measurements", parameter="measurements"
+        )
     first = measurements[0]
     for other in measurements[1:]:
         if not _same(first.input_domain, other.input_domain):  # label: same-domain

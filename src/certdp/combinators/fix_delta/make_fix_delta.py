@@ -13,7 +13,7 @@ import math
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.errors import FailedMapError, MakeMeasurementError, type_mismatch
+from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
 from certdp.core.measures import SmoothedMaxDivergence, approximate, max_divergence
 from certdp.core.transformation import Measurement
 
@@ -25,7 +25,7 @@ __all__ = ["make_fix_delta"]
 def make_fix_delta(measurement, delta) -> Measurement:
     """The same release; the privacy profile read at ``delta``."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
-        raise MakeMeasurementError("must be a measurement", parameter="measurement")
+        raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
     if not isinstance(measurement.output_measure, SmoothedMaxDivergence):  # label: measure
         raise MakeMeasurementError(
             f"output measure must be SmoothedMaxDivergence, got {measurement.output_measure}",
@@ -47,7 +47,7 @@ def make_fix_delta(measurement, delta) -> Measurement:
         epsilon = profile.epsilon(delta)  # label: epsilon
         if not math.isinf(epsilon) and not profile.delta(epsilon) <= delta:  # label: recheck
             raise FailedMapError(
-                f"the profile gives no epsilon for delta {delta}", parameter="delta"
+                f"the profile gives no epsilon for delta {shown(delta)}", parameter="delta"
             )
         return epsilon, delta  # label: pair
 

@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError
+from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError, type_mismatch
 from certdp.core.measures import MaxDivergence, zero_concentrated_divergence
 from certdp.core.transformation import Measurement
 from certdp.numeric import inf_cast
@@ -25,7 +25,7 @@ __all__ = ["make_pureDP_to_zCDP"]
 def make_pureDP_to_zCDP(measurement) -> Measurement:
     """The same release, its epsilon turned into rho = epsilon^2 / 2."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
-        raise MakeMeasurementError("must be a measurement", parameter="measurement")
+        raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
     if not isinstance(measurement.output_measure, MaxDivergence):  # label: measure-check
         raise MakeMeasurementError(
             f"output measure must be MaxDivergence, got {measurement.output_measure}",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from certdp.combinators._conversion import cdp_delta
 from certdp.contracts import certified
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import MakeMeasurementError, type_mismatch
 from certdp.core.measures import PrivacyProfile, ZeroConcentratedDivergence, smoothed_max_divergence
 from certdp.core.transformation import Measurement
 
@@ -23,7 +23,7 @@ __all__ = ["make_zCDP_to_approxDP"]
 def make_zCDP_to_approxDP(measurement) -> Measurement:
     """The same release; its rho turned into the curve epsilon -> delta(epsilon)."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
-        raise MakeMeasurementError("must be a measurement", parameter="measurement")
+        raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
     if not isinstance(measurement.output_measure, ZeroConcentratedDivergence):  # label: measure
         raise MakeMeasurementError(
             f"output measure must be ZeroConcentratedDivergence, got {measurement.output_measure}",

@@ -17,7 +17,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import MakeMeasurementError, shown
 from certdp.core.measures import max_divergence
 from certdp.core.metrics import AbsoluteDistance, L1Distance
 from certdp.core.transformation import Measurement
@@ -43,17 +43,19 @@ def laplace_arguments(input_domain, input_metric, scale, k, *, vector: bool, int
     is_atom = isinstance(atom, AtomDomain)
     of_kind = is_atom and (atom.T.is_integer if integer else atom.T.is_float)
     if not is_atom or not (vector or of_kind):  # label: domain-shape
-        raise MakeMeasurementError(f"must be {wanted}, got {input_domain}", parameter="input_domain")
+        raise MakeMeasurementError(
+            f"must be {wanted}, got {input_domain}", parameter="input_domain"
+        )
     T = atom.T
     if not of_kind:  # label: element-type
         kind = "of an integer type" if integer else "f32 or f64"
         raise MakeMeasurementError(f"elements must be {kind}, got {T}", parameter="input_domain")
     if not integer and atom.nan:  # label: no-nan
         rule = "must exclude NaN: use atom_domain(T=..., nan=False)"
-        raise MakeMeasurementError(
-            f"elements {rule}" if vector else rule, parameter="input_domain"
-        )
-    metric, name = (L1Distance, "l1_distance") if vector else (AbsoluteDistance, "absolute_distance")
+        raise MakeMeasurementError(f"elements {rule}" if vector else rule, parameter="input_domain")
+    metric, name = (
+        (L1Distance, "l1_distance") if vector else (AbsoluteDistance, "absolute_distance")
+    )
     if not isinstance(input_metric, metric) or input_metric.T != T:  # label: metric-check
         raise MakeMeasurementError(
             f"must be {name}(T={T}), got {input_metric}", parameter="input_metric"
@@ -64,7 +66,7 @@ def laplace_arguments(input_domain, input_metric, scale, k, *, vector: bool, int
         return T, scale, k, relaxation
     if not integer_grid(k):  # label: k-check
         raise MakeMeasurementError(
-            f"is only valid for domains over floats (None or 0 here), got {k!r}", parameter="k"
+            f"is only valid for domains over floats (None or 0 here), got {shown(k)}", parameter="k"
         )
     return T, scale, 0, Fraction(0)  # label: integer-grid
 

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 
 __all__ = ["K_MIN", "K_MAX", "get_discretization_consts"]
 
@@ -36,17 +36,19 @@ def get_discretization_consts(k, T: str) -> tuple[int, Fraction]:
     if k is None:
         k = k_min  # label: default-k
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)):
-        raise MakeMeasurementError(f"must be an integer or None, got {k!r}", parameter="k")
+        raise type_mismatch(MakeMeasurementError)(
+            f"must be an integer or None, got {shown(k)}", parameter="k"
+        )
     k = int(k)
     if k < k_min:  # label: k-too-small
         raise MakeMeasurementError(
-            f"must not be smaller than {k_min} for {T}, got {k}: the grid 2^k would be finer "
+            f"must not be smaller than {k_min} for {T}, got {shown(k)}: the grid 2^k would be finer "
             f"than the spacing 2^{k_min} of the subnormals of {T}",
             parameter="k",
         )
     if k > k_max:  # label: k-too-large
         raise MakeMeasurementError(
-            f"must not exceed {k_max} for {T}, got {k}: the grid spacing 2^k must be a "
+            f"must not exceed {k_max} for {T}, got {shown(k)}: the grid spacing 2^k must be a "
             f"finite value of {T}",
             parameter="k",
         )

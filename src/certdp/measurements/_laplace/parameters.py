@@ -36,7 +36,7 @@ def exact_scale(scale) -> Fraction:
         if math.isnan(scale):
             raise MakeMeasurementError("must not be NaN", parameter="scale")
         if math.isinf(scale):
-            raise MakeMeasurementError(f"must be finite, got {scale!r}", parameter="scale")
+            raise MakeMeasurementError(f"must be finite, got {shown(scale)}", parameter="scale")
         scale = float(scale)
     exact = Fraction(scale)
     if exact < 0:

@@ -22,7 +22,7 @@ from numbers import Rational
 import numpy as np
 
 from certdp.core.conversion import exact_scalar
-from certdp.core.errors import ArithmeticOverflowError, FailedMapError
+from certdp.core.errors import ArithmeticOverflowError, FailedMapError, shown
 from certdp.numeric import inf_cast
 
 __all__ = ["rounded_up_map"]
@@ -31,12 +31,12 @@ __all__ = ["rounded_up_map"]
 # proof: begin rounded-map
 def _exact_distance(d_in) -> Fraction:
     if isinstance(d_in, (bool, np.bool_)) or not isinstance(d_in, (Rational, float, np.floating)):
-        raise FailedMapError(f"must be a number, got {d_in!r}", parameter="d_in")
+        raise FailedMapError(f"must be a number, got {shown(d_in)}", parameter="d_in")
     # an int, float or Fraction of int fields, of the same value; anything else is refused
     # (subclasses, which could override a conversion, and fractions of other fields included)
     d_in = exact_scalar(d_in, "d_in", FailedMapError)
     if isinstance(d_in, float) and not math.isfinite(d_in):
-        raise FailedMapError(f"must be finite, got {d_in!r}", parameter="d_in")
+        raise FailedMapError(f"must be finite, got {shown(d_in)}", parameter="d_in")
     return Fraction(d_in)
 
 
@@ -49,7 +49,7 @@ def rounded_up_map(
     def privacy_map(d_in) -> float:
         d_in = _exact_distance(d_in)  # label: exact-d-in
         if d_in < 0:  # label: negative-d-in
-            raise FailedMapError(f"must be non-negative, got {d_in}", parameter="d_in")
+            raise FailedMapError(f"must be non-negative, got {shown(d_in)}", parameter="d_in")
         distance = d_in + relaxation  # exact  # label: distance
         if distance == 0:  # label: zero-distance
             return 0.0

@@ -19,8 +19,8 @@ from fractions import Fraction
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.domains import AtomDomain, Domain, VectorDomain
+from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 from certdp.core.measures import ZeroConcentratedDivergence, zero_concentrated_divergence
 from certdp.core.metrics import AbsoluteDistance, L2Distance
 from certdp.core.partial import partial_constructor
@@ -59,13 +59,16 @@ def make_gaussian(
     """Add exact discrete Gaussian noise of ``scale`` (on ``2^k Z`` for floats); zCDP."""
     if not zcdp_requested(MO):  # label: measure-check
         raise MakeMeasurementError(
-            f"must be ZeroConcentratedDivergence (the only output measure supported), got {MO!r}",
+            f"must be ZeroConcentratedDivergence (the only output measure supported), got {shown(MO)}",
             parameter="MO",
         )
     vector = isinstance(input_domain, VectorDomain)
     atom = input_domain.element_domain if vector else input_domain
     if not isinstance(atom, AtomDomain) or not atom.T.is_numeric:  # label: domain-check
-        raise MakeMeasurementError(
+        error = MakeMeasurementError
+        if not isinstance(input_domain, Domain):  # OpenDP raises TypeError for a non-domain
+            error = type_mismatch(MakeMeasurementError)
+        raise error(
             "must be atom_domain(T=...) or vector_domain(atom_domain(T=...)) of a numeric type, "
             f"got {input_domain}",
             parameter="input_domain",
@@ -82,7 +85,7 @@ def make_gaussian(
     if T.is_integer:
         if not integer_grid(k):  # label: k-check
             raise MakeMeasurementError(
-                f"is only valid for domains over floats (None or 0 here), got {k!r}",
+                f"is only valid for domains over floats (None or 0 here), got {shown(k)}",
                 parameter="k",
             )
         function = integer_release(scale, T, vector)

@@ -17,8 +17,8 @@ privacy map is valid for the max-divergence:
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.domains import AtomDomain, Domain, VectorDomain
+from certdp.core.errors import MakeMeasurementError, type_mismatch
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
 from certdp.measurements.float_laplace_cks20 import make_float_laplace_cks20
@@ -43,7 +43,10 @@ def choose_laplace_constructor(input_domain):
     """The Laplace constructor for ``input_domain``; a typed error if none fits."""
     atom = input_domain.element_domain if isinstance(input_domain, VectorDomain) else input_domain
     if not isinstance(atom, AtomDomain) or not atom.T.is_numeric:  # label: numeric-atoms
-        raise MakeMeasurementError(
+        error = MakeMeasurementError
+        if not isinstance(input_domain, Domain):  # OpenDP raises TypeError for a non-domain
+            error = type_mismatch(MakeMeasurementError)
+        raise error(
             "must be atom_domain(T=...) or vector_domain(atom_domain(T=...)) of a numeric type, "
             f"got {input_domain}",
             parameter="input_domain",

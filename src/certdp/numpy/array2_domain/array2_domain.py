@@ -16,7 +16,7 @@ import numpy as np
 
 from certdp.core.conversion import exact_argument
 from certdp.core.domains import Domain, refuse
-from certdp.core.errors import MakeDomainError
+from certdp.core.errors import MakeDomainError, shown
 from certdp.core.types import FLOAT_TYPES, INTEGER_TYPES, CarrierType, carrier
 from certdp.numpy._support.row_norm_test import RowNormTest
 
@@ -113,9 +113,9 @@ def _non_negative_int(value, name: str):
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise MakeDomainError(f"must be an integer, got {value!r}", parameter=name)
+        raise MakeDomainError(f"must be an integer, got {shown(value)}", parameter=name)
     if value < 0:
-        raise MakeDomainError(f"must be non-negative, got {value}", parameter=name)
+        raise MakeDomainError(f"must be non-negative, got {shown(value)}", parameter=name)
     return int(value)
 
 
@@ -130,15 +130,17 @@ def _check_norm(norm) -> int | float:
     if isinstance(norm, (bool, np.bool_)) or not isinstance(
         norm, (int, float, np.integer, np.floating)
     ):
-        raise MakeDomainError(f"must be a number, got {norm!r}", parameter="norm")
+        raise MakeDomainError(f"must be a number, got {shown(norm)}", parameter="norm")
     if isinstance(norm, (float, np.floating)) and math.isnan(norm):
         raise MakeDomainError("must not be NaN", parameter="norm")
     if isinstance(norm, (float, np.floating)) and math.isinf(norm):
-        raise MakeDomainError(f"must be finite, got {norm!r}", parameter="norm")
+        raise MakeDomainError(f"must be finite, got {shown(norm)}", parameter="norm")
     if isinstance(norm, (int, np.integer)) and not _exact_in_f64(int(norm)):
-        raise MakeDomainError(f"{norm} is not exactly representable in f64", parameter="norm")
+        raise MakeDomainError(
+            f"{shown(norm)} is not exactly representable in f64", parameter="norm"
+        )
     if norm < 0:
-        raise MakeDomainError(f"must be non-negative, got {norm!r}", parameter="norm")
+        raise MakeDomainError(f"must be non-negative, got {shown(norm)}", parameter="norm")
     # an integer norm stays an integer, as OpenDP keeps and prints it
     return int(norm) if isinstance(norm, (int, np.integer)) else float(norm)
 
@@ -146,7 +148,7 @@ def _check_norm(norm) -> int | float:
 def _origin_array(origin) -> np.ndarray:
     """``origin`` as a float32 or float64 array of dimension 0 or 1 with finite, exact values."""
     if isinstance(origin, (bool, np.bool_)):
-        raise MakeDomainError(f"must be numeric, got {origin!r}", parameter="origin")
+        raise MakeDomainError(f"must be numeric, got {shown(origin)}", parameter="origin")
     if isinstance(origin, (int, float, np.integer, np.floating)) and not isinstance(
         origin, np.float32
     ):
@@ -220,7 +222,7 @@ def array2_domain(
     if num_columns is not None and num_columns > MAX_COLUMNS:
         raise MakeDomainError(
             f"must be at most {MAX_COLUMNS} (the columns of one row must fit in memory), "
-            f"got {num_columns}",
+            f"got {shown(num_columns)}",
             parameter="num_columns",
         )
 
@@ -232,7 +234,8 @@ def array2_domain(
                     origin = np.repeat(origin, num_columns)
                 except MemoryError:
                     raise MakeDomainError(
-                        f"{num_columns} columns do not fit in memory", parameter="num_columns"
+                        f"{shown(num_columns)} columns do not fit in memory",
+                        parameter="num_columns",
                     ) from None
             elif origin != 0:
                 raise MakeDomainError(
@@ -243,7 +246,7 @@ def array2_domain(
             num_columns = origin.size
         elif num_columns != origin.size:
             raise MakeDomainError(
-                f"must have num_columns={num_columns} values, got {origin.size}",
+                f"must have num_columns={shown(num_columns)} values, got {origin.size}",
                 parameter="origin",
             )
 
@@ -262,7 +265,7 @@ def array2_domain(
     if nan is None:
         nan = T.is_float and norm is None
     if not isinstance(nan, (bool, np.bool_)):
-        raise MakeDomainError(f"must be a boolean, got {nan!r}", parameter="nan")
+        raise MakeDomainError(f"must be a boolean, got {shown(nan)}", parameter="nan")
     if nan and not T.is_float:
         raise MakeDomainError(f"only float arrays may contain NaN, not {T}", parameter="nan")
     if nan and norm is not None:

@@ -20,8 +20,8 @@ import math
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.errors import MakeDomainError, MakeTransformationError
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+from certdp.core.errors import MakeDomainError, MakeTransformationError, shown, type_mismatch
+from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.numpy._support.error_bounds import unit_roundoff
@@ -73,19 +73,24 @@ def make_np_clamp(input_domain, input_metric, norm, p, origin=None) -> Transform
             parameter="input_domain",
         )
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
+        error = (
+            MakeTransformationError
+            if isinstance(input_metric, Metric)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(  # label: metric-check
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )
     if isinstance(norm, (bool, np.bool_)) or not isinstance(
         norm, (int, float, np.integer, np.floating)
     ):
-        raise MakeTransformationError(f"must be a number, got {norm!r}", parameter="norm")
+        raise MakeTransformationError(f"must be a number, got {shown(norm)}", parameter="norm")
     # an integer is finite (one beyond f64 is refused with the output domain below)
     positive = norm > 0 and (isinstance(norm, (int, np.integer)) or math.isfinite(norm))
     if not positive:  # label: norm-check
         raise MakeTransformationError(
-            f"must be positive and finite, got {norm!r}", parameter="norm"
+            f"must be positive and finite, got {shown(norm)}", parameter="norm"
         )
     T = input_domain.T.name
     try:

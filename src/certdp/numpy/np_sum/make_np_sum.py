@@ -24,7 +24,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.domains import atom_domain, vector_domain
-from certdp.core.errors import FailedMapError, MakeTransformationError
+from certdp.core.errors import FailedMapError, MakeTransformationError, shown
 from certdp.core.features import feature_enabled
 from certdp.core.metrics import SymmetricDistance, l1_distance, l2_distance
 from certdp.core.partial import partial_constructor
@@ -190,7 +190,7 @@ def _opendp_map(domain: NPArray2Domain):
                 return to_T(d_in * total)  # label: opendp-unknown
             except OverflowError as error:
                 raise FailedMapError(
-                    f"{d_in} * {total} overflows: {error}", parameter="d_in"
+                    f"{shown(d_in)} * {shown(total)} overflows: {error}", parameter="d_in"
                 ) from None
 
     else:

@@ -9,8 +9,8 @@ domain, an ``AtomDomain``, when ``input_domain`` is a ``VectorDomain`` of atoms 
 from __future__ import annotations
 
 from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import MakeTransformationError
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+from certdp.core.errors import MakeTransformationError, type_mismatch
+from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 
 __all__ = ["dataset_input"]
 
@@ -30,7 +30,12 @@ def dataset_input(input_domain, input_metric) -> AtomDomain:
             parameter="input_domain",
         )
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
+        error = (
+            MakeTransformationError
+            if isinstance(input_metric, Metric)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(  # label: metric-check
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )

@@ -29,7 +29,12 @@ from fractions import Fraction
 import numpy as np
 
 from certdp.core.domains import atom_domain, nearest_binary32, vector_domain
-from certdp.core.errors import ArithmeticOverflowError, MakeTransformationError
+from certdp.core.errors import (
+    ArithmeticOverflowError,
+    MakeTransformationError,
+    shown,
+    type_mismatch,
+)
 from certdp.core.metrics import absolute_distance
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier
@@ -122,7 +127,7 @@ def parse_summation(S, bounds=None) -> FloatSummation:
     match = _NAME.match(S) if isinstance(S, str) else None
     if match is None:
         raise MakeTransformationError(
-            f"unknown summation strategy {S!r}: expected one of "
+            f"unknown summation strategy {shown(S)}: expected one of "
             + ", ".join(f"{a}<{T}>" for a in ALGORITHMS for T in ("f32", "f64")),
             parameter="S",
         )
@@ -131,8 +136,8 @@ def parse_summation(S, bounds=None) -> FloatSummation:
         first = bounds[0] if isinstance(bounds, (tuple, list)) and len(bounds) == 2 else None
         T = _float_type_of(first)
         if T is None:
-            raise MakeTransformationError(
-                f"{S!r} takes its type from the bounds, which must be floats, got {bounds!r}",
+            raise type_mismatch(MakeTransformationError)(
+                f"{shown(S)} takes its type from the bounds, which must be floats, got {shown(bounds)}",
                 parameter="bounds",
             )
     return FloatSummation(algorithm, T)
@@ -141,20 +146,20 @@ def parse_summation(S, bounds=None) -> FloatSummation:
 def float_bounds(bounds, summation: FloatSummation) -> tuple[float, float]:
     """``bounds`` as two finite, ordered values of ``T`` (Python floats)."""
     if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
-        raise MakeTransformationError(
-            f"must be a pair (lower, upper), got {bounds!r}", parameter="bounds"
+        raise type_mismatch(MakeTransformationError)(
+            f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
         )
     checked = []
     for name, value in zip(("lower", "upper"), bounds):
         if _float_type_of(value) is None:
             raise MakeTransformationError(
-                f"{name} bound {value!r} must be a float, not {type(value).__name__}",
+                f"{name} bound {shown(value)} must be a float, not {type(value).__name__}",
                 parameter="bounds",
             )
         value = float(value)
         if not math.isfinite(value):  # label: bounds-finite
             raise MakeTransformationError(
-                f"{name} bound must be finite, got {value!r}", parameter="bounds"
+                f"{name} bound must be finite, got {shown(value)}", parameter="bounds"
             )
         if summation.T == "f32":
             value = nearest_binary32(value)  # label: bounds-round
@@ -164,13 +169,14 @@ def float_bounds(bounds, summation: FloatSummation) -> tuple[float, float]:
                 )
         if not is_representable(value, summation.T):  # label: bounds-of-T
             raise MakeTransformationError(
-                f"{name} bound {value!r} is not a value of {summation.T}", parameter="bounds"
+                f"{name} bound {shown(value)} is not a value of {summation.T}", parameter="bounds"
             )
         checked.append(value)
     lower, upper = checked
     if lower > upper:  # label: bounds-ordered
         raise MakeTransformationError(
-            f"lower bound {lower!r} must not exceed upper bound {upper!r}", parameter="bounds"
+            f"lower bound {shown(lower)} must not exceed upper bound {shown(upper)}",
+            parameter="bounds",
         )
     return lower, upper
 
@@ -178,9 +184,13 @@ def float_bounds(bounds, summation: FloatSummation) -> tuple[float, float]:
 def checked_size(size, parameter: str = "size") -> int:
     """``size`` as a Python int, which must be a non-negative integer."""
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
-        raise MakeTransformationError(f"must be an integer, got {size!r}", parameter=parameter)
+        raise type_mismatch(MakeTransformationError)(
+            f"must be an integer, got {shown(size)}", parameter=parameter
+        )
     if size < 0:
-        raise MakeTransformationError(f"must be non-negative, got {size}", parameter=parameter)
+        raise MakeTransformationError(
+            f"must be non-negative, got {shown(size)}", parameter=parameter
+        )
     return int(size)
 
 
@@ -193,7 +203,7 @@ def size_in_type(size: int, summation: FloatSummation) -> float:
     """``size`` as a value of ``T``; it must be one exactly (OpenDP's exact cast)."""
     if not is_representable(size, summation.T):
         raise MakeTransformationError(
-            f"{size} is not exactly a value of {summation.T}, so the rounding error of "
+            f"{shown(size)} is not exactly a value of {summation.T}, so the rounding error of "
             f"{summation} cannot be bounded",
             parameter="size",
         )
@@ -220,7 +230,7 @@ def sum_error(summation: FloatSummation, size: int, lower: float, upper: float) 
         denominator = neg_inf_sub(1.0, u, T)
         if denominator <= 0.0:  # label: pw-denominator
             raise ArithmeticOverflowError(
-                f"log2({size}) / 2^{k} is not below 1: no {summation} error bound",
+                f"log2({shown(size)}) / 2^{shown(k)} is not below 1: no {summation} error bound",
                 parameter="size",
             )
         ratio = inf_div(u, denominator, T)  # label: pw-ratio
@@ -282,7 +292,7 @@ def refuse_overflow(summation: FloatSummation, size: int, lower: float, upper: f
     """Raise ``ArithmeticOverflowError`` when a checked sum could overflow."""
     if overflow_possible(summation, size, lower, upper):  # label: refuse-overflow
         raise ArithmeticOverflowError(
-            f"a {summation} sum of up to {size} values in [{lower!r}, {upper!r}] could overflow "
+            f"a {summation} sum of up to {shown(size)} values in [{shown(lower)}, {shown(upper)}] could overflow "
             f"{summation.T}: tighten the bounds, lower the size, or use an ordered sum",
             parameter="bounds",
         )
@@ -303,7 +313,7 @@ def refuse_unsound_saturation(
         and overflow_possible(summation, size, lower, upper)
     ):  # label: refuse-saturation
         raise ArithmeticOverflowError(
-            f"a saturating {summation} sum of up to {size} values in [{lower!r}, {upper!r}] "
+            f"a saturating {summation} sum of up to {shown(size)} values in [{shown(lower)}, {shown(upper)}] "
             "could overflow, and with bounds of both signs a saturated pairwise sum can move "
             "by more than the stability map allows when records shift: use Sequential or "
             "Exact, bounds of one sign, or a smaller size",

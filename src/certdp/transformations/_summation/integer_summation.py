@@ -26,6 +26,8 @@ from certdp.core.errors import (
     ArithmeticOverflowError,
     FailedCastError,
     MakeTransformationError,
+    shown,
+    type_mismatch,
 )
 from certdp.core.metrics import absolute_distance
 from certdp.core.transformation import Transformation
@@ -61,8 +63,8 @@ def integer_type(T, bounds) -> CarrierType:
     """The integer carrier type ``T``, inferred from ``bounds[0]`` when ``None`` (int → i32)."""
     if T is None:
         if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
-            raise MakeTransformationError(
-                f"must be a pair (lower, upper), got {bounds!r}", parameter="bounds"
+            raise type_mismatch(MakeTransformationError)(
+                f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
             )
         T = infer_type(bounds[0])
     T = carrier(T)
@@ -74,13 +76,13 @@ def integer_type(T, bounds) -> CarrierType:
 def integer_bounds(bounds, T: CarrierType) -> tuple[int, int]:
     """``bounds`` as a pair of Python ints, each a value of ``T`` (their order is not checked)."""
     if not isinstance(bounds, (tuple, list)) or len(bounds) != 2:
-        raise MakeTransformationError(
-            f"must be a pair (lower, upper), got {bounds!r}", parameter="bounds"
+        raise type_mismatch(MakeTransformationError)(
+            f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
         )
     for name, value in zip(("lower", "upper"), bounds):
         if not T.contains(value):
             raise MakeTransformationError(
-                f"{name} bound {value!r} is not a value of {T}", parameter="bounds"
+                f"{name} bound {shown(value)} is not a value of {T}", parameter="bounds"
             )
     return int(bounds[0]), int(bounds[1])
 
@@ -88,9 +90,11 @@ def integer_bounds(bounds, T: CarrierType) -> tuple[int, int]:
 def checked_size(size) -> int:
     """``size`` as a Python int, which must be a non-negative integer."""
     if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
-        raise MakeTransformationError(f"must be an integer, got {size!r}", parameter="size")
+        raise type_mismatch(MakeTransformationError)(
+            f"must be an integer, got {shown(size)}", parameter="size"
+        )
     if size < 0:
-        raise MakeTransformationError(f"must be non-negative, got {size}", parameter="size")
+        raise MakeTransformationError(f"must be non-negative, got {shown(size)}", parameter="size")
     return int(size)
 
 
@@ -109,7 +113,7 @@ def require_one_sign(bounds: tuple[int, int]) -> None:
     """Raise ``MakeTransformationError`` unless the bounds share a sign (monotonic sums)."""
     if not signs_agree(bounds):  # label: signs-check
         raise MakeTransformationError(
-            f"monotonic summation needs bounds of one sign, got {list(bounds)}",
+            f"monotonic summation needs bounds of one sign, got {shown(list(bounds))}",
             parameter="bounds",
         )
 
@@ -139,7 +143,7 @@ def bound_magnitude(bounds: tuple[int, int], T: CarrierType) -> int:
     lower, upper = bounds
     if -lower > T.max:  # label: magnitude-check
         raise ArithmeticOverflowError(
-            f"|{lower}| is not a value of {T}, so the sensitivity constant max(|lower|, upper) "
+            f"|{shown(lower)}| is not a value of {T}, so the sensitivity constant max(|lower|, upper) "
             "is not representable",
             parameter="bounds",
         )
@@ -151,7 +155,7 @@ def bound_range(bounds: tuple[int, int], T: CarrierType) -> int:
     lower, upper = bounds
     if not T.min <= upper - lower <= T.max:  # label: range-check
         raise ArithmeticOverflowError(
-            f"upper - lower = {upper} - {lower} = {upper - lower} is not a value of {T}",
+            f"upper - lower = {shown(upper)} - {shown(lower)} = {shown(upper - lower)} is not a value of {T}",
             parameter="bounds",
         )
     return upper - lower  # label: range
@@ -164,14 +168,14 @@ def scaled_distance(multiplier: int, constant: int, T: CarrierType) -> int:
         factor = exact_cast(multiplier, T.name)  # label: cast-multiplier
     except FailedCastError as error:
         raise FailedCastError(
-            f"the distance factor {multiplier} taken from d_in is not a value of {T}: {error}",
+            f"the distance factor {shown(multiplier)} taken from d_in is not a value of {T}: {error}",
             parameter="d_in",
         ) from error
     try:
         return checked_mul(factor, constant, T.name)  # label: checked-product
     except ArithmeticOverflowError as error:
         raise ArithmeticOverflowError(
-            f"{multiplier} * {constant} overflows {T}; use tighter bounds or a wider type",
+            f"{shown(multiplier)} * {shown(constant)} overflows {T}; use tighter bounds or a wider type",
             parameter="d_in",
         ) from error
 

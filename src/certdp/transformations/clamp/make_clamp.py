@@ -12,8 +12,8 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.errors import MakeTransformationError
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+from certdp.core.errors import MakeTransformationError, shown, type_mismatch
+from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 
@@ -40,11 +40,16 @@ def make_clamp(input_domain, input_metric, bounds) -> Transformation:
     if element_domain.nan:  # label: nan-free
         raise MakeTransformationError(
             f"elements may be NaN, which has no place in an interval: use "
-            f"atom_domain(T={element_domain.T.name!r}, nan=False)",
+            f"atom_domain(T={shown(element_domain.T.name)}, nan=False)",
             parameter="input_domain",
         )
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
+        error = (
+            MakeTransformationError
+            if isinstance(input_metric, Metric)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(  # label: metric-check
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )

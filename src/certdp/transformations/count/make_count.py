@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from certdp.contracts import certified
 from certdp.core.domains import atom_domain
-from certdp.core.errors import ArithmeticOverflowError, DPError, MakeTransformationError
+from certdp.core.errors import ArithmeticOverflowError, DPError, MakeTransformationError, shown
 from certdp.core.metrics import absolute_distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -55,7 +55,7 @@ def make_count(input_domain, input_metric, TO="i32") -> Transformation:
             return inf_cast(d_in, TO.name)  # label: map-float
         if d_in > TO.max:  # label: map-int-checked
             raise ArithmeticOverflowError(
-                f"{d_in} is not a value of {TO}, the type of the output distance",
+                f"{shown(d_in)} is not a value of {TO}, the type of the output distance",
                 parameter="d_in",
             )
         return d_in  # label: map-int

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from certdp.contracts import certified
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
-from certdp.core.errors import MakeTransformationError
+from certdp.core.errors import MakeTransformationError, shown, type_mismatch
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.transformations._dataset import dataset_input
@@ -23,8 +23,9 @@ def make_is_equal(input_domain, input_metric, value) -> Transformation:
     element_domain = dataset_input(input_domain, input_metric)  # label: dataset-input
     converted = carrier_constant(value, element_domain.T)  # label: value-convert
     if converted is None:  # label: value-type
-        raise MakeTransformationError(
-            f"{value!r} is not a value of the carrier type {element_domain.T}", parameter="value"
+        raise type_mismatch(MakeTransformationError)(
+            f"{shown(value)} is not a value of the carrier type {element_domain.T}",
+            parameter="value",
         )
     value = converted
 

@@ -15,8 +15,8 @@ from fractions import Fraction
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
-from certdp.core.errors import MakeTransformationError
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+from certdp.core.errors import MakeTransformationError, shown, type_mismatch
+from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.numeric import (
@@ -66,14 +66,19 @@ def make_mean(input_domain, input_metric) -> Transformation:
     if size == 0:  # label: size-positive
         raise MakeTransformationError("the dataset size must be positive", parameter="input_domain")
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
+        error = (
+            MakeTransformationError
+            if isinstance(input_metric, Metric)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(  # label: metric-check
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )
     T = element_domain.T.name
     if not is_representable(size, T):  # label: size-exact
         raise MakeTransformationError(
-            f"the size {size} is not exactly a value of {T}", parameter="input_domain"
+            f"the size {shown(size)} is not exactly a value of {T}", parameter="input_domain"
         )
     lower, upper = element_domain.bounds
     summed = make_sum(input_domain, input_metric)  # label: sum

@@ -21,7 +21,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.domains import carrier_constant, vector_domain
-from certdp.core.errors import FailedFunctionError, MakeTransformationError, type_mismatch
+from certdp.core.errors import FailedFunctionError, MakeTransformationError, shown, type_mismatch
 from certdp.core.metrics import (
     InsertDeleteDistance,
     SymmetricDistance,
@@ -85,18 +85,21 @@ def make_resize(input_domain, input_metric, size, constant, MO="SymmetricDistanc
             f"must be an integer, got a {type(size).__name__}", parameter="size"
         )
     if size < 1:  # label: size-positive
-        raise MakeTransformationError(f"must be at least 1, got {size}", parameter="size")
+        raise MakeTransformationError(f"must be at least 1, got {shown(size)}", parameter="size")
     capacity = record_capacity()
     if size > capacity:  # label: size-capacity
         raise MakeTransformationError(
             f"must be at most {capacity}, the most records this machine's memory can hold "
-            f"({struct.calcsize('P')} bytes of pointer each), got {size}",
+            f"({struct.calcsize('P')} bytes of pointer each), got {shown(size)}",
             parameter="size",
         )
     converted = carrier_constant(constant, element_domain.T)  # label: constant-convert
     if converted is None or not element_domain.member(converted):  # label: constant-member
-        raise MakeTransformationError(
-            f"{constant!r} is not a member of the element domain {element_domain}",
+        error = (
+            type_mismatch(MakeTransformationError) if converted is None else MakeTransformationError
+        )
+        raise error(
+            f"{shown(constant)} is not a member of the element domain {element_domain}",
             parameter="constant",
         )
     constant = converted
@@ -134,7 +137,7 @@ def resized(data, size, constant, shuffle_padded, shuffle_truncated) -> list:
             padded = records + [constant] * (size - len(records))  # label: pad
         except MemoryError:
             raise FailedFunctionError(  # label: pad-memory
-                f"padding to {size} records needs more memory than is free", parameter="size"
+                f"padding to {shown(size)} records needs more memory than is free", parameter="size"
             ) from None
         return shuffled(padded) if shuffle_padded else padded  # label: pad-shuffle
     if shuffle_truncated:

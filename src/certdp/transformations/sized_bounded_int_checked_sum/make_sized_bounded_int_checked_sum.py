@@ -9,7 +9,7 @@ distance to the absolute distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.errors import MakeTransformationError
+from certdp.core.errors import MakeTransformationError, shown
 from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.transformations._summation.integer_summation import (
@@ -37,7 +37,7 @@ def make_sized_bounded_int_checked_sum(size, bounds, T=None) -> Transformation:
     size = checked_size(size)  # label: size
     if can_int_sum_overflow(size, bounds, T):  # label: overflow-refusal
         raise MakeTransformationError(
-            f"a sum of {size} values in {list(bounds)} may overflow {T}: choose tighter bounds "
+            f"a sum of {shown(size)} values in {shown(list(bounds))} may overflow {T}: choose tighter bounds "
             "or a wider type",
             parameter="bounds",
         )

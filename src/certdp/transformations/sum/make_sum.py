@@ -21,8 +21,8 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import DomainMismatchError, MakeTransformationError
-from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
+from certdp.core.errors import DomainMismatchError, MakeTransformationError, type_mismatch
+from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.transformations._summation.integer_summation import (
@@ -56,7 +56,12 @@ def make_sum(input_domain, input_metric) -> Transformation:
             parameter="input_domain",
         )
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        raise MakeTransformationError(  # label: metric-check
+        error = (
+            MakeTransformationError
+            if isinstance(input_metric, Metric)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(  # label: metric-check
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )

@@ -1,0 +1,120 @@
+"""The directed binary64 operations of ``floats``, fast: the host's float result is taken
+as a candidate and returned only when exact integer comparisons prove it is the answer.
+
+Guarantee (quick.tex): for any operands, ``quick_inf_add(a, b)`` returns the same float
+(same bits) and raises the same errors as ``inf_add(a, b)`` (``T = "f64"``), and likewise
+for the other seven operations; nothing is assumed of the host's float arithmetic (a wrong
+candidate only sends the call to the exact operation).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .floats import (
+    inf_add,
+    inf_div,
+    inf_mul,
+    inf_sub,
+    neg_inf_add,
+    neg_inf_div,
+    neg_inf_mul,
+    neg_inf_sub,
+)
+
+__all__ = [
+    "quick_inf_add",
+    "quick_inf_div",
+    "quick_inf_mul",
+    "quick_inf_sub",
+    "quick_neg_inf_add",
+    "quick_neg_inf_div",
+    "quick_neg_inf_mul",
+    "quick_neg_inf_sub",
+]
+
+
+# proof: begin quick
+#: The largest finite binary64 value.
+_OMEGA = 1.7976931348623157e308  # label: omega
+
+
+def _exact(symbol: str, x: float, y: float) -> tuple[int, int] | None:
+    """``(N, D)`` with ``D > 0`` and ``N / D`` the exact ``x symbol y``, for finite floats;
+    ``None`` for a division by zero."""
+    nx, dx = x.as_integer_ratio()  # label: ratio-x
+    ny, dy = y.as_integer_ratio()  # label: ratio-y
+    if symbol == "+":
+        return nx * dy + ny * dx, dx * dy  # label: exact-add
+    if symbol == "-":
+        return nx * dy - ny * dx, dx * dy  # label: exact-sub
+    if symbol == "*":
+        return nx * ny, dx * dy  # label: exact-mul
+    if ny == 0:
+        return None  # label: exact-zero
+    if ny < 0:
+        return -nx * dy, dx * -ny  # label: exact-div-neg
+    return nx * dy, dx * ny  # label: exact-div
+
+
+def _checked(candidate: float, n: int, d: int, up: bool) -> bool:
+    """Is the float ``candidate`` the smallest float ``>= n/d`` (``up``) or the largest
+    ``<= n/d``, with ``n/d`` in the finite range?  ``True`` only when proved by exact
+    comparisons; ``False`` may also be returned for a candidate that is the answer."""
+    if candidate == 0 or not abs(candidate) < _OMEGA:  # also NaN and infinities  # label: zone
+        return False
+    nc, dc = candidate.as_integer_ratio()  # label: ratio-c
+    magnitude = abs(nc)
+    # 2**e <= |candidate| < 2**(e + 1)
+    e = magnitude.bit_length() - dc.bit_length()  # label: binade
+    # h = 2**k is at most the gap from the candidate to either float next to it: the spacing
+    # of its binade, halved below a normal power of two (where the binade changes)
+    k = max(e, -1022) - 52  # label: gap
+    if e > -1022 and magnitude & (magnitude - 1) == 0:  # |candidate| = 2**e  # label: gap-power
+        k -= 1
+    # scaled to the denominator s = dc * 2**max(-k, 0): candidate = c / s, h = g / s
+    if k >= 0:
+        c, g, s = nc, dc << k, dc  # label: scale-coarse
+    else:
+        c, g, s = nc << -k, dc, dc << -k  # label: scale-fine
+    lhs = n * s  # the exact value times s * d; compare with (c +- g) * d
+    if up:
+        return lhs <= c * d and lhs > (c - g) * d  # label: check-up
+    return lhs >= c * d and lhs < (c + g) * d  # label: check-down
+
+
+def _quick(symbol: str, up: bool, exact):
+    def operation(a, b):
+        if type(a) is float and type(b) is float and math.isfinite(a) and math.isfinite(b):
+            ratio = _exact(symbol, a, b)  # label: quick-exact
+            if ratio is not None:
+                if symbol == "+":
+                    candidate = a + b
+                elif symbol == "-":
+                    candidate = a - b
+                elif symbol == "*":
+                    candidate = a * b
+                else:
+                    candidate = a / b  # b != 0 here
+                if _checked(candidate, *ratio, up):  # label: quick-checked
+                    return candidate  # label: quick-return
+                # the host rounds to nearest: the answer is then often the next float over
+                candidate = math.nextafter(candidate, math.inf if up else -math.inf)
+                if _checked(candidate, *ratio, up):  # label: quick-checked-next
+                    return candidate  # label: quick-return-next
+        return exact(a, b)  # label: quick-fallback
+
+    operation.__name__ = operation.__qualname__ = f"quick_{exact.__name__}"
+    operation.__doc__ = f"``{exact.__name__}(a, b)`` in binary64, from a checked candidate."
+    return operation
+
+
+quick_inf_add = _quick("+", True, inf_add)
+quick_inf_sub = _quick("-", True, inf_sub)
+quick_inf_mul = _quick("*", True, inf_mul)
+quick_inf_div = _quick("/", True, inf_div)
+quick_neg_inf_add = _quick("+", False, neg_inf_add)
+quick_neg_inf_sub = _quick("-", False, neg_inf_sub)
+quick_neg_inf_mul = _quick("*", False, neg_inf_mul)
+quick_neg_inf_div = _quick("/", False, neg_inf_div)
+# proof: end quick
