@@ -107,13 +107,16 @@ def test_quickstart_with_an_integer_unit():
     assert context.current_privacy_loss() == 1.0
 
 
-def test_quickstart_with_a_float_unit_on_integer_data_is_a_typed_refusal():
+def test_quickstart_with_a_float_unit_on_integer_data_runs_as_in_opendp():
+    """OpenDP's quickstart: an f64 absolute unit over integer data (the integer Laplace takes a
+    float distance; its map d_in/scale is valid since integers within 1.0 are within 1)."""
     context = dp.Context.compositor(
         data=123, privacy_unit=dp.unit_of(absolute=1.0), privacy_loss=dp.loss_of(epsilon=1.0)
     )
-    with pytest.raises(dp.DPError, match="absolute_distance"):
-        context.query(epsilon=1.0).laplace().release()
-    assert context.current_privacy_loss() == 0.0
+    query = context.query(epsilon=1.0).laplace()
+    assert query.param() == 1.0  # OpenDP 0.16's
+    assert isinstance(query.release(), int)
+    assert context.current_privacy_loss() == 1.0
 
 
 def test_zcdp_weights_and_gaussian():

@@ -34,14 +34,16 @@ def encode(value):
     return value
 
 
-def space(shape, T, size, bounds=None):
+def space(shape, T, size, bounds=None, D=None):
+    """The domain and metric of a case; ``D`` is the distance type (``T`` when ``None``)."""
+    D = D or T
     if T.startswith("f"):
         atom = dp.atom_domain(T=T, nan=False)
     else:
         atom = dp.atom_domain(T=T) if bounds is None else dp.atom_domain(bounds=bounds)
     if shape == "atom":
-        return atom, dp.absolute_distance(T=T)
-    return dp.vector_domain(atom, size=size), dp.l1_distance(T=T)
+        return atom, dp.absolute_distance(T=D)
+    return dp.vector_domain(atom, size=size), dp.l1_distance(T=D)
 
 
 def run(case):
@@ -50,7 +52,7 @@ def run(case):
     record["scale"] = encode(scale)
     record.pop("d_ins", None)
     try:
-        measurement = dp.m.make_laplace(*space(shape, T, size), scale, k=k)
+        measurement = dp.m.make_laplace(*space(shape, T, size, D=case.get("D")), scale, k=k)
     except Exception as error:  # noqa: BLE001 -- recording what OpenDP refuses
         record["construct_error"] = _variant(error)
         return record
@@ -114,6 +116,34 @@ def cases():
             "k": None,
             "d_ins": [0, 1, 3, 1000],
         }
+    # integer data under a float distance type (OpenDP's quickstart: i32 data, f64 distance);
+    # fractional d_in included, to record that OpenDP divides d_in itself
+    fractional_d_ins = {
+        "f64": [0.0, 0.5, 1.0, 1.5, 2.5, 3.0, 0.1, 1e300, 5e-324, 1.7976931348623157e308],
+        "f32": [0.0, 0.5, 1.0, 1.5, 2.5, f32(0.1), f32(1e30), f32(1e-30)],
+    }
+    for T, D, shape, size, scale in itertools.product(
+        ["i32", "i64", "u32"],
+        ["f64", "f32"],
+        ["atom", "vector"],
+        [None, 4],
+        [0.0, 0.5, 1.0, 3.0, 1e-3],
+    ):
+        if shape == "atom" and size is not None:
+            continue
+        yield {
+            "shape": shape,
+            "T": T,
+            "D": D,
+            "size": size,
+            "scale": scale,
+            "k": None,
+            "d_ins": fractional_d_ins[D],
+        }
+    yield {"shape": "atom", "T": "i32", "D": "f64", "size": None, "scale": 1.0, "k": 3,
+           "d_ins": [1.0]}  # fmt: skip
+    yield {"shape": "atom", "T": "i32", "D": "f64", "size": None, "scale": 1.0, "k": None,
+           "d_ins": [-1.0, math.nan, math.inf]}  # fmt: skip
     # refused arguments
     bad_d_ins = [1.0, -1.0, math.nan, math.inf]
     for scale in [-1.0, math.nan, math.inf]:
@@ -166,6 +196,16 @@ def cases():
         "k": -10,
         "d_ins": [0.0],
         "release_input": [-0.0, 0.3],
+    }
+    yield {
+        "shape": "atom",
+        "T": "i32",
+        "D": "f64",
+        "size": None,
+        "scale": 0.0,
+        "k": None,
+        "d_ins": [0.0],
+        "release_input": 123,
     }
     for T, value in [("i32", 7), ("i32", -2147483648), ("u32", 4294967295)]:
         yield {

@@ -168,3 +168,104 @@ def test_runtime_enforcement():
     with pytest.raises(ContractError) as error:
         vector(*vector_space(), 1.0, k=2)
     assert error.value.condition == "k-none-or-zero"
+
+
+# Integer data under a float distance type (OpenDP's quickstart: atom_domain(T=i32) with
+# absolute_distance(T=f64)). The expected values are OpenDP 0.16's (opendp_reference.json holds
+# the full grid): it divides a fractional d_in itself, neither rounding it up nor down.
+@pytest.mark.parametrize("D", ["f64", "f32"])
+@pytest.mark.parametrize(
+    "scale, d_in, expected",
+    [
+        (2.0, 0.5, 0.25),
+        (2.0, 1.0, 0.5),
+        (2.0, 2.5, 1.25),
+        (3.0, 1.0, 0.33333333333333337),
+        (3.0, 0.5, 0.16666666666666669),
+        (3.0, 2.5, 0.8333333333333334),
+        (0.0, 0.5, math.inf),
+        (0.0, 0.0, 0.0),
+    ],
+)
+def test_float_distance_over_integers(D, scale, d_in, expected):
+    atom = scalar(dp.atom_domain(T="i32"), dp.absolute_distance(T=D), scale)
+    vec = vector(dp.vector_domain(dp.atom_domain(T="i32")), dp.l1_distance(T=D), scale)
+    assert atom.map(d_in) == expected
+    assert vec.map(d_in) == expected
+    assert (
+        dp.m.make_laplace(dp.atom_domain(T="i32"), dp.absolute_distance(T=D), scale).map(d_in)
+        == expected
+    )
+
+
+def test_float_distance_huge_d_in():
+    """1e300 over i32 data (OpenDP: 5e299 at scale 2); never below d_in / scale."""
+    measurement = scalar(dp.atom_domain(T="i64"), dp.absolute_distance(T="f64"), 3.0)
+    assert measurement.map(1e300) == 3.3333333333333335e299
+    assert Fraction(measurement.map(1e300)) >= Fraction(1e300) / 3
+
+
+def test_float_distance_release_is_integer():
+    measurement = scalar(dp.atom_domain(T="i32"), dp.absolute_distance(T="f64"), 0.0)
+    assert measurement(123) == 123 and type(measurement(123)) is int
+    noisy = scalar(dp.atom_domain(T="i32"), dp.absolute_distance(T="f64"), 1.0)(123)
+    assert type(noisy) is int
+
+
+@pytest.mark.parametrize("d_in", [-1.0, -0.5, math.nan, math.inf])
+def test_float_distance_bad_d_in(d_in):
+    with pytest.raises(FailedMapError):
+        scalar(dp.atom_domain(T="i32"), dp.absolute_distance(T="f64"), 1.0).map(d_in)
+
+
+@pytest.mark.parametrize(
+    "make, arguments",
+    [
+        # floats keep their own distance type; integers accept only their own or a float one
+        (scalar, (dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f32"), 1.0)),
+        (scalar, (dp.atom_domain(T="i32"), dp.absolute_distance(T="i64"), 1.0)),
+        (vector, (vector_space()[0], dp.l1_distance(T="u32"), 1.0)),
+        (vector, (vector_space()[0], dp.l2_distance(T="f64"), 1.0)),
+        (scalar, (dp.atom_domain(T="i32"), dp.l1_distance(T="f64"), 1.0)),
+    ],
+)
+def test_float_distance_other_refusals(make, arguments):
+    with pytest.raises(MakeMeasurementError) as error:
+        dp.m.make_laplace(*arguments) if make is scalar else make(*arguments)
+    assert error.value.parameter in ("input_metric", "input_domain")
+
+
+def test_integer_metric_refusal_names_the_float_option():
+    with pytest.raises(MakeMeasurementError, match=r"or of a float type, for integers") as error:
+        scalar(dp.atom_domain(T="i32"), dp.absolute_distance(T="i64"), 1.0)
+    assert error.value.parameter == "input_metric"
+
+
+@pytest.mark.parametrize("D", ["f64", "f32"])
+def test_float_distance_contract_refutes_a_floored_halved_map(D):
+    """Under a float distance type, a halved map is refuted (by integer neighbours at
+    distance 1 or more)."""
+    kwargs = {
+        "input_domain": vector_space("i32", 2, (0, 20))[0],
+        "input_metric": dp.l1_distance(T=D),
+        "scale": 1.0,
+        "k": None,
+    }
+    with no_shrinking(), pytest.raises(PrivacyViolation):
+        dataclasses.replace(VECTOR_CONTRACT, arguments=lambda: st.just(kwargs)).verify(
+            map_override=lambda d_in: float(d_in) / 2
+        )
+
+
+def test_float_distance_runtime_enforcement():
+    dp.enable_contracts()
+    measurement = scalar(dp.atom_domain(T="i32"), dp.absolute_distance(T="f64"), 4.0)
+    assert measurement.map(2.0) == 0.5
+    assert measurement.map(0.5) == 0.125
+    measurement._map = laplace_map(Fraction(8), Fraction(0))
+    with pytest.raises(ContractError) as error:
+        measurement.map(2.0)
+    assert error.value.condition == "privacy-map"
+    with pytest.raises(ContractError) as error:
+        scalar(dp.atom_domain(T="i32"), dp.absolute_distance(T="i64"), 1.0)
+    assert error.value.condition == "input-metric-absolute-of-carrier-type"

@@ -26,10 +26,11 @@ def decode(value):
 
 def space(case):
     T = case["T"]
+    D = case.get("D", T)  # the distance type: a float one over integers in some cases
     atom = dp.atom_domain(T=T, nan=False) if T.startswith("f") else dp.atom_domain(T=T)
     if case["shape"] == "atom":
-        return atom, dp.absolute_distance(T=T)
-    return dp.vector_domain(atom, size=case["size"]), dp.l1_distance(T=T)
+        return atom, dp.absolute_distance(T=D)
+    return dp.vector_domain(atom, size=case["size"]), dp.l1_distance(T=D)
 
 
 def same_float(a, b) -> bool:
@@ -39,8 +40,10 @@ def same_float(a, b) -> bool:
 
 
 def label(case) -> str:
+    distance = f"-D{case['D']}" if "D" in case else ""
     return (
-        f"{case['shape']}-{case['T']}-size{case['size']}-scale{case['scale']['repr']}-k{case['k']}"
+        f"{case['shape']}-{case['T']}{distance}-size{case['size']}-scale{case['scale']['repr']}"
+        f"-k{case['k']}"
     )
 
 

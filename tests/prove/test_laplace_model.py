@@ -68,3 +68,40 @@ def test_a_laplace_map_over_twice_the_scale_in_the_code_is_refuted(tmp_path):
     name = "make_vector_float_laplace_cks20"
     summary = prove_edited(tmp_path, name, edit, select=f"real {name} f64 vector len 2")
     assert summary["status"] == "counterexample", summary
+
+
+def test_the_float_distance_floor_step_is_proved():
+    from certdp.measurements._laplace import smt_model as model
+    from certdp.prove.engine import solve
+
+    for size in (1, 3):
+        assert solve(model.float_distance_floor("make_integer_laplace", size), 60)["status"] == (
+            "proved"
+        )
+
+
+def test_the_integer_laplace_maps_are_checked_under_float_distances():
+    from certdp.measurements._laplace import smt_model as model
+
+    for name in ("make_integer_laplace", "make_vector_integer_laplace"):
+        distances = {case[3] for case in model._code_cases(name)}
+        assert {"f64", "f32"} <= distances, name
+
+
+def test_a_map_that_drops_a_fractional_d_in_below_its_floor_is_refuted(tmp_path):
+    """Over integers a d_in of 1.5 admits neighbours at distance 1: a map of (d_in - 1)/scale
+    for a fractional d_in is unsound, and the float-distance instances refute it."""
+    from .edited import prove_edited
+
+    edit = {
+        "measurements/_laplace/laplace_map.py": [
+            (
+                "lambda distance: distance / scale)",
+                "lambda distance: (distance if distance.denominator == 1 else distance - 1)"
+                " / scale)",
+            )
+        ]
+    }
+    name = "make_integer_laplace"
+    summary = prove_edited(tmp_path, name, edit, select=f"real {name} i32 distance f64 atom")
+    assert summary["status"] == "counterexample", summary

@@ -338,13 +338,16 @@ _SCALES = (1.0, 3.5, 1e-3, 1e12)
 _QUICK_SCALES = (3.5,)
 
 
-def _numeric_space(T: str, vector: bool, l2: bool = False) -> str:
+def _numeric_space(T: str, vector: bool, l2: bool = False, D: str | None = None) -> str:
+    """Atoms or vectors of ``T`` under the absolute, L1 or L2 distance of type ``D`` (``T``
+    when None; a float type over integers, as OpenDP's quickstart does)."""
     nan = ", nan=False" if T.startswith("f") else ""
     atom = f"dp.atom_domain(T={T!r}{nan})"
+    D = D or T
     if vector:
         metric = "l2_distance" if l2 else "l1_distance"
-        return f"dp.vector_domain({atom}), dp.{metric}(T={T!r})"
-    return f"{atom}, dp.absolute_distance(T={T!r})"
+        return f"dp.vector_domain({atom}), dp.{metric}(T={D!r})"
+    return f"{atom}, dp.absolute_distance(T={D!r})"
 
 
 #: The (type, k) whose noise is tested (one scale each): every sampler path once, not every
@@ -374,15 +377,20 @@ def _laplace_like(twin: str, integers: tuple, vectors: tuple, via: str | None):
                 types = ("i32",) if quick else ("i8", "i32", "i64", "u32")
             else:
                 types = ("f64",) if quick else FLOAT_TYPES
-            for T, vector in ((T, vector) for T in types for vector in vectors):
+            # integers are also measured by a float distance type (fractional d_in included)
+            distances = ((None, "f64") if quick else (None, "f64", "f32")) if integer else (None,)
+            for T, vector, D in (
+                (T, vector, D) for T in types for vector in vectors for D in distances
+            ):
                 for scale in _QUICK_SCALES if quick else _SCALES:
                     for k in (None,) if integer or quick else (None, -10, 2):
-                        space = _numeric_space(T, vector)
+                        space = _numeric_space(T, vector, D=D)
                         extra = "" if k is None else f", k={k}"
                         code = f"dp.m.make_laplace({space}, {scale!r}{extra})"
                         oracle = None if via is None else f"dp.m.{via}({space}, {scale!r}{extra})"
                         noisy = (
-                            scale == _QUICK_SCALES[0]
+                            D is None
+                            and scale == _QUICK_SCALES[0]
                             and (vector or len(vectors) == 1)
                             and (T, k) in _NOISE_CASES.get(twin, _NOISE_DEFAULT)
                         )
@@ -391,7 +399,7 @@ def _laplace_like(twin: str, integers: tuple, vectors: tuple, via: str | None):
                             Point(
                                 twin,
                                 code,
-                                numeric_d_ins(T, quick),
+                                numeric_d_ins(D or T, quick),
                                 oracle=oracle,
                                 search="",
                                 noise=noise,

@@ -3,8 +3,9 @@ measurement.
 
 Guarantee (construction.tex): :func:`laplace_arguments` returns ``(T, scale, k, relaxation)``
 when ``input_domain`` is an atom domain (or, with ``vector=True``, a vector domain of atoms) of
-integers (``integer=True``) or of NaN-free floats, ``input_metric`` is ``absolute_distance(T)``
-(atoms) or ``l1_distance(T)`` (vectors) of its carrier type ``T``, ``scale`` is finite and
+integers (``integer=True``) or of NaN-free floats, ``input_metric`` is ``absolute_distance(D)``
+(atoms) or ``l1_distance(D)`` (vectors) with ``D`` the carrier type ``T`` or, over integers, f32
+or f64 (a float ``d_in`` bounds the integer distance as well), ``scale`` is finite and
 non-negative, and ``k`` fits the grid (``None`` or 0 for integers, which get ``k = 0`` and
 ``relaxation = 0``; the checked constants of ``get_discretization_consts`` for floats); else it
 raises :class:`MakeMeasurementError` naming the parameter and the rule.
@@ -30,6 +31,12 @@ __all__ = ["laplace_arguments", "laplace_measurement"]
 
 
 # proof: begin construction
+def distance_type_fits(distance_T, T) -> bool:
+    """May distances of type ``distance_T`` measure data of type ``T``: the same type, or (as in
+    OpenDP) a float distance type over integer data?"""
+    return distance_T == T or (T.is_integer and distance_T.is_float)  # label: distance-type
+
+
 def laplace_arguments(input_domain, input_metric, scale, k, *, vector: bool, integer: bool):
     """``(T, scale, k, relaxation)`` of a Laplace measurement; a typed error naming the
     parameter and its rule for arguments outside the constructor's preconditions."""
@@ -56,9 +63,10 @@ def laplace_arguments(input_domain, input_metric, scale, k, *, vector: bool, int
     metric, name = (
         (L1Distance, "l1_distance") if vector else (AbsoluteDistance, "absolute_distance")
     )
-    if not isinstance(input_metric, metric) or input_metric.T != T:  # label: metric-check
-        raise MakeMeasurementError(
-            f"must be {name}(T={T}), got {input_metric}", parameter="input_metric"
+    if not isinstance(input_metric, metric) or not distance_type_fits(input_metric.T, T):
+        wanted = f"{name}(T={T})" + (" (or of a float type, for integers)" if integer else "")
+        raise MakeMeasurementError(  # label: metric-check
+            f"must be {wanted}, got {input_metric}", parameter="input_metric"
         )
     scale = exact_scale(scale)  # label: scale-check
     if not integer:

@@ -81,23 +81,30 @@ def _domain_condition(vector: bool, floating: bool) -> Precondition:
     )
 
 
+def _distance_type_fits(distance_T, T) -> bool:
+    return distance_T == T or (T.is_integer and distance_T.is_float)
+
+
 def _metric_condition(vector: bool) -> Precondition:
     if vector:
         return Precondition(
             "input-metric-l1-of-element-type",
             lambda a: (
                 isinstance(a.input_metric, L1Distance)
-                and a.input_metric.T == a.input_domain.element_domain.T
+                and _distance_type_fits(a.input_metric.T, a.input_domain.element_domain.T)
             ),
-            "input_metric must be l1_distance(T) for the element type T",
+            "input_metric must be l1_distance(T) for the element type T (or of a float type "
+            "for integer T)",
             parameter="input_metric",
         )
     return Precondition(
         "input-metric-absolute-of-carrier-type",
         lambda a: (
-            isinstance(a.input_metric, AbsoluteDistance) and a.input_metric.T == a.input_domain.T
+            isinstance(a.input_metric, AbsoluteDistance)
+            and _distance_type_fits(a.input_metric.T, a.input_domain.T)
         ),
-        "input_metric must be absolute_distance(T) for the carrier type T",
+        "input_metric must be absolute_distance(T) for the carrier type T (or of a float type "
+        "for integer T)",
         parameter="input_metric",
     )
 
@@ -150,7 +157,8 @@ def laplace_preconditions(*, vector: bool, floating: bool) -> list[Precondition]
 
 def laplace_arguments(*, vector: bool, floating: bool) -> st.SearchStrategy:
     """Valid keyword arguments of the family: bounded and unbounded atoms (floats in
-    ``[-8, 8]``, integers in ``[0, 20]``), vectors of up to five records (of unknown size
+    ``[-8, 8]``, integers in ``[0, 20]``, measured by their own type or, for integers, by f32
+    or f64), vectors of up to five records (of unknown size
     only where the discretization is exact), every noise scale of :func:`scales` and, for
     floats, the grid exponents of :func:`grid_exponents`."""
 
@@ -171,9 +179,11 @@ def laplace_arguments(*, vector: bool, floating: bool) -> st.SearchStrategy:
             k = draw(grid_exponents(T))
         elif not floating:
             k = draw(st.sampled_from([None, 0]))
+        # integers may be measured by a float distance type as well (OpenDP's quickstart)
+        D = T if floating else draw(st.sampled_from([T, T, *FLOAT_TYPES]))
         return {
             "input_domain": vector_domain(element, size=size) if vector else element,
-            "input_metric": l1_distance(T=T) if vector else absolute_distance(T=T),
+            "input_metric": l1_distance(T=D) if vector else absolute_distance(T=D),
             "scale": scale,
             "k": k,
         }

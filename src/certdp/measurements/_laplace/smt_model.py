@@ -236,7 +236,9 @@ _SCALES = (1.0, 0.3, 1e-3, 1e3)
 _D_INS = (0, 0.5, 1, 2, 1e10)
 
 
-def _built_laplace(name: str, T: str, size, k, scale):
+def _built_laplace(name: str, T: str, size, k, scale, D=None):
+    """The real measurement ``name`` over ``T`` (atom if ``size`` is None), measured by the
+    distance type ``D`` (``T`` when None; a float type over integers)."""
     import importlib
 
     import certdp.prelude as dp
@@ -244,32 +246,38 @@ def _built_laplace(name: str, T: str, size, k, scale):
     constructor = getattr(
         importlib.import_module(f"certdp.measurements.{_MEASUREMENTS[name]}"), name
     )
-    integer = T.startswith("i")
+    D = D or T
+    integer = T.startswith(("i", "u"))
     atom = dp.atom_domain(T=T) if integer else dp.atom_domain(T=T, nan=False)
     if size is None:
-        return constructor(atom, dp.absolute_distance(T=T), scale, k)
+        return constructor(atom, dp.absolute_distance(T=D), scale, k)
     domain = dp.vector_domain(atom, size=None if integer else size)
-    return constructor(domain, dp.l1_distance(T=T), scale, k)
+    return constructor(domain, dp.l1_distance(T=D), scale, k)
 
 
 def _code_cases(name: str) -> list[tuple]:
-    """(type, vector length or None, k) at which the real map of ``name`` is checked."""
+    """(type, vector length or None, k, distance type or None for the type itself) at which
+    the real map of ``name`` is checked; integers under their own and under f64/f32 distances
+    (float ``d_in``, fractional ones included)."""
     if name == "make_float_laplace_cks20":
-        return [(T, None, k) for T in ("f32", "f64") for k in sorted({K_MIN[T], -1, 0, 2})]
+        return [(T, None, k, None) for T in ("f32", "f64") for k in sorted({K_MIN[T], -1, 0, 2})]
     if name == "make_vector_float_laplace_cks20":
-        return [(T, n, k) for T in ("f32", "f64") for n in (1, 2, 3)
+        return [(T, n, k, None) for T in ("f32", "f64") for n in (1, 2, 3)
                 for k in sorted({K_MIN[T], -1, 0, 2})]  # fmt: skip
-    if name == "make_integer_laplace":
-        return [(T, None, None) for T in ("i8", "i32", "u64")]
-    return [(T, 3, None) for T in ("i8", "i32", "u64")]
+    size = None if name == "make_integer_laplace" else 3
+    own = [(T, size, None, None) for T in ("i8", "i32", "u64")]
+    return own + [(T, size, None, D) for T in ("i32", "u64") for D in ("f64", "f32")]
 
 
-def code_instance(name: str, T: str, size, k, built_of=_built_laplace) -> Obligation:
+def code_instance(name: str, T: str, size, k, D=None, built_of=_built_laplace) -> Obligation:
     """The real map of the Laplace measurement ``name`` at every scale of ``_SCALES`` and
     ``d_in`` of ``_D_INS``: satisfiable exactly when the relaxation ``R`` its map adds is below
     ``n r0`` (``r0`` the code's discretization constant; part 2 then does not apply) or the map
     is below ``(d_in + R) / scale``, the bound of parts 2 and 3 on the privacy loss (exact;
-    ``built_of`` replaces the real constructor: tests)."""
+    ``built_of`` replaces the real constructor: tests). ``D`` is the distance type (``T``
+    when None); under a float ``D`` over integers every ``d_in`` is checked, fractional ones
+    included, against ``d_in / scale`` itself, which bounds ``floor(d_in) / scale``, the
+    integer distance's bound."""
     from certdp.contracts.smt_code import exact
 
     n = 1 if size is None else size
@@ -278,10 +286,10 @@ def code_instance(name: str, T: str, size, k, built_of=_built_laplace) -> Obliga
     def violation():
         cases = []
         for scale in _SCALES:
-            built = built_of(name, T, size, k, scale)
+            built = built_of(name, T, size, k, scale, D)
             R = built_relaxation(built)
             for d_in in _D_INS:
-                if T.startswith(("i", "u")) and d_in != int(d_in):
+                if T.startswith(("i", "u")) and D is None and d_in != int(d_in):
                     continue
                 m = built.map(d_in)
                 if m == float("inf"):
@@ -296,11 +304,37 @@ def code_instance(name: str, T: str, size, k, built_of=_built_laplace) -> Obliga
         return cases
 
     shape = "atom" if size is None else f"vector len {size}"
+    distance = "" if D is None else f" distance {D}"
     return Obligation(
         constructor=name,
-        claim=f"real {name} {T} {shape} k={k}, scale in {_SCALES}, d_in in {_D_INS}: the real map "
+        claim=f"real {name} {T}{distance} {shape} k={k}, scale in {_SCALES}, d_in in {_D_INS}: the real map "
         "is >= (d_in + R)/scale with the code's relaxation R >= n r0 (exact)",
         format=T, size=n, violation=violation,
+    )  # fmt: skip
+
+
+def float_distance_floor(name: str, size: int) -> Obligation:
+    """Obligation (the proof's step for a float distance type over integers): for all integers
+    ``x_i, x'_i`` (unbounded) and every real ``delta >= 0`` with ``sum_i |x_i - x'_i| <= delta``,
+    ``sum_i |x_i - x'_i| <= floor(delta) <= delta``; so a fractional ``d_in`` never admits
+    integer neighbours farther apart than ``floor(d_in)``, and ``d_in / scale`` bounds their
+    shift over ``scale``."""
+
+    def violation():
+        x = [z3.Int(f"x{i}") for i in range(size)]
+        y = [z3.Int(f"y{i}") for i in range(size)]
+        delta = z3.Real("delta")
+        distance = sum(z3.If(x[i] >= y[i], x[i] - y[i], y[i] - x[i]) for i in range(size))
+        floor = z3.ToInt(delta)  # SMT-LIB's to_int is the floor
+        close = z3.And(delta >= 0, z3.ToReal(distance) <= delta)
+        broken = z3.Or(distance > floor, z3.ToReal(floor) > delta)
+        return [(z3.And(close, broken), lambda m: {"delta": str(m.eval(delta))})]
+
+    return Obligation(
+        constructor=name,
+        claim=f"float distance over integers, length {size}: for all integers x, x' and reals "
+        "delta >= 0 with sum |x_i - x'_i| <= delta, sum |x_i - x'_i| <= floor(delta) <= delta",
+        format="integer", size=size, violation=violation,
     )  # fmt: skip
 
 
@@ -331,10 +365,12 @@ def measurement_obligations(name: str) -> list[Obligation]:
     elif name == "make_integer_laplace":
         result.append(l1_composition(name, 1, _integer_relaxation_mismatch(False)))
         result.append(laplace_llr(name, 1))
+        result.append(float_distance_floor(name, 1))
     elif name == "make_vector_integer_laplace":
         result.append(l1_composition(name, 1, _integer_relaxation_mismatch(True)))
         result.append(int64_fast_path(name))
         result.append(laplace_llr(name, _VECTOR_SIZE))
+        result.append(float_distance_floor(name, _VECTOR_SIZE))
     return result
 
 
@@ -425,17 +461,26 @@ REQUIRES = {
 
 def _laplace_scope(name: str) -> Scope:
     floats = name in ("make_float_laplace_cks20", "make_vector_float_laplace_cks20")
+    abstractions = (
+        "the map's upward rounding (divmod and increment) for every positive rational and quantum",
+        "the log-likelihood bound for all integers and reals",
+    )
+    if not floats:
+        abstractions += (
+            "a float d_in over integers: sum |x_i - x'_i| <= floor(d_in) <= d_in "
+            "for all integers and reals",
+        )
     return Scope(
         formats=("rational", "e4p4", "real") + (("f32", "f64") if floats else ()),
         sizes=(1, _VECTOR_SIZE) if "vector" in name else (1,),
-        bound_to_code="the real constructor is built at each type, shape, k and scale, its own "
-        "map is called at each d_in and checked exactly against (d_in + R)/scale, with the "
-        "relaxation R read from it",
-        instances=f"{len(_code_cases(name))} (type, shape, k) x scales {_SCALES} x d_in {_D_INS}",
+        bound_to_code="the real constructor is built at each type, shape, k, distance type "
+        "(over integers: the type itself, f64 and f32) and scale, its own map is called at "
+        "each d_in and checked exactly against (d_in + R)/scale, with the relaxation R read "
+        "from it",
+        instances=f"{len(_code_cases(name))} (type, shape, k, distance type) x scales "
+        f"{_SCALES} x d_in {_D_INS}",
         reduced_formats=("a model of the map's division circuit, every d_in and scale of e4p4",),
-        abstractions=("the map's upward rounding (divmod and increment) for every positive "
-                      "rational and quantum", "the log-likelihood bound for all integers and "
-                      "reals"),
+        abstractions=abstractions,
         bit_precise=(("the discretization lemma (required), every finite f32/f64 and k",)
                      if floats else ()),
     )  # fmt: skip

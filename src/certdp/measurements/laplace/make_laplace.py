@@ -12,6 +12,10 @@ privacy map is valid for the max-divergence:
 ``atom_domain(T=<integer type>)``                :func:`make_integer_laplace`
 ``vector_domain(atom_domain(T=<integer type>))`` :func:`make_vector_integer_laplace`
 ===============================================  ========================================
+
+Integer data may be measured by a float distance type, as in OpenDP's quickstart
+(``make_laplace(atom_domain(T=i32), absolute_distance(T=f64), scale)``); floats need
+their own type.
 """
 
 from __future__ import annotations

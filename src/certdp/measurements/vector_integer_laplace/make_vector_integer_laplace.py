@@ -4,6 +4,10 @@ Guarantee (make_vector_integer_laplace.tex): each element ``x_i`` is released as
 ``x_i + Z_i`` with independent ``Z_i ~ DLap(0, scale)``, saturated to the range of
 the carrier type; under the L1 distance the privacy map
 ``d_in -> d_in / scale`` (rounded up) is valid for the max-divergence.
+
+The distance type is the carrier type or, as in OpenDP (its quickstart measures i32 data
+with ``l1_distance(T=f64)``), f32 or f64: a float ``d_in`` bounds the integer distance,
+which is then at most ``floor(d_in)``, and the map divides ``d_in`` itself, as OpenDP does.
 """
 
 from __future__ import annotations
