@@ -74,7 +74,10 @@ def test_the_unedited_code_is_proved():
 def test_a_filter_comparing_the_wrong_way_is_refuted(tmp_path):
     edit = {
         ODOMETER: [
-            ("if not measure.ordered(total, d_out):", "if not measure.ordered(d_out, total):")
+            (
+                "if not _within(self._pair, after, d_out):",
+                "if not _within(self._pair, d_out, after):",
+            )
         ]
     }
     summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="(sequence)")
@@ -119,7 +122,7 @@ def test_an_odometer_adding_in_floats_is_refuted(tmp_path):
     edit = {
         ODOMETER: [
             (
-                'return compose_losses(self.output_measure, losses, FailedMapError, "query")',
+                'return compose_losses(measure, losses, FailedMapError, "query")',
                 "return float(sum(losses))",
             )
         ]
