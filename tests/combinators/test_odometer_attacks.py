@@ -316,3 +316,43 @@ def test_the_release_repr_never_raises():
     loud.__dict__.update(D.__dict__)
     qbl = dp.c.make_fully_adaptive_composition(loud, M, PURE)(0.5)
     assert "OdometerQueryable" in repr(qbl)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [1.0, 2.0, 3.0],
+        np.array([1.0, 2.0, 3.0]),
+        [Fraction(1, 2), Fraction(3, 2)],
+        [[1.0], [2.0]],
+    ],
+    ids=["floats", "array", "fractions", "nested"],
+)
+def test_no_query_changes_the_data_the_next_query_sees(data):
+    """Each release gets its own copy (a new list, a new array, or a deep copy), so a query's
+    function that changes its argument in place changes nothing for the next query."""
+
+    class Anything(Domain):
+        def admit(self, value):
+            return value
+
+        def _key(self):
+            return ()
+
+    anything = Anything()
+    qbl = dp.c.make_fully_adaptive_composition(anything, M, PURE)(data)
+    seen = []
+
+    def vandal(x):
+        seen.append(repr(x))
+        if isinstance(x, np.ndarray):
+            x[:] = -1.0
+        elif isinstance(x[0], list):
+            x[0].append(9.0)
+        else:
+            x.clear()
+        return 0
+
+    for _ in range(2):
+        qbl(Measurement(anything, vandal, M, PURE, lambda d_in: 0.0))
+    assert seen[0] == seen[1] == repr(data)

@@ -16,6 +16,8 @@ import math
 import threading
 from fractions import Fraction
 
+import numpy as np
+
 from certdp.combinators._compose import compose_losses
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.domains import Domain
@@ -109,6 +111,25 @@ def _plain_number(value):
     if is_foreign_number(value):  # label: plain-foreign
         return exact_scalar(value, "query", FailedMapError)
     return value
+
+
+#: Exact types whose values no code changes (a ``Fraction`` only through its private slots, which
+#: user code is assumed not to write; ``copy.deepcopy`` returns a ``Fraction`` itself anyway).
+_IMMUTABLE = (int, float, str, bool, type(None), Fraction)
+
+
+def _fresh(data):
+    """A copy of the held ``data`` sharing nothing a query could change: the value itself when it
+    is immutable, a new list for a list of immutable values, a new array for a NumPy array of
+    numbers, otherwise ``copy.deepcopy``."""
+    kind = type(data)
+    if kind in _IMMUTABLE:  # label: fresh-immutable
+        return data
+    if kind is list and all(type(value) in _IMMUTABLE for value in data):  # label: fresh-list
+        return list(data)
+    if kind is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
+        return data.copy()
+    return copy.deepcopy(data)  # label: fresh-deep
 
 
 #: How deep :func:`_same` descends into nested domains, metrics, measures and tuples.
@@ -221,7 +242,7 @@ class OdometerQueryable:
                     )
                 self._spent = after  # label: charge-spent
             self._charged.append((query, loss))  # label: charge
-        data = _typed(copy.deepcopy, self._data, FailedFunctionError, "data copy")  # label: copy
+        data = _typed(_fresh, self._data, FailedFunctionError, "data copy")  # label: copy
         token = None
         try:
             token = _HOOKS.set(self._hooks)  # label: inherit
