@@ -356,3 +356,48 @@ def test_no_query_changes_the_data_the_next_query_sees(data):
     for _ in range(2):
         qbl(Measurement(anything, vandal, M, PURE, lambda d_in: 0.0))
     assert seen[0] == seen[1] == repr(data)
+
+
+def test_a_query_whose_attributes_raise_gives_typed_errors():
+    """Reading a query's domain, or looking up its map or function, happens where any
+    exception becomes a typed one."""
+
+    class NoDomain(Measurement):
+        @property
+        def input_domain(self):
+            raise RuntimeError("no domain")
+
+    qbl = _filter()(0.5)
+    no_domain = NoDomain.__new__(NoDomain)
+    no_domain.__dict__.update(_stub(0.1).__dict__)
+    with pytest.raises(dp.FailedFunctionError):
+        qbl(no_domain)
+
+    class NoMap(Measurement):
+        @property
+        def map(self):
+            raise RuntimeError("no map")
+
+    no_map = NoMap.__new__(NoMap)
+    no_map.__dict__.update(_stub(0.1).__dict__)
+    with pytest.raises(dp.FailedMapError):
+        qbl(no_map)
+
+    class NoInvoke(Measurement):
+        @property
+        def invoke(self):
+            raise RuntimeError("no function")
+
+    no_invoke = NoInvoke.__new__(NoInvoke)
+    no_invoke.__dict__.update(_stub(0.25).__dict__)
+    with pytest.raises(dp.FailedFunctionError):
+        qbl(no_invoke)
+    assert qbl.privacy_loss(1.0) == 0.25  # charged before its function was looked up
+
+    class Impostor:
+        @property
+        def __class__(self):
+            raise RuntimeError("no class")
+
+    with pytest.raises(dp.FailedFunctionError):
+        qbl(Impostor())

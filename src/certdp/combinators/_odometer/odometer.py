@@ -90,6 +90,17 @@ def _typed(call, argument, error, what: str):
         raise error(f"the query's {what} failed: {_failure(cause)}", parameter="query") from cause
 
 
+def _reader(name: str):
+    """A function reading attribute ``name`` of its argument (so the read happens inside
+    :func:`_typed`, where a raising attribute becomes a typed error)."""
+    return lambda query: getattr(query, name)
+
+
+def _caller(query, name: str):
+    """A function calling method ``name`` of ``query`` (looked up inside :func:`_typed`)."""
+    return lambda argument: getattr(query, name)(argument)
+
+
 def _failure(cause) -> str:
     """The type and message of the exception ``cause``; never raises."""
     try:
@@ -190,29 +201,22 @@ class OdometerQueryable:
 
     def _admissible(self, query) -> Measurement:
         """``query`` if it is a measurement on this queryable's space; else a typed error."""
-        if not isinstance(query, Measurement):  # label: query-measurement
+        if not issubclass(type(query), Measurement):  # label: query-measurement
             raise FailedFunctionError(
-                f"must be a measurement, got {type(query).__name__}", parameter="query"
+                f"must be a measurement, got {_described(type(query))}", parameter="query"
             )
-        domain, metric, measure = self._space
-        if not _same(domain, query.input_domain):  # label: query-domain
-            raise DomainMismatchError(
-                f"input domain {_described(query.input_domain)} must equal the odometer's "
-                f"{_described(domain)}",
-                parameter="query",
-            )
-        if not _same(metric, query.input_metric):  # label: query-metric
-            raise MetricMismatchError(
-                f"input metric {_described(query.input_metric)} must equal the odometer's "
-                f"{_described(metric)}",
-                parameter="query",
-            )
-        if not _same(measure, query.output_measure):  # label: query-measure
-            raise MeasureMismatchError(
-                f"output measure {_described(query.output_measure)} must equal the odometer's "
-                f"{_described(measure)}",
-                parameter="query",
-            )
+        mismatches = (
+            ("input_domain", "input domain", DomainMismatchError),
+            ("input_metric", "input metric", MetricMismatchError),
+            ("output_measure", "output measure", MeasureMismatchError),
+        )
+        for ours, (name, words, error) in zip(self._space, mismatches):
+            theirs = _typed(_reader(name), query, FailedFunctionError, name)  # label: query-read
+            if not _same(ours, theirs):  # label: query-same
+                raise error(
+                    f"{words} {_described(theirs)} must equal the odometer's {_described(ours)}",
+                    parameter="query",
+                )
         return query
 
     def invoke(self, query):
@@ -225,7 +229,8 @@ class OdometerQueryable:
         measure, loss = self._space[2], None
         if self._budget is not None:
             d_in, d_out = self._budget
-            loss = _plain(_typed(query.map, d_in, FailedMapError, "map"))  # label: query-loss
+            query_map = _caller(query, "map")
+            loss = _plain(_typed(query_map, d_in, FailedMapError, "map"))  # label: query-loss
             compose_losses(measure, [loss], FailedMapError, "query")  # label: loss-checked
         with self._lock:  # label: critical-begin
             if self._budget is not None:
@@ -243,10 +248,10 @@ class OdometerQueryable:
                 self._spent = after  # label: charge-spent
             self._charged.append((query, loss))  # label: charge
         data = _typed(_fresh, self._data, FailedFunctionError, "data copy")  # label: copy
-        token = None
+        token, function = None, _caller(query, "invoke")
         try:
             token = _HOOKS.set(self._hooks)  # label: inherit
-            return _typed(query.invoke, data, FailedFunctionError, "function")  # label: release
+            return _typed(function, data, FailedFunctionError, "function")  # label: release
         finally:
             if token is not None:
                 _HOOKS.reset(token)
@@ -264,9 +269,8 @@ class OdometerQueryable:
         d_in = validate_d_in(metric, d_in)  # label: loss-d-in
         with self._lock:
             charged = [query for query, _ in self._charged]  # label: snapshot
-        losses = [
-            _plain(_typed(m.map, d_in, FailedMapError, "map")) for m in charged
-        ]  # label: loss-maps
+        maps = [_caller(query, "map") for query in charged]
+        losses = [_plain(_typed(f, d_in, FailedMapError, "map")) for f in maps]  # label: loss-maps
         return compose_losses(measure, losses, FailedMapError, "query")  # label: report
 
     def __repr__(self) -> str:
