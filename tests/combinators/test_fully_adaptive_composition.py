@@ -174,9 +174,22 @@ def test_exception_half_way_keeps_the_charge():
         raise RuntimeError("half-way")
 
     failing = dp.Measurement(SPACE[0], explode, SPACE[1], dp.max_divergence(), lambda d: 0.25)
-    with pytest.raises(RuntimeError, match="half-way"):
+    with pytest.raises(dp.FailedFunctionError, match="RuntimeError: half-way") as error:
         queryable(failing)
+    assert isinstance(error.value.__cause__, RuntimeError) and error.value.parameter == "query"
     assert queryable.privacy_loss(1.0) == 0.25  # charged before it ran; never refunded
+
+
+def test_untyped_errors_of_a_query_become_typed():
+    queryable = dp.c.make_fully_adaptive_composition(*SPACE, dp.max_divergence())(0.0)
+
+    def broken_map(d_in):
+        raise ZeroDivisionError("no")
+
+    queryable(dp.Measurement(SPACE[0], lambda x: 0.0, SPACE[1], dp.max_divergence(), broken_map))
+    with pytest.raises(dp.FailedMapError, match="ZeroDivisionError") as error:
+        queryable.privacy_loss(1.0)
+    assert error.value.parameter == "query"
 
 
 def test_a_map_that_raises_charges_nothing():

@@ -54,11 +54,15 @@ def test_the_real_compositor_is_proved_at_every_instance():
     "old, new, select",
     [
         (
-            "if not Measurement.check(query, d_in, budgets[index]):",
-            "if False and Measurement.check(query, d_in, budgets[index]):",
+            "if not _within(output_measure, loss, budgets[index]):",
+            "if False and _within(output_measure, loss, budgets[index]):",
             "real compositor",
         ),
-        ("spent[0] = index + 1", "spent[0] = index", "real compositor"),
+        (
+            "spent[0] = index + 1  # charged before anything is released  # label: charge\n",
+            "spent[0] = index  # label: charge\n",
+            "real compositor",
+        ),
         (
             'total = compose_losses(output_measure, budgets, MakeMeasurementError, "d_mids")',
             'total = compose_losses(output_measure, budgets[:1], MakeMeasurementError, "d_mids")',

@@ -9,13 +9,15 @@ untouched by the refused query; an exception from the transition reaches the cal
 changed before raising stays changed: a transition that charges before it releases is never
 refunded by an exception. A queryable created while :func:`guarded` hooks are active (in the same
 thread) keeps them and runs each before every query it answers, and the queryables its own
-transition creates inherit them: a hook that raises refuses the query before the transition runs.
+transition creates inherit them: a hook that raises refuses the query before the transition runs,
+and a hook may return a callable that is called when the transition ends (however it ends).
 """
 
 from __future__ import annotations
 
 import contextlib
 import contextvars
+import inspect
 import threading
 
 from .errors import DPError, FailedFunctionError
@@ -32,7 +34,8 @@ _HOOKS: contextvars.ContextVar[tuple] = contextvars.ContextVar("certdp_queryable
 @contextlib.contextmanager
 def guarded(hook):
     """While the block runs, every queryable created in this thread (and, through their
-    transitions, every queryable those create) calls ``hook()`` before answering any query."""
+    transitions, every queryable those create) calls ``hook()`` before answering any query; if
+    ``hook()`` returns a callable, that callable is called once the transition has ended."""
     token = _HOOKS.set((*_HOOKS.get(), hook))  # label: push
     try:
         yield
@@ -73,21 +76,29 @@ class Queryable:
                 parameter="query",
             )
         with self._lock:  # label: acquire
-            self._owner = me  # label: own
-            token = _HOOKS.set(self._hooks)  # label: inherit
+            token, ends = None, []
             try:
+                self._owner = me  # label: own
+                token = _HOOKS.set(self._hooks)  # label: inherit
                 for hook in self._hooks:
-                    hook()  # label: hook
+                    end = hook()  # label: hook
+                    if end is not None:
+                        ends.append(end)  # label: end-kept
                 return self._transition(query, is_internal)  # label: transition
             except DPError:
                 raise  # label: typed
             except Exception as error:  # label: wrap
                 raise FailedFunctionError(
-                    f"the query failed: {type(error).__name__}: {error}", parameter="query"
+                    f"the query failed: {_describe(error)}", parameter="query"
                 ) from error
             finally:
-                _HOOKS.reset(token)
-                self._owner = None  # label: disown
+                try:
+                    for end in reversed(ends):
+                        end()  # label: end
+                finally:
+                    if token is not None:
+                        _HOOKS.reset(token)
+                    self._owner = None  # label: disown
 
     def __repr__(self) -> str:
         return f"Queryable(Q={self.query_type})"
@@ -97,8 +108,31 @@ def new_queryable(transition, Q="ExtrinsicObject", A="ExtrinsicObject") -> Query
     """A queryable answering each query ``q`` with ``transition(q, is_internal)`` (requires
     ``contrib``, as in OpenDP: the transition is user code no proof covers)."""
     assert_features("contrib")  # label: new-contrib
+    if _one_parameter(transition):  # label: one-parameter
+        single = transition
+
+        def transition(query, is_internal):
+            return single(query)  # label: drop-internal
+
     name = _RUST_NAMES.get(Q) if isinstance(Q, type) else None
     return Queryable(transition, query_type=name or (Q if type(Q) is str else repr(Q)))
+
+
+def _one_parameter(transition) -> bool:
+    """Does ``transition`` take exactly one parameter (OpenDP then omits ``is_internal``)?"""
+    try:
+        return len(inspect.signature(transition).parameters) == 1
+    except (TypeError, ValueError):
+        return False  # not callable, or no signature: Queryable decides
+
+
+def _describe(error) -> str:
+    """``error``'s type and message for a wrapping error; never raises for an ``Exception``
+    raised while formatting them."""
+    try:
+        return f"{type(error).__name__}: {error}"
+    except Exception:
+        return "an exception whose message cannot be formatted"
 
 
 #: OpenDP's names of the Python types a query type may be given as.

@@ -12,11 +12,19 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.numeric import inf_cast
 
-__all__ = ["COMPOSABLE", "add_losses", "compose_losses", "composable"]
+__all__ = [
+    "COMPOSABLE",
+    "add_losses",
+    "compose_losses",
+    "composable",
+    "fresh_measure",
+    "sequential_only",
+]
 
 
 # proof: begin compose
@@ -39,8 +47,28 @@ def composable(measure) -> bool:
     )  # label: pair-measure
 
 
+def fresh_measure(measure):
+    """A new object of the composable ``measure``'s class (its inner measure's too), so no
+    attribute set on ``measure``'s object reaches the composed measurement."""
+    if type(measure) in SCALAR:  # label: fresh-scalar
+        return type(measure)()
+    return ApproximateDivergence(type(measure.measure)())  # label: fresh-pair
+
+
+def sequential_only(measure) -> bool:
+    """Must the queryables released under ``measure`` stop answering once a later part has
+    started?  True for ``Approximate(ZeroConcentratedDivergence)``, whose composition is proven
+    only for sequential interaction (OpenDP 0.16 draws the same line); the other composable
+    measures compose concurrently."""
+    return type(measure) is ApproximateDivergence and (  # label: sequential-measure
+        type(measure.measure) is ZeroConcentratedDivergence
+    )
+
+
 def _term(value, error, parameter):
     """``value`` as an exact non-negative number or float ``+inf``, else ``error``."""
+    if is_foreign_number(value):  # label: term-foreign
+        value = exact_scalar(value, parameter, error)  # a NumPy scalar, as OpenDP accepts
     kind = type(value)
     exact = kind in (int, float) or (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int

@@ -6,7 +6,8 @@ a :class:`~certdp.core.queryable.Queryable` that answers at most ``len(d_mids)``
 map at ``d_in`` is at most ``d_mids[i]`` (compared exactly), charged before it runs and never
 refunded. Every other query is refused with a typed error that names the rule and the budget
 left, before anything runs. Under ``Approximate(ZeroConcentratedDivergence)`` the queryables a
-release spawns refuse queries once a later query has been charged (sequentiality, as OpenDP).
+release spawns refuse queries once a later query has been charged, and the compositor refuses
+queries while one of them is answering (sequentiality; OpenDP has the first rule only).
 The privacy map ``d_in' -> sum(d_mids)`` (the exact sum rounded up, combinators/_compose), for
 ``d_in' <= d_in``, is valid for every adaptively chosen sequence of queries.
 """
@@ -14,11 +15,12 @@ The privacy map ``d_in' -> sum(d_mids)`` (the exact sum rounded up, combinators/
 from __future__ import annotations
 
 import copy
+import threading
 import warnings
 
 import numpy as np
 
-from certdp.combinators._compose import COMPOSABLE, composable, compose_losses
+from certdp.combinators._compose import COMPOSABLE, composable, compose_losses, sequential_only
 from certdp.contracts import certified
 from certdp.core.domains import Domain
 from certdp.core.errors import (
@@ -30,7 +32,6 @@ from certdp.core.errors import (
     MetricMismatchError,
     type_mismatch,
 )
-from certdp.core.measures import ApproximateDivergence, ZeroConcentratedDivergence
 from certdp.core.metrics import Metric
 from certdp.core.partial import partial_constructor
 from certdp.core.queryable import Queryable, guarded
@@ -45,15 +46,6 @@ __all__ = [
 
 
 # proof: begin constructor
-def sequential_only(measure) -> bool:
-    """Must the releases' own queryables stop once a later query is charged?  (True for
-    ``Approximate(ZeroConcentratedDivergence)``, whose composition is proven only for
-    sequential interaction; OpenDP 0.16 draws the same line.)"""
-    return type(measure) is ApproximateDivergence and (  # label: sequential-measure
-        type(measure.measure) is ZeroConcentratedDivergence
-    )
-
-
 @certified
 def make_adaptive_composition(
     input_domain, input_metric, output_measure, d_in, d_mids
@@ -123,6 +115,19 @@ def _same(ours, theirs) -> bool:
     return type(ours).__eq__(ours, theirs) is True  # label: same
 
 
+def _within(output_measure, loss, budget) -> bool:
+    """Is ``loss`` at most ``budget`` in the order of the compositor's own measure class (never
+    in an order a query's measure object supplies)?"""
+    try:
+        return type(output_measure).ordered(loss, budget) is True  # label: within
+    except FailedMapError as error:
+        raise FailedMapError(
+            f"the query's privacy loss {loss!r} is not a loss under {output_measure!r}: "
+            f"{error.message}",
+            parameter="query",
+        ) from None
+
+
 def _remaining(budgets, spent: int) -> str:
     """The budget left after ``spent`` queries, for messages."""
     left = budgets[spent:]
@@ -132,23 +137,33 @@ def _remaining(budgets, spent: int) -> str:
 
 
 def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets, sequential):
-    """The queryable released on ``data``: its only state is the number of queries charged."""
+    """The queryable released on ``data``: its state is the number of queries charged and, under
+    the sequential rule, the number of queries its releases are answering."""
     spent = [0]  # queries charged so far; only the transition changes it, only upwards
+    busy = [0]  # queries of spawned queryables now running (sequential rule only)
+    state = threading.Lock()  # held only to read or change spent and busy together
 
     def permission(index: int):
         """The guard of the queryables spawned by query ``index``: they answer only while no
-        later query has been charged."""
+        later query has been charged, and while one answers, the compositor answers nothing."""
 
         def ask():
-            if spent[0] != index + 1:  # label: guard
-                raise FailedFunctionError(
-                    f"sequentiality: this queryable was released by query {index + 1}, and the "
-                    f"compositor has since charged query {spent[0]}; under {output_measure!r} "
-                    "only the most recent release may be queried",
-                    parameter="query",
-                )
+            with state:  # label: guard-lock
+                if spent[0] != index + 1:  # label: guard
+                    raise FailedFunctionError(
+                        f"sequentiality: this queryable was released by query {index + 1}, and "
+                        f"the compositor has since charged query {spent[0]}; under "
+                        f"{output_measure!r} only the most recent release may be queried",
+                        parameter="query",
+                    )
+                busy[0] += 1  # label: busy
+            return done
 
         return ask
+
+    def done():
+        with state:
+            busy[0] -= 1  # label: idle
 
     def transition(query, is_internal):
         if is_internal:  # label: internal
@@ -183,18 +198,28 @@ def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets,
                 f"out of queries: all {len(budgets)} queries have been charged; no budget remains",
                 parameter="query",
             )
-        if not Measurement.check(query, d_in, budgets[index]):  # label: check
+        loss = Measurement.map(query, d_in)  # label: loss
+        if not _within(output_measure, loss, budgets[index]):  # label: check
             raise FailedFunctionError(
                 f"insufficient budget: the query's loss at d_in = {d_in!r} is "
-                f"{query.map(d_in)!r} > {budgets[index]!r}, the budget of query {index + 1}; "
+                f"{loss!r} > {budgets[index]!r}, the budget of query {index + 1}; "
                 + _remaining(budgets, index),
                 parameter="query",
             )
-        spent[0] = index + 1  # charged before anything is released  # label: charge
-        if sequential:
-            with guarded(permission(index)):  # label: guarded
-                return query.invoke(_fresh(data))  # label: invoke-guarded
-        return query.invoke(_fresh(data))  # label: invoke
+        if not sequential:
+            spent[0] = index + 1  # charged before anything is released  # label: charge
+            return query.invoke(_fresh(data))  # label: invoke
+        with state:  # label: charge-lock
+            if busy[0]:  # label: busy-refuse
+                raise FailedFunctionError(
+                    f"sequentiality: a queryable released by query {index} is answering a "
+                    f"query; under {output_measure!r} the compositor answers nothing until it "
+                    "ends; " + _remaining(budgets, index),
+                    parameter="query",
+                )
+            spent[0] = index + 1  # charged before anything is released  # label: charge-seq
+        with guarded(permission(index)):  # label: guarded
+            return query.invoke(_fresh(data))  # label: invoke-guarded
 
     return Queryable(transition, query_type="AnyMeasurement")  # label: queryable
 

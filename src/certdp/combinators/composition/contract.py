@@ -10,6 +10,7 @@ their own contracts), which the proof bounds by that sum.
 """
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
 import sympy
@@ -23,6 +24,7 @@ from certdp.combinators._support.contract_support import (
     zcdp_measurements,
 )
 from certdp.contracts.contract import Precondition
+from certdp.core.errors import ContractError
 from certdp.core.transformation import Measurement
 
 from .make_composition import composed_leaves, make_composition
@@ -38,12 +40,41 @@ def arguments(draw):
     return {"measurements": draw(st.lists(inner, min_size=1, max_size=3))}
 
 
-def _closed_form(arguments, d_in):
+def _leaf_losses(arguments, d_in) -> list:
     # a composition given as a part contributes its leaves (make_composition.tex, "Leaves")
-    losses = [leaf.map(d_in) for leaf in composed_leaves(arguments.measurements)]
-    if any(math.isinf(loss) for loss in losses):
-        return sympy.oo
-    return sum((Fraction(loss) for loss in losses), Fraction(0))
+    return [leaf.map(d_in) for leaf in composed_leaves(arguments.measurements)]
+
+
+def _exact_sum(values):
+    """The exact sum of ``values`` (``math.inf`` if one is infinite)."""
+    if any(math.isinf(value) for value in values):
+        return math.inf
+    return sum((Fraction(value) for value in values), Fraction(0))
+
+
+def _closed_form(arguments, d_in):
+    total = _exact_sum(_leaf_losses(arguments, d_in))
+    return sympy.oo if total == math.inf else total
+
+
+@dataclass
+class CompositionContract(CombinatorContract):
+    """The composition's contract: a number (pure DP, zCDP) is checked against the exact sum of
+    the leaves' maps; a pair (the ``Approximate`` measures) coordinate by coordinate."""
+
+    def check_map_value(self, arguments, built, d_in, d_out) -> None:
+        losses = _leaf_losses(arguments, d_in)
+        if type(d_out) is tuple:
+            coordinates = [(d_out[i], _exact_sum([loss[i] for loss in losses])) for i in (0, 1)]
+        else:
+            coordinates = [(d_out, _exact_sum(losses))]
+        for value, exact in coordinates:
+            if not (math.isinf(value) or (exact != math.inf and Fraction(value) >= exact)):
+                raise ContractError(
+                    f"{self.name}: map({d_in}) = {d_out!r} is below the exact sum of the "
+                    "leaves' maps",
+                    condition="privacy-map",
+                )
 
 
 def _divergence(built, kwargs, x, x_prime):
@@ -55,7 +86,7 @@ def _measurements(a):
     return list(a.measurements)
 
 
-CONTRACT = CombinatorContract(
+CONTRACT = CompositionContract(
     constructor=make_composition,
     preconditions=[
         Precondition(

@@ -1,19 +1,29 @@
 """``make_composition``: release the outputs of several measurements on the same input.
 
-Guarantee (make_composition.tex): for a non-empty list of measurements with one input domain,
-one input metric and one output measure, MaxDivergence, ZeroConcentratedDivergence or the
-``Approximate`` form of either, the returned measurement releases the list of their outputs
+Guarantee (make_composition.tex): for a non-empty list (or other iterable, read once) of
+measurements with one input domain, one input metric and one output measure, MaxDivergence,
+ZeroConcentratedDivergence or the ``Approximate`` form of either, the returned measurement releases the list of their outputs
 (independent randomness), and its privacy map ``d_in -> sum_i map_i(d_in)`` (coordinate-wise for
-pairs; each exact sum rounded up once, combinators/_compose) is valid.
+pairs; each exact sum rounded up once, combinators/_compose) is valid. Under
+``Approximate(ZeroConcentratedDivergence)`` a part's queryables answer only until the next part
+starts (sequential interaction, as OpenDP's source has it).
 """
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
-from certdp.combinators._compose import COMPOSABLE, composable, compose_losses
+from certdp.combinators._compose import (
+    COMPOSABLE,
+    composable,
+    compose_losses,
+    fresh_measure,
+    sequential_only,
+)
 from certdp.contracts import certified
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import FailedFunctionError, MakeMeasurementError
+from certdp.core.queryable import guarded
 from certdp.core.transformation import Measurement
 
 __all__ = ["make_composition", "make_basic_composition"]
@@ -30,32 +40,43 @@ MAX_LEAVES = 2**20
 def make_composition(measurements) -> Measurement:
     """Compose ``measurements`` (pure DP, zCDP, approximate DP or approximate zCDP): the
     privacy losses add."""
-    if not isinstance(measurements, (list, tuple)) or not measurements:  # label: non-empty
+    measurements = _snapshot(measurements)  # label: snapshot
+    if not measurements:  # label: non-empty
         raise MakeMeasurementError(
             "must be a non-empty list of measurements", parameter="measurements"
         )
     if not all(isinstance(m, Measurement) for m in measurements):  # label: all-measurements
         raise MakeMeasurementError("must contain only measurements", parameter="measurements")
-    measurements = list(measurements)
     first = measurements[0]
     for other in measurements[1:]:
-        if other.input_domain != first.input_domain:  # label: same-domain
+        if not _same(first.input_domain, other.input_domain):  # label: same-domain
             raise MakeMeasurementError("must share one input domain", parameter="measurements")
-        if other.input_metric != first.input_metric:  # label: same-metric
+        if not _same(first.input_metric, other.input_metric):  # label: same-metric
             raise MakeMeasurementError("must share one input metric", parameter="measurements")
-        if other.output_measure != first.output_measure:  # label: same-measure
+        if not _same(first.output_measure, other.output_measure):  # label: same-measure
             raise MakeMeasurementError("must share one output measure", parameter="measurements")
-    measure = first.output_measure
-    if not composable(measure):  # label: measure
+    if not composable(first.output_measure):  # label: measure
         raise MakeMeasurementError(
-            f"output measure must be {COMPOSABLE}, got {measure}", parameter="measurements"
+            f"output measure must be {COMPOSABLE}, got {first.output_measure}",
+            parameter="measurements",
         )
+    measure = fresh_measure(first.output_measure)  # label: fresh-measure
 
     leaves = composed_leaves(measurements)  # label: leaves
 
+    sequential = sequential_only(measure)
+
     def function(x):
-        releases = [leaf.invoke(x) for leaf in leaves]  # label: function
-        return nested(measurements, releases)  # label: nest
+        if not sequential:
+            releases = [leaf.invoke(x) for leaf in leaves]  # label: function
+            return nested(measurements, releases)  # label: nest
+        started = [0]  # how many leaves have started; only grows
+        releases = []
+        for j, leaf in enumerate(leaves):
+            started[0] = j + 1  # label: start
+            with guarded(_latest(started, j + 1, measure)):  # label: guarded
+                releases.append(leaf.invoke(x))  # label: function-guarded
+        return nested(measurements, releases)  # label: nest-guarded
 
     def privacy_map(d_in):
         losses = [leaf.map(d_in) for leaf in leaves]  # label: inner-maps
@@ -68,8 +89,55 @@ def make_composition(measurements) -> Measurement:
         output_measure=measure,  # label: output-measure
         privacy_map=privacy_map,
     )
-    composed._composed = tuple(measurements)  # label: record
+    composed._composed = measurements  # label: record
     return composed
+
+
+def _snapshot(measurements) -> tuple:
+    """The parts, read by one pass over ``measurements`` (any iterable, as in OpenDP), at most
+    ``MAX_LEAVES + 1`` of them (so an endless iterator ends in a refusal, not a hang).  A
+    subclass of ``list`` or ``tuple`` is refused, as the boundary refuses subclasses of built-in
+    values: it looks like a fixed sequence but may read differently each time."""
+    if isinstance(measurements, (list, tuple)) and type(measurements) not in (list, tuple):
+        raise MakeMeasurementError(  # label: subclass
+            f"must be a list, a tuple or another iterable, not a subclass of list or tuple "
+            f"({type(measurements).__name__})",
+            parameter="measurements",
+        )
+    try:
+        parts = tuple(itertools.islice(iter(measurements), MAX_LEAVES + 1))  # label: one-pass
+    except Exception as error:
+        raise MakeMeasurementError(
+            f"must be a non-empty iterable of measurements; reading it raised {type(error).__name__}",
+            parameter="measurements",
+        ) from None
+    if len(parts) > MAX_LEAVES:  # label: too-many-parts
+        raise MakeMeasurementError(
+            f"must hold at most {MAX_LEAVES} measurements", parameter="measurements"
+        )
+    return parts
+
+
+def _same(ours, theirs) -> bool:
+    """Are ``ours`` and ``theirs`` of one class, and equal by that class's equality (a later
+    part never judges itself against the first)?"""
+    return type(theirs) is type(ours) and type(ours).__eq__(ours, theirs) is True  # label: same
+
+
+def _latest(started, number, measure):
+    """The guard of the queryables leaf ``number`` releases: they answer only while no later
+    leaf has started (so, once the composition has returned, only the last leaf's do)."""
+
+    def ask():
+        if started[0] != number:  # label: latest
+            raise FailedFunctionError(
+                f"sequentiality: this queryable was released by part {number} of a composition "
+                f"under {measure!r}, whose part {started[0]} has since run; only the most recent "
+                "release may be queried",
+                parameter="query",
+            )
+
+    return ask
 
 
 def _parts(measurement):

@@ -5,7 +5,7 @@ under MaxDivergence, ZeroConcentratedDivergence or Approximate(MaxDivergence), a
 metric and a ``d_out`` of its measure, the returned measurement releases an
 :class:`OdometerQueryable` that refuses, before charging or running it, every measurement that
 would take the loss at ``d_in`` above ``d_out``; its map ``d_in' <= d_in -> d_out`` is valid
-for every sequence of adaptively chosen measurements (the filter theorems cited in the proof).
+for every sequence of adaptively chosen measurements (the filter theorems of the proof).
 """
 
 from __future__ import annotations
