@@ -242,3 +242,32 @@ def test_numpy_and_fraction_weights_and_budgets_split_exactly():
             split_budget(1.0, bad)
     with pytest.raises(ContextArgumentError):
         split_budget(Fraction(1, 3), [1, 2])  # a budget must be an f64 value (loss_of rounds)
+
+
+def test_a_refusal_by_the_compositor_itself_keeps_the_context_in_step():
+    # Under Approximate(zCDP) the compositor refuses a query while a queryable it released is
+    # answering one (sequentiality); the Context reads the compositor's count, so the refused
+    # query is shown as unspent and the next share is still the compositor's next budget.
+    measure = dp.approximate(dp.zero_concentrated_divergence())
+    context = dp.Context.compositor(
+        data=[1.0] * 10,
+        privacy_unit=dp.unit_of(contributions=1),
+        privacy_loss=(measure, (1.0, 1e-7)),
+        split_evenly_over=3,
+    )
+    nested = context.query().compositor(split_evenly_over=2).release()
+    refused = []
+
+    def function(_data):
+        try:
+            context(_user(context, lambda data: 0, lambda d_in: (0.1, 0.0)))
+        except FailedFunctionError as error:
+            refused.append(error)
+        return "inner"
+
+    assert nested(_user(nested, function, lambda d_in: (0.1, 0.0))) == "inner"
+    assert len(refused) == 1 and "sequentiality" in refused[0].message
+    assert not isinstance(refused[0], ContextBusyError)  # the parent Context was idle
+    assert len(context.remaining_privacy_loss()) == 2 and len(nested.d_mids) == 1
+    assert context(_user(context, lambda data: "second", lambda d_in: (0.1, 0.0))) == "second"
+    assert len(context.current_privacy_loss()) == 2
