@@ -401,3 +401,40 @@ def test_a_query_whose_attributes_raise_gives_typed_errors():
 
     with pytest.raises(dp.FailedFunctionError):
         qbl(Impostor())
+
+
+def test_every_end_a_guard_hook_returns_is_called_once_however_the_query_ends():
+    """core/queryable.tex, item Guards: a hook may return an end, called when the query ends
+    (answered, refused or failed); the odometer queryable honours it as dp.Queryable does."""
+    from certdp.core.queryable import guarded
+
+    calls = []
+
+    def hook():
+        calls.append("hook")
+        return lambda: calls.append("end")
+
+    with guarded(hook):
+        qbl = _filter()(0.5)
+    qbl(_stub(0.5))  # answered
+    with pytest.raises(dp.FailedFunctionError):
+        qbl(_stub(0.75))  # refused
+    with pytest.raises(dp.FailedFunctionError):
+        qbl(_stub(0.1, function=lambda x: 1 / 0))  # failed half-way
+    assert calls == ["hook", "end"] * 3
+
+
+def test_an_odometer_released_under_approximate_zcdp_composition_does_not_wedge_it():
+    """A query of an Approximate(zCDP) adaptive compositor that releases an odometer queryable:
+    while that queryable answers, the compositor is busy; once it has answered, the compositor
+    answers its next query."""
+    azcdp = dp.approximate(dp.zero_concentrated_divergence())
+    compositor = dp.c.make_adaptive_composition(
+        D, M, azcdp, d_in=1.0, d_mids=[(0.5, 0.0), (0.5, 0.0)]
+    )(0.5)
+    odometer = dp.c.make_fully_adaptive_composition(D, M, azcdp)
+    released = compositor(Measurement(D, odometer, M, azcdp, lambda d_in: (0.25, 0.0)))
+    assert released(_stub((0.1, 0.0), measure=azcdp)) == 0.0
+    assert compositor(_stub((0.5, 0.0), measure=azcdp)) == 0.0
+    with pytest.raises(dp.FailedFunctionError, match="sequentiality"):
+        released(_stub((0.1, 0.0), measure=azcdp))  # an earlier release, retired

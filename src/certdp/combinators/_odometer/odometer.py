@@ -223,8 +223,19 @@ class OdometerQueryable:
         """Charge ``query``, then release ``query(data)`` (on a copy of the data, which no query
         can change).  Under a budget, a query that would take the exact total loss at the
         budget's ``d_in`` above its ``d_out`` is refused first."""
-        for hook in self._hooks:
-            hook()  # label: hook
+        ends = []
+        try:
+            for hook in self._hooks:
+                end = hook()  # label: hook
+                if end is not None:
+                    ends.append(end)  # label: end-kept
+            return self._answer(query)  # label: answer
+        finally:
+            for end in reversed(ends):
+                end()  # label: end
+
+    def _answer(self, query):
+        """:meth:`invoke` once the hooks have let ``query`` through."""
         query = self._admissible(query)  # label: admit-query
         measure, loss = self._space[2], None
         if self._budget is not None:
