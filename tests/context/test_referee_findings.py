@@ -271,3 +271,24 @@ def test_a_refusal_by_the_compositor_itself_keeps_the_context_in_step():
     assert len(context.remaining_privacy_loss()) == 2 and len(nested.d_mids) == 1
     assert context(_user(context, lambda data: "second", lambda d_in: (0.1, 0.0))) == "second"
     assert len(context.current_privacy_loss()) == 2
+
+
+@pytest.mark.parametrize("split", [{"split_evenly_over": 4}, {}])
+def test_reading_the_budget_from_a_callback_or_its_helper_thread_never_waits(split):
+    context = dp.Context.compositor(
+        list(range(10)), dp.unit_of(contributions=1), dp.loss_of(epsilon=1.0), **split
+    )
+    seen = []
+
+    def function(_data):
+        seen.append(context.remaining_privacy_loss())
+        helper = threading.Thread(target=lambda: seen.append(context.current_privacy_loss()))
+        helper.start()
+        helper.join(3.0)
+        return "blocked" if helper.is_alive() else "finished"
+
+    assert context(_user(context, function, lambda d_in: 0.25)) == "finished"
+    if split:
+        assert seen == [[0.25, 0.25, 0.25], [0.25]]  # charged before the function runs
+    else:
+        assert seen == [0.75, 0.25]
