@@ -263,7 +263,7 @@ def test_eight_threads_never_exceed_the_budget(kind):
     if kind == "same":
         # equal queries: exactly as many are answered as fit one after another
         fit = 0
-        while rounded_total(dp.max_divergence(), losses[:1] * (fit + 1)) <= d_out:
+        while exact_total(dp.max_divergence(), losses[:1] * (fit + 1)) <= d_out:
             fit += 1
         assert len(answered) == fit
 
@@ -278,13 +278,7 @@ def test_contract_refutes_a_map_below_the_budget():
 
 
 def test_contract_refutes_an_edited_filter_that_never_refuses(monkeypatch):
-    real = odometer_module.compose_losses
-
-    def zero_when_checking(measure, losses, *args):
-        value = real(measure, losses, *args)
-        return (0.0, 0.0) if isinstance(value, tuple) else 0.0
-
-    monkeypatch.setattr(odometer_module, "compose_losses", zero_when_checking)
+    monkeypatch.setattr(odometer_module, "_within", lambda pair, after, d_out: True)
     with no_shrinking(), pytest.raises(ContractError, match="past|exceeds|add up"):
         CONTRACT.verify()
 

@@ -74,7 +74,10 @@ def test_the_unedited_code_is_proved():
 def test_a_filter_comparing_the_wrong_way_is_refuted(tmp_path):
     edit = {
         ODOMETER: [
-            ("if not measure.ordered(total, d_out):", "if not measure.ordered(d_out, total):")
+            (
+                "if not _within(self._pair, after, d_out):",
+                "if not _within(self._pair, d_out, after):",
+            )
         ]
     }
     summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="(sequence)")
@@ -87,9 +90,9 @@ def test_a_filter_that_charges_after_the_release_is_refused_nothing_is_refuted(t
             ("                self._spent = after  # label: charge-spent\n", ""),
             ("            self._charged.append((query, loss))  # label: charge\n", ""),
             (
-                '            return _typed(query.invoke, data, FailedFunctionError, "function")'
+                '            return _typed(function, data, FailedFunctionError, "function")'
                 "  # label: release\n",
-                '            answer = _typed(query.invoke, data, FailedFunctionError, "function")\n'
+                '            answer = _typed(function, data, FailedFunctionError, "function")\n'
                 "            with self._lock:\n"
                 "                if self._budget is not None:\n"
                 "                    self._spent = after\n"
@@ -119,7 +122,7 @@ def test_an_odometer_adding_in_floats_is_refuted(tmp_path):
     edit = {
         ODOMETER: [
             (
-                'return compose_losses(self.output_measure, losses, FailedMapError, "query")',
+                'return compose_losses(measure, losses, FailedMapError, "query")',
                 "return float(sum(losses))",
             )
         ]

@@ -2,7 +2,7 @@
 ``dp.space_of``, ``dp.domain_of``, ``dp.metric_of``) and the budget split it relies on."""
 
 from .context import Context, PartialChain, Query, register
-from .errors import BudgetExhaustedError, ContextArgumentError, ContextTypeError
+from .errors import BudgetExhaustedError, ContextArgumentError, ContextBusyError, ContextTypeError
 from .split import split_budget
 from .units import domain_of, loss_of, metric_of, space_of, unit_of
 
@@ -18,6 +18,7 @@ __all__ = [
     "metric_of",
     "split_budget",
     "BudgetExhaustedError",
+    "ContextBusyError",
     "ContextArgumentError",
     "ContextTypeError",
 ]

@@ -8,6 +8,9 @@ the compositor's map at ``d_in`` is checked against it before any data is touche
 split, a privacy filter over a fully adaptive compositor with ``privacy_loss`` as its bound.
 Every release goes through that accountant's queryable, which refuses a query over its share
 before releasing anything; the Context refuses first, with a typed error saying what is left.
+The shares shown left and spent are read from the compositor's own count of charged queries.
+A query submitted while the Context answers another is refused at once (ContextBusyError),
+never made to wait.  The analyst must not run code in this interpreter (context.tex, threat model).
 A scale left out of a query is the parameter :func:`binary_search` finds for the query's share.
 """
 
@@ -19,14 +22,19 @@ from functools import partial
 
 from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core.domains import Domain
-from certdp.core.errors import shown
+from certdp.core.errors import DPError, FailedFunctionError, shown
 from certdp.core.measures import ApproximateDivergence, Measure
 from certdp.core.metrics import Metric
 from certdp.core.partial import PartialConstructor
 from certdp.core.transformation import Measurement, Transformation
 from certdp.numeric import neg_inf_sub
 
-from .errors import BudgetExhaustedError, ContextArgumentError, ContextTypeError
+from .errors import (
+    BudgetExhaustedError,
+    ContextArgumentError,
+    ContextBusyError,
+    ContextTypeError,
+)
 from .split import even_weights, split_budget
 from .units import domain_of, loss_of
 
@@ -121,20 +129,63 @@ def _filter(domain, input_metric, output_measure, d_in, d_out):
     return make_privacy_filter(odometer, d_in, d_out), d_in, None, d_out
 
 
+# proof: begin shares
+def _charged(queryable) -> int:
+    """How many queries the sequential compositor's ``queryable`` has charged, read from the
+    compositor's own counter (the one-element list ``spent`` its transition closes over), so
+    the Context never keeps a count of its own that could differ from it."""
+    transition = getattr(queryable, "_transition", None)
+    code = getattr(transition, "__code__", None)
+    cells = dict(zip(code.co_freevars, transition.__closure__ or ())) if code else {}
+    counter = cells["spent"].cell_contents if "spent" in cells else None  # label: read-spent
+    if type(counter) is not list or len(counter) != 1 or type(counter[0]) is not int:
+        raise ContextArgumentError(
+            "must be the queryable a sequential compositor (make_adaptive_composition) released",
+            parameter="queryable",
+        )
+    return counter[0]
+
+
+# proof: end shares
+
+
 class Context:
     """An accountant, its queryable over the data, and the privacy unit queries are measured at.
 
-    Build it with :meth:`Context.compositor`; ask with :meth:`query`."""
+    Build it with :meth:`Context.compositor`; ask with :meth:`query`.  With a split, the shares
+    left and spent are read from the compositor's own count of charged queries, however the
+    queries reached it (through the Context or through ``context.queryable``)."""
 
     def __init__(self, accountant, queryable, d_in, d_mids=None, d_out=None, query_space=None):
         self.accountant = accountant
-        self.queryable = queryable
+        self._queryable = queryable
         self.d_in = d_in
-        self.d_mids = None if d_mids is None else list(d_mids)
+        self._shares = None if d_mids is None else tuple(d_mids)
+        if self._shares is not None:
+            _charged(queryable)  # a split context reads its shares from a compositor
         self.d_out = d_out
-        self.d_mids_consumed: list = []
         self.query_space = query_space
-        self._lock = threading.RLock()
+        self._busy = threading.Lock()
+
+    @property
+    def queryable(self):
+        """The accountant's queryable over the data (a query sent to it directly is charged by
+        the compositor, and the Context's shares follow)."""
+        return self._queryable
+
+    @property
+    def d_mids(self):
+        """The shares not yet charged by the compositor, in order (a copy), or ``None``."""
+        if self._shares is None:
+            return None
+        return list(self._shares[_charged(self._queryable) :])
+
+    @property
+    def d_mids_consumed(self) -> list:
+        """The shares the compositor has charged, in order (a copy)."""
+        if self._shares is None:
+            return []
+        return list(self._shares[: _charged(self._queryable)])
 
     def __repr__(self) -> str:
         return (
@@ -177,24 +228,34 @@ class Context:
 
     # proof: begin submit
     def __call__(self, query: Measurement):
-        """Release ``query`` through the accountant's queryable; charged once handed over."""
-        with self._lock:  # label: submit-lock
-            if self.d_mids is None:
-                return self.queryable(query)  # label: submit-filter
-            if not self.d_mids:  # label: submit-empty
+        """Release ``query`` through the accountant's queryable.  A query submitted while the
+        Context is answering another one (from inside that query's callback, in this thread or
+        any other) is refused at once, typed: a Context answers one query at a time."""
+        if not self._busy.acquire(blocking=False):  # label: submit-busy
+            raise ContextBusyError(
+                "the context is answering another query (this one was submitted from inside "
+                "that query, or from another thread meanwhile); a context answers one query at "
+                "a time: submit it once the other has returned",
+                parameter="query",
+            )
+        try:
+            if self._shares is None:
+                return self._queryable(query)  # label: submit-filter
+            spent = _charged(self._queryable)  # label: submit-index
+            if spent == len(self._shares):  # label: submit-empty
                 raise BudgetExhaustedError(
-                    f"every one of the {len(self.d_mids_consumed)} shares is spent; "
-                    "nothing is left",
+                    f"every one of the {spent} shares is spent; nothing is left",
                     parameter="query",
                 )
-            share = self.d_mids[0]
-            self._admissible(query, share)  # label: submit-precheck
-            self.d_mids_consumed.append(self.d_mids.pop(0))  # label: submit-charge
-            return self.queryable(query)  # label: submit-release
+            self._admissible(query, spent)  # label: submit-precheck
+            return self._queryable(query)  # label: submit-release
+        finally:
+            self._busy.release()  # label: submit-idle
 
-    def _admissible(self, query, share) -> None:
-        """Refuse (typed, before release) a query the compositor would refuse at this share."""
-        accountant = self.accountant
+    def _admissible(self, query, spent: int) -> None:
+        """Refuse (typed, before release) a query the compositor would refuse at share
+        ``spent``; an exception of the query's map becomes the compositor's typed error."""
+        accountant, share = self.accountant, self._shares[spent]
         if not isinstance(query, Measurement):
             raise ContextArgumentError(f"must be a measurement, got {shown(query)}", "query")
         for what in ("input_domain", "input_metric", "output_measure"):
@@ -205,10 +266,19 @@ class Context:
                     f"{getattr(accountant, what)!r}",
                     parameter="query",
                 )
-        if not Measurement.check(query, self.d_in, share):  # label: precheck-share
+        try:
+            loss = Measurement.map(query, self.d_in)  # label: precheck-loss
+            within = type(accountant.output_measure).ordered(loss, share)  # label: precheck-share
+        except DPError:
+            raise
+        except Exception as error:  # label: precheck-wrap
+            raise FailedFunctionError(
+                f"the query failed: {_described(error)}", parameter="query"
+            ) from error
+        if within is not True:
             raise BudgetExhaustedError(
-                f"its loss {shown(query.map(self.d_in))} exceeds its share {shown(share)}; "
-                f"left: {shown(self.d_mids)}",
+                f"its loss {shown(loss)} exceeds its share {shown(share)}; "
+                f"left: {shown(list(self._shares[spent:]))}",
                 parameter="query",
             )
 
@@ -218,48 +288,56 @@ class Context:
         """A new query; with a split, it spends the next share (no loss may be given), else
         the loss given as ``loss_of``'s keyword arguments."""
         d_query = None
-        with self._lock:
-            if self.d_mids is not None:
-                if kwargs:
-                    raise ContextArgumentError(
-                        f"the context was split in advance: give no loss, got {kwargs}", "kwargs"
-                    )
-                if not self.d_mids:
-                    raise BudgetExhaustedError(
-                        "the privacy allowance is exhausted: every share is spent", "query"
-                    )
-                d_query = self.d_mids[0]
-            elif kwargs:
-                measure, d_query = loss_of(**kwargs)
-                expected = self.accountant.output_measure
-                if measure != expected:
-                    hint = ""
-                    if isinstance(expected, ApproximateDivergence) and "delta" not in kwargs:
-                        hint = "; give delta=0.0"
-                    raise ContextArgumentError(
-                        f"the context measures {expected!r}, not {measure!r}{hint}", "kwargs"
-                    )
+        if self._shares is not None:
+            if kwargs:
+                raise ContextArgumentError(
+                    f"the context was split in advance: give no loss, got {kwargs}", "kwargs"
+                )
+            left = self.d_mids
+            if not left:
+                raise BudgetExhaustedError(
+                    "the privacy allowance is exhausted: every share is spent", "query"
+                )
+            d_query = left[0]
+        elif kwargs:
+            measure, d_query = loss_of(**kwargs)
+            expected = self.accountant.output_measure
+            if measure != expected:
+                hint = ""
+                if isinstance(expected, ApproximateDivergence) and "delta" not in kwargs:
+                    hint = "; give delta=0.0"
+                raise ContextArgumentError(
+                    f"the context measures {expected!r}, not {measure!r}{hint}", "kwargs"
+                )
         space = self.query_space or (self.accountant.input_domain, self.accountant.input_metric)
         return Query(space, self.accountant.output_measure, self.d_in, d_query, self)
 
     def current_privacy_loss(self):
-        """The shares spent so far (split context), else the accountant's loss at ``d_in``."""
-        with self._lock:
-            if self.d_mids is None:
-                return self.queryable.privacy_loss(self.d_in)
-            return list(self.d_mids_consumed)
+        """The shares the compositor has charged (split context), else the accountant's loss at
+        ``d_in``."""
+        if self._shares is None:
+            return self._queryable.privacy_loss(self.d_in)
+        return self.d_mids_consumed
 
     def remaining_privacy_loss(self):
-        """The shares left (split context), else ``d_out`` minus the loss spent, rounded down."""
-        with self._lock:
-            if self.d_mids is not None:
-                return list(self.d_mids)
-            if self.d_out is None:
-                raise ContextArgumentError("the privacy loss is unbounded", "privacy_loss")
-            spent = self.queryable.privacy_loss(self.d_in)
-            if isinstance(self.d_out, tuple):
-                return tuple(neg_inf_sub(a, b) for a, b in zip(self.d_out, spent, strict=True))
-            return neg_inf_sub(self.d_out, spent)
+        """The shares the compositor has not charged (split context), else ``d_out`` minus the
+        loss spent, rounded down."""
+        if self._shares is not None:
+            return self.d_mids
+        if self.d_out is None:
+            raise ContextArgumentError("the privacy loss is unbounded", "privacy_loss")
+        spent = self._queryable.privacy_loss(self.d_in)
+        if isinstance(self.d_out, tuple):
+            return tuple(neg_inf_sub(a, b) for a, b in zip(self.d_out, spent, strict=True))
+        return neg_inf_sub(self.d_out, spent)
+
+
+def _described(error) -> str:
+    """``error``'s type and message; never raises."""
+    try:
+        return f"{type(error).__name__}: {error}"
+    except Exception:
+        return "an exception whose message cannot be shown"
 
 
 # proof: begin cast

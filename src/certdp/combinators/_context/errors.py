@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from certdp.core.errors import FailedFunctionError, MakeMeasurementError
 
-__all__ = ["ContextArgumentError", "ContextTypeError", "BudgetExhaustedError"]
+__all__ = [
+    "ContextArgumentError",
+    "ContextTypeError",
+    "BudgetExhaustedError",
+    "ContextBusyError",
+]
 
 
 class _Named:
@@ -32,5 +37,12 @@ class ContextTypeError(_Named, MakeMeasurementError, TypeError):
 
 class BudgetExhaustedError(_Named, FailedFunctionError, ValueError):
     """A query was refused before anything was released: the budget left is too small."""
+
+    variant = "FailedFunction"
+
+
+class ContextBusyError(_Named, FailedFunctionError, RuntimeError):
+    """A query was refused, before anything ran, because the Context was answering another
+    (OpenDP 0.16 refuses such a query too: a queryable runs one query at a time)."""
 
     variant = "FailedFunction"

@@ -13,6 +13,7 @@ import math
 import sys
 from fractions import Fraction
 
+from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.errors import shown
 from certdp.numeric import neg_inf_cast
 
@@ -26,8 +27,18 @@ MAX_PARTS = 1 << 20
 
 # proof: begin split-arguments
 def _coordinate(value, name: str) -> Fraction:
-    """An exact budget coordinate: a finite non-negative number that is an f64 value."""
+    """An exact budget coordinate: a finite non-negative number that is an f64 value (a
+    weight may also be any ``Fraction``); a NumPy scalar counts as the Python number of the
+    same value."""
+    if is_foreign_number(value):  # label: split-foreign
+        value = exact_scalar(value, name, ContextArgumentError)
     kind = type(value)
+    if kind is Fraction and name == "split_by_weights":  # label: split-rational-weight
+        if not 0 <= value <= sys.float_info.max:  # compared exactly
+            raise ContextArgumentError(
+                f"must be a finite non-negative number, got {shown(value)}", parameter=name
+            )
+        return value
     finite = kind is int and value <= sys.float_info.max or kind is float and math.isfinite(value)
     if kind not in (int, float) or not (value >= 0 and finite):  # label: split-finite
         raise ContextArgumentError(
@@ -56,6 +67,10 @@ def _weights(weights) -> list[Fraction]:
 
 def even_weights(split_evenly_over) -> list[int]:
     """``split_evenly_over`` equal weights (a positive integer of at most MAX_PARTS)."""
+    if is_foreign_number(split_evenly_over):  # a NumPy integer counts as the int it holds
+        split_evenly_over = exact_scalar(
+            split_evenly_over, "split_evenly_over", ContextArgumentError
+        )
     if type(split_evenly_over) is not int or not 0 < split_evenly_over <= MAX_PARTS:
         raise ContextArgumentError(
             f"must be an integer from 1 to {MAX_PARTS}, got {shown(split_evenly_over)}",

@@ -13,7 +13,9 @@ from __future__ import annotations
 import logging
 import math
 import re
+from fractions import Fraction
 
+from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.domains import Domain, atom_domain, vector_domain
 from certdp.core.errors import DPError, shown
 from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
@@ -26,6 +28,7 @@ from certdp.core.metrics import (
     symmetric_distance,
 )
 from certdp.core.types import ALL_TYPES, NUMERIC_TYPES, carrier
+from certdp.numeric import inf_cast, neg_inf_cast
 
 from .errors import ContextArgumentError, ContextTypeError
 
@@ -40,21 +43,42 @@ _NOT_BUILT = {
 }
 
 
+# proof: begin plain
+def _plain(value, name: str):
+    """``value`` with a NumPy scalar (or ``Decimal``) made the exact Python number it denotes
+    (``np.float64(0.5)`` is ``0.5``, ``np.int64(2)`` is ``2``), and a ``Fraction`` with an
+    integer value made that ``int``; anything else is returned unchanged, for the caller to
+    judge.  A value too large to hold exactly is refused, naming ``name``."""
+    if is_foreign_number(value):  # label: plain-foreign
+        value = exact_scalar(value, name, ContextArgumentError)
+    if type(value) is Fraction and value.denominator == 1:  # label: plain-integer
+        return int(value.numerator)
+    return value
+
+
 def _distance(value, name: str, integer: bool):
-    """``value`` if a non-negative number (an integer when ``integer``), else a typed error."""
+    """``value`` if a non-negative number (an integer when ``integer``), else a typed error;
+    a ``Fraction`` that is not an ``f64`` value becomes the next ``f64`` above it (a larger
+    distance between neighbours only makes the guarantee cover more)."""
+    value = _plain(value, name)
     kind = type(value)
     if integer:
         if kind is not int:
             raise ContextArgumentError(
                 f"must be a non-negative integer, got {shown(value)}", parameter=name
             )
-    elif kind not in (int, float):
+    elif kind not in (int, float, Fraction):
         raise ContextArgumentError(f"must be a number, got {shown(value)}", parameter=name)
     if not value >= 0 or (kind is float and math.isinf(value)):
         raise ContextArgumentError(
             f"must be finite and non-negative, got {shown(value)}", parameter=name
         )
+    if kind is Fraction:
+        return inf_cast(value)  # label: distance-up
     return value
+
+
+# proof: end plain
 
 
 # proof: begin unit
@@ -75,7 +99,8 @@ def unit_of(
     ``contributions=k``: datasets differing by adding or removing ``k`` records
     (``SymmetricDistance``; ``InsertDeleteDistance`` when ``ordered``); ``absolute``, ``l1``,
     ``l2``: aggregates at that distance, of type ``U`` (else inferred from the value).
-    ``d_in`` is returned unchanged: the Context hands exactly this value to the compositor.
+    ``d_in`` is returned unchanged (a NumPy scalar as the Python number of the same value, a
+    non-integer ``Fraction`` rounded up to ``f64``): the Context hands it to the compositor.
     """
     given = {
         "contributions": contributions,
@@ -145,34 +170,42 @@ def _warn_range(name: str, value, typical, most) -> None:
         logger.info("%s is %r; it is usually at most %r", name, value, typical)
 
 
+# proof: begin loss
 def _loss(value, name: str):
-    if type(value) not in (int, float) or not value >= 0:
+    """``value`` if a non-negative number, else a typed error; a ``Fraction`` that is not an
+    ``f64`` value becomes the next ``f64`` below it (a budget never grows)."""
+    value = _plain(value, name)
+    if type(value) not in (int, float, Fraction) or not value >= 0:
         raise ContextArgumentError(
             f"must be a non-negative number, got {shown(value)}", parameter=name
         )
+    if type(value) is Fraction:
+        return neg_inf_cast(value)  # label: loss-down
     return value
 
 
-# proof: begin loss
 def loss_of(epsilon=None, delta=None, rho=None):
     """The privacy loss ``(output measure, d_out)``: ``epsilon`` (pure DP) or ``rho`` (zCDP),
     with ``delta`` for their approximate forms (``d_out = (epsilon or rho, delta)``).
 
-    Values are returned unchanged; a value above the usual range is logged, as OpenDP does.
+    Values are returned unchanged (a NumPy scalar as the Python number of the same value, a
+    non-integer ``Fraction`` rounded down to ``f64``); a value above the usual range is logged,
+    as OpenDP does.
     """
     if (epsilon is None) == (rho is None):  # label: loss-one
         raise ContextArgumentError(
             "exactly one of epsilon and rho must be given", parameter="privacy_loss"
         )
     if epsilon is not None:
-        _warn_range("epsilon", _loss(epsilon, "epsilon"), 1, 5)
-        measure, loss = max_divergence(), epsilon
+        measure, loss = max_divergence(), _loss(epsilon, "epsilon")
+        _warn_range("epsilon", loss, 1, 5)
     else:
-        _warn_range("rho", _loss(rho, "rho"), 0.25, 0.5)
-        measure, loss = zero_concentrated_divergence(), rho
+        measure, loss = zero_concentrated_divergence(), _loss(rho, "rho")
+        _warn_range("rho", loss, 0.25, 0.5)
     if delta is None:
         return measure, loss  # label: loss-pure
-    if not _loss(delta, "delta") <= 1:
+    delta = _loss(delta, "delta")
+    if not delta <= 1:
         raise ContextArgumentError(f"must be at most 1, got {shown(delta)}", parameter="delta")
     _warn_range("delta", delta, 1e-6, 1e-6)
     return approximate(measure), (loss, delta)  # label: loss-approximate

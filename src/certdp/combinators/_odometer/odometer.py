@@ -16,7 +16,11 @@ import math
 import threading
 from fractions import Fraction
 
+import numpy as np
+
 from certdp.combinators._compose import compose_losses
+from certdp.core.conversion import exact_scalar, is_foreign_number
+from certdp.core.domains import Domain
 from certdp.core.errors import (
     DomainMismatchError,
     DPError,
@@ -26,7 +30,8 @@ from certdp.core.errors import (
     MetricMismatchError,
     shown,
 )
-from certdp.core.measures import ApproximateDivergence
+from certdp.core.measures import ApproximateDivergence, Measure
+from certdp.core.metrics import Metric
 from certdp.core.queryable import _HOOKS
 from certdp.core.transformation import Measurement, validate_d_in
 from certdp.numeric import neg_inf_cast
@@ -63,6 +68,17 @@ def _exact(measure, losses):
     return _exact_sum(losses)
 
 
+def _described(value) -> str:
+    """``repr(value)``, or only its type's name when that ``repr`` raises (never raises)."""
+    try:
+        return repr(value)  # label: describe
+    except Exception:
+        try:
+            return f"a {type(value).__name__} that cannot be shown"
+        except Exception:
+            return "an object that cannot be shown"
+
+
 def _typed(call, argument, error, what: str):
     """``call(argument)``; a ``DPError`` it raises propagates, any other ``Exception`` becomes
     ``error`` naming ``query`` (caused by it)."""
@@ -71,15 +87,100 @@ def _typed(call, argument, error, what: str):
     except DPError:
         raise
     except Exception as cause:  # label: typed-wrap
-        raise error(
-            f"the query's {what} failed: {type(cause).__name__}: {cause}", parameter="query"
-        ) from cause
+        raise error(f"the query's {what} failed: {_failure(cause)}", parameter="query") from cause
 
 
-def _same(ours, theirs) -> bool:
-    """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s class (a query's own
-    objects never judge whether they match)?"""
-    return type(ours).__eq__(ours, theirs) is True  # label: same
+def _reader(name: str):
+    """A function reading attribute ``name`` of its argument (so the read happens inside
+    :func:`_typed`, where a raising attribute becomes a typed error)."""
+    return lambda query: getattr(query, name)
+
+
+def _caller(query, name: str):
+    """A function calling method ``name`` of ``query`` (looked up inside :func:`_typed`)."""
+    return lambda argument: getattr(query, name)(argument)
+
+
+def _failure(cause) -> str:
+    """The type and message of the exception ``cause``; never raises."""
+    try:
+        return f"{type(cause).__name__}: {cause}"  # label: failure
+    except Exception:
+        return "an exception whose message cannot be shown"
+
+
+def _plain(loss):
+    """A map's value with NumPy (and other foreign) numbers made exact built-in numbers, as
+    OpenDP accepts them (per coordinate in a pair); anything else unchanged, for
+    ``compose_losses`` to judge."""
+    if type(loss) is tuple:  # label: plain-pair
+        return tuple(_plain_number(value) for value in loss)
+    return _plain_number(loss)
+
+
+def _plain_number(value):
+    if is_foreign_number(value):  # label: plain-foreign
+        return exact_scalar(value, "query", FailedMapError)
+    return value
+
+
+#: Exact types whose values no code changes (a ``Fraction`` only through its private slots, which
+#: user code is assumed not to write; ``copy.deepcopy`` returns a ``Fraction`` itself anyway).
+_IMMUTABLE = (int, float, str, bool, type(None), Fraction)
+
+
+def _fresh(data):
+    """A copy of the held ``data`` sharing nothing a query could change: the value itself when it
+    is immutable, a new list for a list of immutable values, a new array for a NumPy array of
+    numbers, otherwise ``copy.deepcopy``."""
+    kind = type(data)
+    if kind in _IMMUTABLE:  # label: fresh-immutable
+        return data
+    if kind is list and all(type(value) in _IMMUTABLE for value in data):  # label: fresh-list
+        return list(data)
+    if kind is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
+        return data.copy()
+    return copy.deepcopy(data)  # label: fresh-deep
+
+
+#: How deep :func:`_same` descends into nested domains, metrics, measures and tuples.
+_MAX_DEPTH = 32
+
+
+def _same(ours, theirs, depth: int = 0) -> bool:
+    """Is ``theirs`` the same space as ``ours``?  The exact types must be identical at every
+    level; the structure of a domain or metric is read with ``_key`` of that (shared) class,
+    never a method looked up on ``theirs``; a measure is its type (and inner measure); other
+    leaves compare with their exact type's own ``__eq__``.  Never raises."""
+    try:
+        return _same_structure(ours, theirs, depth)  # label: same
+    except Exception:
+        return False  # label: same-failed
+
+
+def _same_structure(ours, theirs, depth: int) -> bool:
+    kind = type(ours)
+    if type(theirs) is not kind or depth > _MAX_DEPTH:  # label: same-type
+        return False
+    if kind is tuple or kind is list:  # label: same-sequence
+        return len(ours) == len(theirs) and all(
+            _same_structure(a, b, depth + 1) for a, b in zip(ours, theirs)
+        )
+    if issubclass(kind, (Domain, Metric)):  # label: same-key
+        return _same_structure(kind._key(ours), kind._key(theirs), depth + 1)
+    if issubclass(kind, ApproximateDivergence):  # label: same-approximate
+        return _same_structure(ours.measure, theirs.measure, depth + 1)
+    if issubclass(kind, Measure) and kind.__eq__ is Measure.__eq__:  # label: same-measure
+        return True
+    return kind.__eq__(ours, theirs) is True  # label: same-leaf
+
+
+def _within(pair: bool, after, d_out) -> bool:
+    """Exactly: is the exact total ``after`` at most the budget ``d_out`` (per coordinate for a
+    pair)?  Built-in comparisons of exact numbers only; no method of a measure object."""
+    if pair:
+        return after[0] <= d_out[0] and after[1] <= d_out[1]  # label: within-pair
+    return after <= d_out  # label: within
 
 
 class OdometerQueryable:
@@ -87,72 +188,84 @@ class OdometerQueryable:
     privacy loss spent so far (``privacy_loss(d_in)``)."""
 
     def __init__(self, data, input_domain, input_metric, output_measure, budget=None):
-        self.input_domain = input_domain
-        self.input_metric = input_metric
-        self.output_measure = output_measure
+        self._space = (input_domain, input_metric, output_measure)  # label: space
+        self._pair = type(output_measure) is ApproximateDivergence  # label: pair-kind
         self._data = data
         self._lock = threading.Lock()  # label: lock
         self._charged: list = []  # (query, its loss at the budget's d_in)  # label: charged
         self._budget = budget  # label: budget
         self._spent = _exact(output_measure, [])  # label: spent-init
         self._hooks = _HOOKS.get()  # label: keep-hooks
+        shown_space = _shown_copies(self._space)  # copies, which no check reads  # label: shown
+        self.input_domain, self.input_metric, self.output_measure = shown_space
 
     def _admissible(self, query) -> Measurement:
         """``query`` if it is a measurement on this queryable's space; else a typed error."""
-        if not isinstance(query, Measurement):  # label: query-measurement
+        if not issubclass(type(query), Measurement):  # label: query-measurement
             raise FailedFunctionError(
-                f"must be a measurement, got {type(query).__name__}", parameter="query"
+                f"must be a measurement, got {_described(type(query))}", parameter="query"
             )
-        if not _same(self.input_domain, query.input_domain):  # label: query-domain
-            raise DomainMismatchError(
-                f"input domain {query.input_domain} must equal the odometer's {self.input_domain}",
-                parameter="query",
-            )
-        if not _same(self.input_metric, query.input_metric):  # label: query-metric
-            raise MetricMismatchError(
-                f"input metric {query.input_metric} must equal the odometer's {self.input_metric}",
-                parameter="query",
-            )
-        if not _same(self.output_measure, query.output_measure):  # label: query-measure
-            raise MeasureMismatchError(
-                f"output measure {query.output_measure} must equal the odometer's "
-                f"{self.output_measure}",
-                parameter="query",
-            )
+        mismatches = (
+            ("input_domain", "input domain", DomainMismatchError),
+            ("input_metric", "input metric", MetricMismatchError),
+            ("output_measure", "output measure", MeasureMismatchError),
+        )
+        for ours, (name, words, error) in zip(self._space, mismatches):
+            theirs = _typed(_reader(name), query, FailedFunctionError, name)  # label: query-read
+            if not _same(ours, theirs):  # label: query-same
+                raise error(
+                    f"{words} {_described(theirs)} must equal the odometer's {_described(ours)}",
+                    parameter="query",
+                )
         return query
 
     def invoke(self, query):
         """Charge ``query``, then release ``query(data)`` (on a copy of the data, which no query
-        can change).  Under a budget, a query that would take the total loss at the budget's
-        ``d_in`` above its ``d_out`` is refused first."""
-        for hook in self._hooks:
-            hook()  # label: hook
+        can change).  Under a budget, a query that would take the exact total loss at the
+        budget's ``d_in`` above its ``d_out`` is refused first."""
+        ends = []
+        try:
+            for hook in self._hooks:
+                end = hook()  # label: hook
+                if end is not None:
+                    ends.append(end)  # label: end-kept
+            return self._answer(query)  # label: answer
+        finally:
+            for end in reversed(ends):
+                end()  # label: end
+
+    def _answer(self, query):
+        """:meth:`invoke` once the hooks have let ``query`` through."""
         query = self._admissible(query)  # label: admit-query
-        measure, loss = self.output_measure, None
+        measure, loss = self._space[2], None
         if self._budget is not None:
             d_in, d_out = self._budget
-            loss = _typed(query.map, d_in, FailedMapError, "map")  # label: query-loss
+            query_map = _caller(query, "map")
+            loss = _plain(_typed(query_map, d_in, FailedMapError, "map"))  # label: query-loss
             compose_losses(measure, [loss], FailedMapError, "query")  # label: loss-checked
         with self._lock:  # label: critical-begin
             if self._budget is not None:
                 after = _exact(measure, [self._spent, loss])  # label: after
-                total = compose_losses(measure, [after])  # label: pending
-                if not measure.ordered(total, d_out):  # label: check
+                if not _within(self._pair, after, d_out):  # label: check
+                    total = compose_losses(measure, [after])  # label: pending
                     spent = compose_losses(measure, [self._spent])  # label: spent
                     raise FailedFunctionError(
                         f"refused before release: the privacy loss at d_in = {shown(d_in)} "
-                        f"would be {total!r} with this query, above the budget d_out = "
-                        f"{d_out!r}; spent {spent!r}, left {_left(measure, spent, d_out)!r}",
+                        f"would be {total!r} (rounded up) with this query, above the budget "
+                        f"d_out = {d_out!r}; spent {spent!r}, left "
+                        f"{_left(measure, spent, d_out)!r}",
                         parameter="query",
                     )
                 self._spent = after  # label: charge-spent
             self._charged.append((query, loss))  # label: charge
-        data = copy.deepcopy(self._data)  # label: copy
-        token = _HOOKS.set(self._hooks)  # label: inherit
+        data = _typed(_fresh, self._data, FailedFunctionError, "data copy")  # label: copy
+        token, function = None, _caller(query, "invoke")
         try:
-            return _typed(query.invoke, data, FailedFunctionError, "function")  # label: release
+            token = _HOOKS.set(self._hooks)  # label: inherit
+            return _typed(function, data, FailedFunctionError, "function")  # label: release
         finally:
-            _HOOKS.reset(token)
+            if token is not None:
+                _HOOKS.reset(token)
 
     __call__ = invoke
 
@@ -163,17 +276,32 @@ class OdometerQueryable:
     def privacy_loss(self, d_in):
         """The privacy loss spent so far at ``d_in``: the exact sum of the answered (charged)
         measurements' maps at ``d_in``, rounded up."""
-        d_in = validate_d_in(self.input_metric, d_in)  # label: loss-d-in
+        _, metric, measure = self._space
+        d_in = validate_d_in(metric, d_in)  # label: loss-d-in
         with self._lock:
             charged = [query for query, _ in self._charged]  # label: snapshot
-        losses = [_typed(m.map, d_in, FailedMapError, "map") for m in charged]  # label: loss-maps
-        return compose_losses(self.output_measure, losses, FailedMapError, "query")  # label: report
+        maps = [_caller(query, "map") for query in charged]
+        losses = [_plain(_typed(f, d_in, FailedMapError, "map")) for f in maps]  # label: loss-maps
+        return compose_losses(measure, losses, FailedMapError, "query")  # label: report
 
     def __repr__(self) -> str:
+        domain, metric, measure = (_described(part) for part in self._space)
         return (
-            f"OdometerQueryable(input_domain={self.input_domain}, "
-            f"input_metric={self.input_metric}, output_measure={self.output_measure})"
+            f"OdometerQueryable(input_domain={domain}, input_metric={metric}, "
+            f"output_measure={measure})"
         )
+
+
+def _shown_copies(space) -> tuple:
+    """Deep copies of the space for the public attributes (so writing to them, or to objects
+    they hold, changes nothing any check reads); ``None`` for a part that cannot be copied."""
+    copies = []
+    for part in space:
+        try:
+            copies.append(copy.deepcopy(part))  # label: shown-copy
+        except Exception:
+            copies.append(None)  # label: shown-none
+    return tuple(copies)
 
 
 # proof: end queryable

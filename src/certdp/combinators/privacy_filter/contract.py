@@ -5,9 +5,9 @@ zero to ``+inf``, fractions included) and submits drawn sequences of queries: re
 (pure DP) and Gaussian (zCDP) measurements, whose exact divergences on a pair of ``d_in``-close
 inputs their own contracts compute, and queries whose maps state chosen losses (pairs
 included).  It checks: the answered queries' exact losses at ``d_in`` never add up past
-``d_out``; a query is refused exactly when the exact total with it, rounded up, is above
-``d_out`` (a ``FailedFunctionError`` naming ``query`` that says what is left), and a refused
-query's function never runs; the map states at least ``d_out`` for every ``d_in' <= d_in`` and
+``d_out``; a query is refused exactly when the exact total with it is above ``d_out`` (a
+``FailedFunctionError`` naming ``query`` that says what is left), and a refused query's
+function never runs; the map states at least ``d_out`` for every ``d_in' <= d_in`` and
 refuses larger ones; and for the real mechanisms, the exact divergence of the transcript (the
 sum of the answered queries' divergences: the refusals depend on the maps only) is at most
 the map's value.
@@ -34,7 +34,6 @@ from certdp.combinators._support.odometer_support import (
     exact_total,
     is_pair,
     losses_of,
-    rounded_total,
     stub,
     within,
 )
@@ -136,7 +135,7 @@ class FilterContract(Contract):
                 loss = query.map(d_in)
                 function = query.function
                 query.function = lambda v, f=function, q=query: ran.append(q) or f(v)
-                fits = within(rounded_total(measure, losses + [loss]), d_out)
+                fits = within(exact_total(measure, losses + [loss]), d_out)
                 try:
                     queryable(query)
                 except FailedFunctionError as error:
