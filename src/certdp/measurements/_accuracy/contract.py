@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -62,11 +63,14 @@ class reference:
     """High-precision reference values (mpmath, 120 digits): for tests and the contract only."""
 
     @staticmethod
+    @lru_cache(maxsize=1)
     def mp():
+        """A private mpmath context at 120 digits (the global ``mpmath.mp`` is left alone)."""
         import mpmath
 
-        mpmath.mp.dps = 120
-        return mpmath
+        context = mpmath.MPContext()
+        context.dps = 120
+        return context
 
     @classmethod
     def laplace_accuracy(cls, s, alpha):
