@@ -144,3 +144,20 @@ def test_reference_leaves_the_global_mpmath_precision_alone():
     reference.laplace_accuracy(1.0, 0.05)
     assert mpmath.mp.dps == before
     assert reference.mp().dps == 120
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_f32_python_float_alpha_against_opendp(name):
+    """OpenDP reads alpha = 0.05 in f32 as its nearest f32 (above 0.05); certdp rounds it down,
+    so its accuracy is never below OpenDP's and its scale never above. With f32 arguments
+    (T inferred) both compute at the same alpha, and the types agree."""
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib")
+    to_accuracy = "_to_accuracy" in name
+    for value in (1.5, 10.0, 100.0):
+        ours = getattr(dp, name)(value, 0.05, T="f32")
+        theirs = getattr(odp, name)(value, 0.05, T="f32")
+        assert ours >= theirs if to_accuracy else ours <= theirs, (value, ours, theirs)
+        inferred = getattr(dp, name)(np.float32(value), np.float32(0.05))
+        assert inferred == getattr(dp, name)(value, float(np.float32(0.05)), T="f32")
+        assert float(np.float32(inferred)) == inferred

@@ -40,8 +40,11 @@ def _finite_nonnegative(value) -> bool:
 PRECONDITIONS = [
     Precondition(
         "T-float",
-        lambda a: a.get("T") in (None, "f32", "f64", float),
-        "T must be None, f32 or f64",
+        lambda a: (
+            any(a.get("T") is T for T in (None, float, np.float32, np.float64))
+            or a.get("T") in ("f32", "f64", "float")
+        ),
+        "T must be None or name f32 or f64 (inferred from a NumPy float32 scale)",
         parameter="T",
     ),
     Precondition(
@@ -53,7 +56,7 @@ PRECONDITIONS = [
     Precondition(
         "alpha-range",
         lambda a: type(a["alpha"]) is float and 0 < a["alpha"] <= 1,
-        "alpha must be in (0, 1] (in (0, 1) for accuracy_to_*)",
+        "alpha must be in (0, 1] (in (0, 1) for accuracy_to_*); one not in T is rounded down",
         parameter="alpha",
     ),
 ]
