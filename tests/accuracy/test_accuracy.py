@@ -212,10 +212,11 @@ def test_f32():
     assert reference.gaussian_tail(1.0 / s32) <= alpha
     above = float(np.nextafter(np.float32(s32), np.float32(1)))
     assert reference.gaussian_tail(1.0 / above) > alpha
-    for value, parameter in ((0.1, "scale"), (1.0, "alpha")):
-        with pytest.raises(FailedCastError) as error:  # 0.1 and 0.05 are not f32 values
-            dp.laplacian_scale_to_accuracy(value, 0.05, T="f32")
-        assert error.value.parameter == parameter
+    with pytest.raises(FailedCastError) as error:  # 0.1 is not an f32 value
+        dp.laplacian_scale_to_accuracy(0.1, alpha, T="f32")
+    assert error.value.parameter == "scale"
+    # alpha = 0.05 is not one either: it is rounded down (test_accuracy_referee.py)
+    assert dp.laplacian_scale_to_accuracy(1.0, 0.05, T="f32") >= a32
 
 
 BAD_VALUES = [

@@ -25,9 +25,18 @@ def _contrib():
 
 def test_every_grid_obligation_is_proved():
     found = smt_model.obligations()
-    assert len(found) == len(smt_model.GRID) == 128
+    assert len(found) == len(smt_model.GRID) == 131
     for obligation in found:
         assert solve(obligation, 60)["status"] == "proved", obligation.claim
+
+
+def test_the_top_of_the_range_is_in_the_grid():
+    """Regression (referee): the discrete Gaussian accuracy at the top of the range returned
+    a TypeError; the grid holds the instance and its neighbour."""
+    code = smt_model._code()
+    results = [getattr(code, name)(value, alpha) for name, value, alpha in smt_model.TOP]
+    assert results[0] == 1.7976931348623157e308 and results[1] == float("inf")
+    assert results[2] < float("inf")
 
 
 @given(

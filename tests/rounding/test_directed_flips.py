@@ -55,6 +55,8 @@ class Row:
 
 def _below(result, exact) -> bool:
     """Is ``result`` strictly below ``exact``? Decided exactly (Fraction) or with a margin."""
+    if isinstance(result, float) and math.isinf(result):  # beyond every finite exact value
+        return result < 0
     if isinstance(exact, Fraction):
         return Fraction(result) < exact
     with mpmath.workdps(80):
@@ -698,6 +700,15 @@ def _dg_large_k(m):
     return Fraction(math.ceil(Fraction(m.gaussian_scale_to_accuracy(1e16, 0.05))) + 1)
 
 
+#: The Gaussian accuracy at scale 2^1023 and this alpha is exactly the largest float (referee).
+_TOP_ALPHA = 0.045500263896358445
+
+
+def _dg_top_k(m):
+    """The integer k the code's bound chooses there: the largest float + 1, beyond the range."""
+    return Fraction(math.ceil(Fraction(m.gaussian_scale_to_accuracy(2.0**1023, _TOP_ALPHA))) + 1)
+
+
 # A scale is rounded down: its row negates both sides, so "not below" means "not above".
 ACCURACY_ROWS = [
     Row(
@@ -762,6 +773,15 @@ ACCURACY_ROWS = [
         '"down")',
         lambda m: m.discrete_gaussian_scale_to_accuracy(1e16, 0.05),
         lambda: _dg_large_k(importlib.import_module(ACC)),
+    ),
+    Row(
+        "accuracy:discrete gaussian integer beyond the range is inf",
+        ACC,
+        "dg-inf",
+        "math.inf if",
+        "float(_MAX[fmt.name]) if",
+        lambda m: m.discrete_gaussian_scale_to_accuracy(2.0**1023, _TOP_ALPHA),
+        lambda: _dg_top_k(importlib.import_module(ACC)),
     ),
 ]
 

@@ -4,8 +4,11 @@ No constructor is built: each grid point calls one of the eight ``dp.*_scale_to_
 ``dp.accuracy_to_*_scale`` functions in the target and in certdp.  certdp's accuracy is the
 least float its lemma (``measurements/_accuracy/accuracy.tex``) shows to hold, and its scale the
 largest; a target's value on the other side of it (a smaller accuracy, a larger scale) claims
-more than the exact arithmetic allows and is a :data:`SUSPECT` finding (classed ``below``, as a
-map under certdp's exact bound); a value on certdp's side is ``conservative``.
+more than certdp shows to hold and is a :data:`SUSPECT` finding (classed ``below``, as a map
+under certdp's bound); a value on certdp's side is ``conservative``.  Where certdp's check is
+exact that means beyond what holds; where it is a conservative formula or bound (the discrete
+Laplace scale is the boundary of the closed formula, not of the true tail; the discrete
+Gaussian above scale 64) it means beyond that formula, and the target's value may still hold.
 """
 
 from __future__ import annotations

@@ -24,7 +24,15 @@ from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core.conversion import exact_scalar
 from certdp.core.errors import ArithmeticOverflowError, DPError
 from certdp.numeric.elementary import _exp_enclosure, _ln_enclosure, round_enclosure
-from certdp.numeric.floats import _MAX, _floor_log2, _format, _operand, _round
+from certdp.numeric.floats import (
+    _MAX,
+    _floor_log2,
+    _format,
+    _operand,
+    _representable,
+    _round,
+    _to_fraction,
+)
 
 __all__ = [
     "AccuracyParameterError",
@@ -47,8 +55,8 @@ class AccuracyParameterError(DPError, ValueError):
 
 
 def _read(value, name: str, op: str, fmt, nonnegative: bool) -> Fraction:
-    """The exact value of a finite ``T`` value; with ``nonnegative``, ``-0.0`` and negative
-    values are refused (as OpenDP refuses a negative sign)."""
+    """The exact value of a finite number; with ``nonnegative``, ``-0.0`` and negative values
+    are refused (as OpenDP refuses a negative sign) and the value must be a ``T`` value."""
     if type(value) is bool:  # label: no-bool
         raise AccuracyParameterError(f"must be a number, not {value!r}", parameter=name)
     exact = exact_scalar(value, name)  # label: exact
@@ -59,18 +67,34 @@ def _read(value, name: str, op: str, fmt, nonnegative: bool) -> Fraction:
     negative = exact < 0 or (type(exact) is float and math.copysign(1.0, exact) < 0)
     if nonnegative and negative:  # label: sign
         raise AccuracyParameterError(f"may not be negative, got {exact!r}", parameter=name)
+    if not nonnegative:
+        return _to_fraction(exact, name, op)  # alpha: rounded by the caller  # label: alpha-exact
     return _operand(exact, name, op, fmt)  # label: in-T
+
+
+def _carrier_of(value) -> str:
+    """The format OpenDP infers from the scale or accuracy: ``f32`` for a NumPy ``float32``,
+    ``f64`` otherwise (certdp also reads integers and rationals, which OpenDP refuses)."""
+    return "f32" if type(value) is np.float32 else "f64"  # label: infer
 
 
 def _inputs(value, name: str, alpha, T, op: str, alpha_one: bool):
     """``(format, value, alpha)`` for a non-negative ``value`` and ``alpha`` in (0, 1]
-    (``alpha_one``) or in (0, 1)."""
-    fmt = _format("f64" if T is None else T)  # label: format
+    (``alpha_one``) or in (0, 1); an ``alpha`` that is not a ``T`` value is rounded down."""
+    fmt = _format(_carrier_of(value) if T is None else T)  # label: format
     exact = _read(value, name, op, fmt, True)
     a = _read(alpha, "alpha", op, fmt, False)
     if not (0 < a < 1 or (alpha_one and a == 1)):  # label: alpha-range
         bounds = "(0, 1]" if alpha_one else "(0, 1)"
         raise AccuracyParameterError(f"must be in {bounds}, got {alpha!r}", parameter="alpha")
+    if not _representable(a, fmt):
+        a = Fraction(
+            _round(a, fmt, "down")
+        )  # a smaller alpha is a stronger claim  # label: alpha-down
+        if a == 0:  # label: alpha-zero
+            raise AccuracyParameterError(
+                f"rounds down to 0 in {fmt.name}, got {alpha!r}", parameter="alpha"
+            )
     return fmt, exact, a
 
 
@@ -316,7 +340,7 @@ def _sqrt_two_over_pi(bits: int) -> tuple[Fraction, Fraction]:
     return Fraction(isqrt(low), 1 << bits), Fraction(isqrt(high) + 1, 1 << bits)  # label: c
 
 
-#: For t >= TAIL_CUT, P(|Z| >= t) <= exp(-t^2/2) <= exp(-800) < 2^-1154, below every alpha.
+#: For t >= TAIL_CUT, P(|Z| >= t) <= 2 exp(-t^2/2) <= 2 exp(-800) < 2^-1153, below every alpha.
 TAIL_CUT = 40  # label: tail-cut
 
 
@@ -503,8 +527,8 @@ def discrete_gaussian_scale_to_accuracy(scale, alpha, T=None) -> float:
         # k - 1 = top >= TAIL_CUT s passes by the bound: the search always finds a k
         top = math.ceil(TAIL_CUT * s) + 1
         k = _first_passing(lambda j: _dg_passes(s, j + 1, a), hint - 1, top) + 1
-    k_float = _round(Fraction(k), fmt, "up")  # label: dg-round
-    return math.inf if k_float > float(_MAX[fmt.name]) else k_float
+    k_float = _round(Fraction(k), fmt, "up")  # None: beyond the finite range  # label: dg-round
+    return math.inf if k_float is None else k_float  # label: dg-inf
 
 
 def _hint_discrete_gaussian(k: int, alpha: float) -> float:

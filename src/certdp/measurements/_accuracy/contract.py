@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -39,8 +40,11 @@ def _finite_nonnegative(value) -> bool:
 PRECONDITIONS = [
     Precondition(
         "T-float",
-        lambda a: a.get("T") in (None, "f32", "f64", float),
-        "T must be None, f32 or f64",
+        lambda a: (
+            any(a.get("T") is T for T in (None, float, np.float32, np.float64))
+            or a.get("T") in ("f32", "f64", "float")
+        ),
+        "T must be None or name f32 or f64 (inferred from a NumPy float32 scale)",
         parameter="T",
     ),
     Precondition(
@@ -52,7 +56,7 @@ PRECONDITIONS = [
     Precondition(
         "alpha-range",
         lambda a: type(a["alpha"]) is float and 0 < a["alpha"] <= 1,
-        "alpha must be in (0, 1] (in (0, 1) for accuracy_to_*)",
+        "alpha must be in (0, 1] (in (0, 1) for accuracy_to_*); one not in T is rounded down",
         parameter="alpha",
     ),
 ]
@@ -62,11 +66,14 @@ class reference:
     """High-precision reference values (mpmath, 120 digits): for tests and the contract only."""
 
     @staticmethod
+    @lru_cache(maxsize=1)
     def mp():
+        """A private mpmath context at 120 digits (the global ``mpmath.mp`` is left alone)."""
         import mpmath
 
-        mpmath.mp.dps = 120
-        return mpmath
+        context = mpmath.MPContext()
+        context.dps = 120
+        return context
 
     @classmethod
     def laplace_accuracy(cls, s, alpha):

@@ -42,7 +42,16 @@ NAMES = (
     "discrete_gaussian_scale_to_accuracy",
     "accuracy_to_discrete_gaussian_scale",
 )
-GRID = [(name, value, alpha) for name in NAMES for value in VALUES for alpha in ALPHAS]
+#: The top of the f64 range: at scale 2^1023 and this alpha the Gaussian accuracy is exactly
+#: the largest finite float (the discrete Gaussian's k is beyond it: +inf); at 2^1022 the
+#: discrete Gaussian's k = a + 1 is finite and rounds up to a's successor.
+TOP_ALPHA = 0.045500263896358445
+TOP = [
+    ("gaussian_scale_to_accuracy", 2.0**1023, TOP_ALPHA),
+    ("discrete_gaussian_scale_to_accuracy", 2.0**1023, TOP_ALPHA),
+    ("discrete_gaussian_scale_to_accuracy", 2.0**1022, TOP_ALPHA),
+]
+GRID = [(name, value, alpha) for name in NAMES for value in VALUES for alpha in ALPHAS] + TOP
 
 #: The closed forms are enclosed at this many bits (the rounding needs far fewer).
 CLOSED_FORM_BITS = 1024
@@ -208,6 +217,7 @@ SCOPE = {
             "the Chernoff cut P(|Z| >= t) <= 2 exp(-t^2/2) for t >= 40",
         ),
         instances="values 0.5, 1, 3.7, 100 and alpha 0.5, 0.05, 1e-6, 1e-300 for each "
-        "conversion (the searched and the closed-form ones alike)",
+        "conversion (the searched and the closed-form ones alike), and three at the top of the "
+        "range (scales 2^1023 and 2^1022, the Gaussian and discrete Gaussian accuracy)",
     )
 }
