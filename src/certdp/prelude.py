@@ -21,12 +21,12 @@ from certdp.combinators._context import (
     unit_of,
 )
 from certdp.combinators._odometer import Odometer, OdometerQueryable
-from certdp.combinators._postprocess import Function, new_function
 from certdp.combinators._search import binary_search, binary_search_chain, binary_search_param
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
 from certdp.core.errors import DPError
+from certdp.core.postprocess import Function, new_function
 from certdp.core.typenames import *  # noqa: F403
 from certdp.core.typenames import __all__ as _typenames
 from certdp.measurements._accuracy import (

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 import certdp.prelude as dp
@@ -119,6 +120,45 @@ def test_fixed_profile_compares_exactly():
     assert third < Fraction(1, 3)
     assert profile.delta(third) == 1.0 and profile.delta(Fraction(1, 3)) == Fraction(1, 10)
     assert profile.delta(math.nextafter(third, 1)) == Fraction(1, 10)
+
+
+def test_fixed_profile_numpy_float_against_int_epsilon0_is_exact():
+    """Referee counterexample: a NumPy float passes the boundary before the curve compares it,
+    so 2**53 < 2**53 + 1 is seen (numpy's own comparison rounds the int to 2**53)."""
+    inner = stub_measurement((2**53 + 1, 1e-9), dp.approximate(dp.max_divergence()))
+    profile = dp.c.make_fixed_approxDP_to_approxDP(inner).map(1)
+    e = np.float64(2.0**53)
+    assert Fraction(float(e)) < 2**53 + 1
+    assert profile.delta(e) == 1.0
+    assert profile.delta(np.float64(2.0**54)) == 1e-9
+    assert profile.delta(np.int64(2**53 + 1)) == 1e-9  # equal: from epsilon0 on
+
+
+def test_fixed_profile_numpy_float_against_huge_int_epsilon0_is_typed_or_exact():
+    """Referee counterexample: epsilon0 = 10**400 against np.float64(1.0) raised an untyped
+    OverflowError inside numpy's comparison; it is now compared exactly."""
+    inner = stub_measurement((10**400, 1e-9), dp.approximate(dp.max_divergence()))
+    profile = dp.c.make_fixed_approxDP_to_approxDP(inner).map(1)
+    assert profile.delta(np.float64(1.0)) == 1.0
+    assert profile.delta(np.float64(math.inf)) == 1e-9
+
+
+@pytest.mark.parametrize("bad", [np.bool_(True), np.float64(math.nan), np.float64(-1.0), "1"])
+def test_profile_delta_refuses_numpy_non_distances(bad):
+    inner = stub_measurement((1.0, 1e-9), dp.approximate(dp.max_divergence()))
+    profile = dp.c.make_fixed_approxDP_to_approxDP(inner).map(1)
+    with pytest.raises(FailedMapError) as error:
+        profile.delta(bad)
+    assert error.value.parameter == "epsilon"
+
+
+def test_profile_epsilon_takes_a_numpy_delta_exactly():
+    inner = stub_measurement((1.0, 1e-9), dp.approximate(dp.max_divergence()))
+    profile = dp.c.make_fixed_approxDP_to_approxDP(inner).map(1)
+    assert profile.epsilon(np.float64(1e-9)) == profile.epsilon(1e-9) == 1.0
+    assert profile.epsilon(np.float32(1e-9)) == math.inf  # float32(1e-9) < 1e-9 exactly
+    with pytest.raises(FailedMapError):
+        profile.epsilon(np.bool_(False))
 
 
 @pytest.mark.parametrize(

@@ -14,6 +14,7 @@ from certdp.contracts.contract import PrivacyViolation, StabilityViolation
 from certdp.core.errors import (
     ContractError,
     DomainMismatchError,
+    FailedFunctionError,
     FeatureNotEnabledError,
     MakeDomainError,
     MakeMeasurementError,
@@ -85,6 +86,109 @@ def test_chain_pm_as_opendp():
     )
     assert labelled.map(1.0) == zcdp.map(1.0) == 0.125
     assert set(labelled(0.0)) == {"value"}
+
+
+def _laplace():
+    space = dp.atom_domain(T=dp.f64, nan=False), dp.absolute_distance(T=dp.f64)
+    return dp.m.make_laplace(*space, 1.0)
+
+
+def test_measurement_rshift_new_function_as_in_opendp():
+    """Referee counterexample: OpenDP 0.16's ``meas >> dp.new_function(f, TO=...)`` is
+    make_chain_pm; certdp had no Measurement.__rshift__."""
+    dp.enable_features("honest-but-curious")
+    meas = _laplace()
+    post = dp.new_function(lambda y: 0.0 * y, TO=float)
+    chained = meas >> post
+    assert chained(1.0) == 0.0
+    assert chained.map(1.0) == meas.map(1.0)
+    assert chained.output_measure == meas.output_measure and chained.input_space == meas.input_space
+    twice = chained >> dp.new_function(lambda y: y + 1.0, TO=float)  # postprocessing again
+    assert twice(1.0) == 1.0 and twice.map(2.0) == meas.map(2.0)
+
+
+def test_measurement_rshift_plain_callable_as_in_opendp():
+    """Referee counterexample: ``meas >> (lambda y: ...)`` wraps the callable with new_function
+    (under honest-but-curious, TO="ExtrinsicObject") and chains it."""
+    meas = _laplace()
+    with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+        meas >> (lambda y: 0.0 * y)
+    dp.enable_features("honest-but-curious")
+    chained = meas >> (lambda y: 0.0 * y)
+    assert chained(1.0) == 0.0 and chained.map(1.0) == meas.map(1.0)
+    clamp, total = _clamp_sum()
+    release = clamp >> total >> dp.m.then_laplace(scale=5.0) >> round
+    assert type(release([1.0, 2.0])) is int and release.map(1) == 2.000000018626452
+
+
+def test_measurement_rshift_refusals():
+    meas = _laplace()
+    with pytest.raises(MakeMeasurementError) as error:
+        meas >> 3
+    assert error.value.parameter == "chain" and isinstance(error.value, TypeError)
+    dp.enable_features("honest-but-curious")  # a partial constructor is never a postprocessor
+    with pytest.raises(MakeTransformationError, match="^chain: a measurement"):
+        meas >> dp.t.then_clamp(bounds=(0.0, 1.0))
+
+
+def test_chain_pm_callback_error_is_typed():
+    """Referee counterexample: a callback's exception escaped as a bare ZeroDivisionError; it is
+    a FailedFunctionError (dp.OpenDPException), through make_chain_pm and through >>."""
+    dp.enable_features("honest-but-curious")
+
+    def boom(y):
+        raise ZeroDivisionError("callback")
+
+    for chained in (dp.c.make_chain_pm(dp.new_function(boom, TO=float), _laplace()),
+                    _laplace() >> boom):  # fmt: skip
+        with pytest.raises(FailedFunctionError) as error:
+            chained(1.0)
+        assert isinstance(error.value, dp.OpenDPException)
+        assert error.value.parameter == "postprocess1"
+        assert "ZeroDivisionError: callback" in str(error.value)
+
+
+def test_chain_pm_callback_error_carries_nothing_but_its_text():
+    """The typed error is a function of the release only (its text, computed by the callback):
+    neither the release itself nor the callback's frames are reachable from it."""
+    dp.enable_features("honest-but-curious")
+    seen = []
+
+    def boom(y):
+        seen.append(y)
+        raise ValueError("refused")
+
+    with pytest.raises(FailedFunctionError) as error:
+        (_laplace() >> boom)(1.0)
+    (release,) = seen
+    raised = error.value
+    assert raised.__cause__ is None and raised.__context__ is None
+    frames, tb = [], raised.__traceback__.tb_next  # past this test's own frame
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    assert "released" in {frame.f_code.co_name for frame in frames}
+    assert "boom" not in {frame.f_code.co_name for frame in frames}
+    for frame in frames:
+        assert all(value is not release for value in frame.f_locals.values()), frame
+
+    class Unprintable(Exception):
+        def __str__(self):
+            raise RuntimeError("no text")
+
+    def unprintable(y):
+        raise Unprintable
+
+    with pytest.raises(FailedFunctionError, match="Unprintable: [(]its text could not be read"):
+        (_laplace() >> unprintable)(1.0)
+
+
+def test_chain_pm_records_TO_and_does_not_convert():
+    """A documented difference from OpenDP 0.16 (which converts the callback's value to TO, so
+    12 -> 12.0 for TO=float): certdp records TO and returns the callback's value as it is."""
+    dp.enable_features("honest-but-curious")
+    chained = dp.c.make_chain_pm(dp.new_function(lambda y: 12, TO=float), _laplace())
+    assert chained(1.0) == 12 and type(chained(1.0)) is int
 
 
 def test_new_function():

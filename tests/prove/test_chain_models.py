@@ -99,7 +99,7 @@ def test_a_postprocess_map_that_claims_less_is_refuted(tmp_path):
     from .edited import prove_edited
 
     edit = {
-        "combinators/chain_pm/make_chain_pm.py": [
+        "core/postprocess.py": [
             (
                 "privacy_map=measurement0.map,  # label: map",
                 "privacy_map=lambda d_in: min(measurement0.map(d_in), 1.0),  # label: map",

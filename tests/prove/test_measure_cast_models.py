@@ -120,3 +120,26 @@ def test_dropping_the_step_in_the_code_is_refuted(tmp_path):
         tmp_path, "make_fixed_approxDP_to_approxDP", edit, select="pair (1.0, 1e-06)"
     )
     assert summary["status"] == "counterexample", summary
+
+
+def _ratio(raw):
+    """A libmp (sign, man, exp, bc) tuple as an exact Fraction."""
+    sign, man, exp, _ = raw
+    return (-1) ** sign * Fraction(man) * Fraction(2) ** exp
+
+
+def test_exp_enclosure_is_checked_not_trusted(monkeypatch):
+    """Referee counterexample: the enclosure must not come from mpmath.exp; a wrong mpmath.exp
+    (off by 2**-140) must not move it off exp(x)."""
+    real_exp = mpmath.exp
+    monkeypatch.setattr(mpmath, "exp", lambda v: real_exp(v) * (1 + mpmath.mpf(2) ** -140))
+    lo, hi = fixed_model.exp_enclosure(Fraction(-1))
+    old = mpmath.iv.prec
+    mpmath.iv.prec = 400
+    try:
+        true = mpmath.iv.exp(mpmath.iv.mpf(-1))
+        true_lo, true_hi = _ratio(true._mpi_[0]), _ratio(true._mpi_[1])
+    finally:
+        mpmath.iv.prec = old
+    assert lo <= true_lo and true_hi <= hi
+    assert hi - lo < Fraction(1, 2**190)  # tight enough to refute the edits it is used for

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .conversion import exact_scalar
 from .errors import FailedMapError, MeasureMismatchError, shown
 
 __all__ = [
@@ -149,8 +150,11 @@ class PrivacyProfile:
         self._curve = curve
 
     def delta(self, epsilon) -> float:
-        """A ``delta`` such that the distributions are (epsilon, delta)-close."""
-        if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, Fraction)):
+        """A ``delta`` such that the distributions are (epsilon, delta)-close; ``epsilon`` passes
+        the boundary first, so the curve is given an exact ``int``, ``float`` or ``Fraction``
+        (a NumPy float is never compared in its own arithmetic)."""
+        epsilon = exact_scalar(epsilon, "epsilon", FailedMapError)  # label: epsilon-exact
+        if type(epsilon) not in (int, float, Fraction):  # label: epsilon-type
             raise FailedMapError(f"must be a number, got {shown(epsilon)}", parameter="epsilon")
         if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
             raise FailedMapError(f"must be non-negative, got {shown(epsilon)}", parameter="epsilon")
@@ -165,7 +169,8 @@ class PrivacyProfile:
         ``e_max`` (or ``e_min`` when ``delta(e_min) == delta``): a point where the curve was
         evaluated, so the (epsilon, delta) pair returned is itself valid.
         """
-        if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)):
+        delta = exact_scalar(delta, "delta", FailedMapError)  # label: delta-exact
+        if type(delta) not in (int, float, Fraction):  # label: delta-type
             raise FailedMapError(f"must be a number, got {shown(delta)}", parameter="delta")
         if delta != delta or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
             raise FailedMapError(f"must lie in [0, 1], got {shown(delta)}", parameter="delta")

@@ -31,7 +31,7 @@ class PartialConstructor:
             return space.__rshift__(self)  # label: rrshift-transformation
         if isinstance(space, Measurement):
             raise MakeTransformationError(  # label: rrshift-measurement
-                "a measurement's output is a release: nothing can be chained after it",
+                "a measurement's output is a release: only postprocessing (a Function) follows it",
                 parameter="chain",
             )
         if isinstance(space, tuple) and len(space) == 2:

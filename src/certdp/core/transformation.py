@@ -19,6 +19,7 @@ from .domains import VectorDomain
 from .errors import (
     DomainMismatchError,
     FailedMapError,
+    MakeMeasurementError,
     MakeTransformationError,
     MetricMismatchError,
     shown,
@@ -216,6 +217,26 @@ class Measurement(_Mapped):
     def invoke(self, arg):
         """Release ``function(arg)``; ``arg`` must be a member of the input domain."""
         return self.function(self._admit(arg))  # label: invoke-measurement
+
+    def __rshift__(self, other):
+        """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function, or any other
+        callable, which is first made one with ``new_function(other, TO="ExtrinsicObject")``
+        (so under ``honest-but-curious``).  A partial constructor is declined: its
+        ``__rrshift__`` refuses it (nothing but postprocessing follows a release)."""
+        from .partial import PartialConstructor
+        from .postprocess import Function, new_function, postprocess
+
+        if isinstance(other, PartialConstructor):
+            return NotImplemented  # label: rshift-measurement-partial
+        if not isinstance(other, Function):
+            if not callable(other):  # label: rshift-not-callable
+                raise type_mismatch(MakeMeasurementError)(
+                    f"only postprocessing (a Function or a callable) follows a measurement, "
+                    f"got {type(other).__name__}",
+                    parameter="chain",
+                )
+            other = new_function(other, TO="ExtrinsicObject")  # label: rshift-wrap
+        return postprocess(other, self)  # label: rshift-postprocess
 
     def __repr__(self) -> str:
         return (

@@ -13,7 +13,6 @@ from fractions import Fraction
 import sympy
 from hypothesis import strategies as st
 
-from certdp.combinators._postprocess import Function
 from certdp.combinators._support.contract_support import (
     CombinatorContract,
     component_divergence,
@@ -21,6 +20,7 @@ from certdp.combinators._support.contract_support import (
     zcdp_measurements,
 )
 from certdp.contracts.contract import Precondition
+from certdp.core.postprocess import Function
 from certdp.core.transformation import Measurement
 
 from .make_chain_pm import make_chain_pm

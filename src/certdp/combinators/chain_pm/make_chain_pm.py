@@ -1,16 +1,17 @@
 """``make_chain_pm``: a postprocessing function applied to a measurement's release.
 
-Guarantee (make_chain_pm.tex): for a :class:`~certdp.combinators._postprocess.Function` (built by
-``dp.new_function`` under ``honest-but-curious``) and a measurement, the result releases
-``postprocess1(measurement0(x))`` with the measurement's own input domain, metric, measure and
-privacy map, which stays valid: postprocessing never increases any of certdp's divergences.
+Guarantee (make_chain_pm.tex): for a :class:`~certdp.core.postprocess.Function` (built by
+``dp.new_function`` under ``honest-but-curious``) and a measurement, the result is
+``postprocess(postprocess1, measurement0)`` of ``certdp.core.postprocess`` (what ``m >> f``
+builds): it releases ``postprocess1(measurement0(x))`` with the measurement's own input domain,
+metric, measure and privacy map, which stays valid.
 """
 
 from __future__ import annotations
 
-from certdp.combinators._postprocess import Function
 from certdp.contracts import certified
 from certdp.core.errors import MakeMeasurementError, type_mismatch
+from certdp.core.postprocess import Function, postprocess
 from certdp.core.transformation import Measurement
 
 __all__ = ["make_chain_pm"]
@@ -30,17 +31,7 @@ def make_chain_pm(postprocess1, measurement0) -> Measurement:
             f"must be a measurement, got {type(measurement0).__name__}",
             parameter="measurement0",
         )
-
-    def function(arg):
-        return postprocess1(measurement0.invoke(arg))  # label: function
-
-    return Measurement(
-        input_domain=measurement0.input_domain,
-        function=function,
-        input_metric=measurement0.input_metric,
-        output_measure=measurement0.output_measure,  # label: output-measure
-        privacy_map=measurement0.map,  # label: map
-    )
+    return postprocess(postprocess1, measurement0)  # label: postprocess
 
 
 # proof: end constructor

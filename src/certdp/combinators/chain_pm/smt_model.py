@@ -31,7 +31,7 @@ def _measures():
 def code_map(loss, measure):
     """``(refused, value, output measure)`` of the real constructor over an inner measurement
     whose map returns ``loss``."""
-    from certdp.combinators._postprocess import Function
+    from certdp.core.postprocess import Function
 
     from .make_chain_pm import make_chain_pm
 
@@ -81,4 +81,4 @@ SCOPE = {
     )
 }
 
-MODELLED = {_NAME: ["combinators/chain_pm/make_chain_pm.py"]}
+MODELLED = {_NAME: ["combinators/chain_pm/make_chain_pm.py", "core/postprocess.py"]}

@@ -15,8 +15,8 @@ returns is evaluated by its own ``delta`` at every ``e`` of :func:`points_for` (
 ``epsilon0`` and its neighbouring floats, and exact rationals just above and below it).  A case
 is satisfiable exactly when a value is NaN, not a number, or below the bound above, compared in
 exact rational arithmetic with ``t`` and ``s`` real unknowns constrained to an enclosure of the
-exponentials (:func:`exp_enclosure`: mpmath at 200 bits widened by a relative ``2**-150``, or
-``[0, 2**-2000]`` below ``exp(-2000)``).
+exponentials (:func:`exp_enclosure`: the proven rational series enclosure of
+``certdp.numeric.elementary`` at 200 bits, or ``[0, 2**-2000]`` below ``exp(-2000)``).
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-import mpmath
 import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact, stub_measurement
+from certdp.numeric.elementary import _exp_enclosure
 
 __all__ = [
     "PAIRS",
@@ -70,16 +70,19 @@ def code_profile(epsilon0, delta0):
 
 
 def exp_enclosure(x) -> tuple[Fraction, Fraction]:
-    """Rationals ``lo <= exp(x) <= hi`` for an exact ``x <= 0`` (or ``-inf``)."""
+    """Rationals ``lo <= exp(x) <= hi`` for an exact ``x <= 0`` (or ``-inf``), never trusted from
+    a floating-point library: the proven series enclosure of ``numeric/elementary.tex`` (exact
+    rational arithmetic, 200 bits) rounded outward to multiples of ``2**-3100`` and capped at 1; below ``-2000``, ``[0, 2**-2000]``, which holds
+    since ``exp(-2000) = 2**(-2000 / ln 2)`` and ``1 / ln 2 > 1``."""
     if x == -math.inf or x < -2000:
         return Fraction(0), Fraction(1, 2**2000)
-    with mpmath.workprec(200):
-        mantissa, exponent = mpmath.exp(
-            mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator
-        ).man_exp
-        value = Fraction(mantissa) * Fraction(2) ** exponent
-    slack = Fraction(1, 2**150)
-    return value * (1 - slack), min(Fraction(1), value * (1 + slack))
+    lo, hi = _exp_enclosure(Fraction(x), 200)
+    # outward to multiples of 2**-3100 (exp(-2000) > 2**-2886 keeps >= 214 bits), so that the
+    # numbers handed to z3 stay short
+    scale = 2**3100
+    lo = Fraction((lo.numerator * scale) // lo.denominator, scale)
+    hi = Fraction(-((-hi.numerator * scale) // hi.denominator), scale)
+    return lo, min(Fraction(1), hi)
 
 
 def _is_number(value) -> bool:
@@ -130,7 +133,8 @@ def code_instance(index: int, profile_of=None) -> Obligation:
         claim=f"real make_fixed_approxDP_to_approxDP over the pair {(epsilon0, delta0)!r}: the "
         "profile's delta at every sampled e (f64 samples, epsilon0 and its neighbours) is a "
         "number >= delta0 where e >= epsilon0 and, below, >= the delta at e of the "
-        "(epsilon0, delta0) randomised response (exact; exp enclosed)",
+        "(epsilon0, delta0) randomised response (exact; exp enclosed by the proven rational "
+        "series of numeric/elementary)",
         format="f64", size=1, violation=violation,
     )  # fmt: skip
 
