@@ -71,7 +71,7 @@ def end_all(ends) -> DPError | None:
             if failure is None:
                 failure = (
                     error
-                    if isinstance(error, DPError)
+                    if issubclass(type(error), DPError)
                     else FailedFunctionError(
                         f"a guard's end failed: {_describe(error)}", parameter="query"
                     )
