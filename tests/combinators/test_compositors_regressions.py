@@ -393,3 +393,139 @@ def test_pure_dp_children_do_not_block_the_compositor():
 
     child(dp.Measurement(ATOM[0], callback, ATOM[1], dp.max_divergence(), lambda d: 0.25))
     assert side["A2"] == 0.0
+
+
+# --- comp-fix2: one shared same-space check (_compose/same.py), the re-referee's findings ------
+
+
+def _lying_laplace():
+    """An honest Laplace on atom_domain(bounds=(0, 1)) whose domain object claims (through an
+    instance `_key`) to be the unbounded domain: answers on 0.5, raises on 1.4, so epsilon is
+    infinite on the unbounded domain."""
+    unbounded = dp.atom_domain(T="f64", nan=False)
+    bounded = dp.atom_domain(bounds=(0.0, 1.0), nan=False)
+    laplace = dp.m.make_laplace(bounded, ATOM[1], 1.0)
+    bounded._key = lambda: unbounded._key()
+    return laplace
+
+
+def test_make_composition_refuses_a_part_whose_domain_key_lies():
+    honest = dp.m.make_laplace(*ATOM, 1.0)
+    with pytest.raises(dp.MakeMeasurementError, match="one input domain"):
+        dp.c.make_composition([honest, _lying_laplace()])
+
+
+def test_the_adaptive_compositor_refuses_a_query_whose_domain_key_lies():
+    comp = dp.c.make_adaptive_composition(*ATOM, dp.max_divergence(), d_in=1.0, d_mids=[1.0])
+    with pytest.raises(dp.DomainMismatchError):
+        comp(0.5)(_lying_laplace())
+
+
+def test_every_compositor_uses_the_one_shared_same_space_check():
+    import importlib
+
+    from certdp.combinators._compose import same_space
+
+    for name in (
+        "certdp.combinators.composition.make_composition",
+        "certdp.combinators.adaptive_composition.make_adaptive_composition",
+        "certdp.combinators._odometer.odometer",
+    ):
+        assert importlib.import_module(name)._same is same_space, name
+
+
+def test_same_space_is_class_exact_below_the_top_level():
+    from certdp.combinators._compose import same_space
+
+    class Judge(type(dp.max_divergence())):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = type(dp.max_divergence()).__hash__
+
+    assert same_space(APPROX_PURE, dp.approximate(dp.max_divergence()))
+    assert not same_space(APPROX_PURE, dp.approximate(Judge()))
+    assert same_space(
+        dp.vector_domain(ATOM[0]), dp.vector_domain(dp.atom_domain(T="f64", nan=False))
+    )
+    assert not same_space(dp.vector_domain(ATOM[0]), dp.vector_domain(dp.atom_domain(T="f32")))
+
+
+def test_a_numpy_query_loss_is_compared_exactly_by_the_adaptive_compositor():
+    import numpy as np
+
+    comp = dp.c.make_adaptive_composition(*ATOM, dp.max_divergence(), d_in=1.0, d_mids=[0.5])
+    assert comp(3.0)(stub(np.float64(0.5), dp.max_divergence())) == 3.0
+    pair = dp.c.make_adaptive_composition(*ATOM, APPROX_PURE, d_in=1.0, d_mids=[(0.5, 1e-6)] * 2)
+    qbl = pair(3.0)
+    assert qbl(stub((np.float64(0.5), np.float32(0.0)), APPROX_PURE)) == 3.0
+    # just above the budget, in the NumPy value's exact binary value: refused
+    with pytest.raises(FailedFunctionError, match="insufficient budget"):
+        qbl(stub((np.nextafter(np.float64(0.5), 1.0), 0.0), APPROX_PURE))
+
+
+def test_a_guard_end_that_raises_does_not_skip_the_other_ends():
+    from certdp.core.queryable import guarded
+
+    calls = []
+
+    def first_hook():
+        return lambda: calls.append("first end")
+
+    def second_hook():
+        def end():
+            calls.append("second end")
+            raise ValueError("end failed")
+
+        return end
+
+    with guarded(first_hook), guarded(second_hook):
+        q = Queryable(lambda query, internal: query)
+    with pytest.raises(FailedFunctionError, match="end failed"):
+        q(1)
+    assert calls == ["second end", "first end"]
+    assert q._owner is None
+
+
+def test_a_hook_returning_a_non_callable_is_refused_typed_and_kept_ends_run():
+    from certdp.core.queryable import guarded
+
+    calls = []
+    with guarded(lambda: lambda: calls.append("end")), guarded(lambda: 1):
+        q = Queryable(lambda query, internal: calls.append("transition"))
+    with pytest.raises(FailedFunctionError, match="None or a callable"):
+        q(1)
+    assert calls == ["end"]
+
+
+class _Interrupt(BaseException):
+    pass
+
+
+@pytest.mark.parametrize("line_text", ["self._owner = None", "if token is not None"])
+def test_an_interrupt_in_the_finally_clauses_does_not_wedge_the_queryable(line_text):
+    """An interrupt (simulated with sys.settrace) at a statement of the inner finally clause may
+    leave `_owner` stale; the re-entry test also reads the lock, so the thread's next query is
+    answered (queryable.tex, item Re-entry)."""
+    import inspect
+
+    code = Queryable._answer.__code__
+    lines, first = inspect.getsourcelines(code)
+    target = first + next(i for i, text in enumerate(lines) if line_text in text)
+    fired = []
+
+    def local(frame, event, arg):
+        if event == "line" and frame.f_lineno == target and not fired:
+            fired.append(1)
+            raise _Interrupt
+        return local
+
+    q = Queryable(lambda query, internal: query + 1)
+    sys.settrace(lambda frame, event, arg: local if frame.f_code is code else None)
+    try:
+        with pytest.raises(_Interrupt):
+            q(1)
+    finally:
+        sys.settrace(None)
+    assert fired
+    assert q(2) == 3

@@ -23,7 +23,7 @@ import threading
 from .errors import DPError, FailedFunctionError
 from .features import assert_features
 
-__all__ = ["Queryable", "new_queryable", "guarded"]
+__all__ = ["Queryable", "new_queryable", "guarded", "start_hooks", "end_all"]
 
 
 # proof: begin queryable
@@ -41,6 +41,42 @@ def guarded(hook):
         yield
     finally:
         _HOOKS.reset(token)  # label: pop
+
+
+def start_hooks(hooks, ends: list) -> None:
+    """Call each of ``hooks`` in order, appending to ``ends`` every callable one returns; a hook
+    that raises stops here (its exception propagates), and one that returns neither ``None`` nor
+    a callable raises :class:`FailedFunctionError` (the ends kept so far stay in ``ends``)."""
+    for hook in hooks:
+        end = hook()  # label: hook
+        if end is None:
+            continue
+        if not callable(end):  # label: end-callable
+            raise FailedFunctionError(
+                f"a guard hook must return None or a callable, got {type(end).__name__}",
+                parameter="query",
+            )
+        ends.append(end)  # label: end-kept
+
+
+def end_all(ends) -> DPError | None:
+    """Call every callable of ``ends``, the last kept first, each even if an earlier one raised
+    an ``Exception``; the first such failure as a ``DPError`` (others wrapped in
+    :class:`FailedFunctionError`), or ``None``."""
+    failure = None
+    for end in reversed(ends):
+        try:
+            end()  # label: end-call
+        except Exception as error:  # label: end-raised
+            if failure is None:
+                failure = (
+                    error
+                    if issubclass(type(error), DPError)
+                    else FailedFunctionError(
+                        f"a guard's end failed: {_describe(error)}", parameter="query"
+                    )
+                )
+    return failure
 
 
 class Queryable:
@@ -69,7 +105,7 @@ class Queryable:
 
     def _answer(self, query, is_internal: bool):
         me = threading.get_ident()
-        if self._owner == me:  # label: reentry
+        if self._owner == me and self._lock.locked():  # label: reentry
             raise FailedFunctionError(
                 "a queryable refuses a query submitted while it is answering another query in "
                 "the same thread (from inside that query's callback); submit it afterwards",
@@ -80,10 +116,7 @@ class Queryable:
             try:
                 self._owner = me  # label: own
                 token = _HOOKS.set(self._hooks)  # label: inherit
-                for hook in self._hooks:
-                    end = hook()  # label: hook
-                    if end is not None:
-                        ends.append(end)  # label: end-kept
+                start_hooks(self._hooks, ends)  # label: hooks
                 return self._transition(query, is_internal)  # label: transition
             except DPError:
                 raise  # label: typed
@@ -93,12 +126,13 @@ class Queryable:
                 ) from error
             finally:
                 try:
-                    for end in reversed(ends):
-                        end()  # label: end
+                    failure = end_all(ends)  # label: end
                 finally:
-                    if token is not None:
-                        _HOOKS.reset(token)
                     self._owner = None  # label: disown
+                    if token is not None:
+                        _HOOKS.reset(token)  # label: reset
+                if failure is not None:
+                    raise failure  # label: end-failed
 
     def __repr__(self) -> str:
         return f"Queryable(Q={self.query_type})"

@@ -1,4 +1,5 @@
-"""Adding privacy losses under the measures certdp composes (compose.tex)."""
+"""Adding privacy losses under the measures certdp composes, and the one check that a part's
+space is the composition's (compose.tex)."""
 
 from .compose import (
     COMPOSABLE,
@@ -8,6 +9,7 @@ from .compose import (
     fresh_measure,
     sequential_only,
 )
+from .same import same_space
 
 __all__ = [
     "COMPOSABLE",
@@ -15,5 +17,6 @@ __all__ = [
     "compose_losses",
     "composable",
     "fresh_measure",
+    "same_space",
     "sequential_only",
 ]

@@ -19,8 +19,8 @@ from fractions import Fraction
 import numpy as np
 
 from certdp.combinators._compose import compose_losses
+from certdp.combinators._compose import same_space as _same
 from certdp.core.conversion import exact_scalar, is_foreign_number
-from certdp.core.domains import Domain
 from certdp.core.errors import (
     DomainMismatchError,
     DPError,
@@ -30,9 +30,8 @@ from certdp.core.errors import (
     MetricMismatchError,
     shown,
 )
-from certdp.core.measures import ApproximateDivergence, Measure
-from certdp.core.metrics import Metric
-from certdp.core.queryable import _HOOKS
+from certdp.core.measures import ApproximateDivergence
+from certdp.core.queryable import _HOOKS, end_all, start_hooks
 from certdp.core.transformation import Measurement, validate_d_in
 from certdp.numeric import neg_inf_cast
 
@@ -143,38 +142,6 @@ def _fresh(data):
     return copy.deepcopy(data)  # label: fresh-deep
 
 
-#: How deep :func:`_same` descends into nested domains, metrics, measures and tuples.
-_MAX_DEPTH = 32
-
-
-def _same(ours, theirs, depth: int = 0) -> bool:
-    """Is ``theirs`` the same space as ``ours``?  The exact types must be identical at every
-    level; the structure of a domain or metric is read with ``_key`` of that (shared) class,
-    never a method looked up on ``theirs``; a measure is its type (and inner measure); other
-    leaves compare with their exact type's own ``__eq__``.  Never raises."""
-    try:
-        return _same_structure(ours, theirs, depth)  # label: same
-    except Exception:
-        return False  # label: same-failed
-
-
-def _same_structure(ours, theirs, depth: int) -> bool:
-    kind = type(ours)
-    if type(theirs) is not kind or depth > _MAX_DEPTH:  # label: same-type
-        return False
-    if kind is tuple or kind is list:  # label: same-sequence
-        return len(ours) == len(theirs) and all(
-            _same_structure(a, b, depth + 1) for a, b in zip(ours, theirs)
-        )
-    if issubclass(kind, (Domain, Metric)):  # label: same-key
-        return _same_structure(kind._key(ours), kind._key(theirs), depth + 1)
-    if issubclass(kind, ApproximateDivergence):  # label: same-approximate
-        return _same_structure(ours.measure, theirs.measure, depth + 1)
-    if issubclass(kind, Measure) and kind.__eq__ is Measure.__eq__:  # label: same-measure
-        return True
-    return kind.__eq__(ours, theirs) is True  # label: same-leaf
-
-
 def _within(pair: bool, after, d_out) -> bool:
     """Exactly: is the exact total ``after`` at most the budget ``d_out`` (per coordinate for a
     pair)?  Built-in comparisons of exact numbers only; no method of a measure object."""
@@ -225,14 +192,12 @@ class OdometerQueryable:
         budget's ``d_in`` above its ``d_out`` is refused first."""
         ends = []
         try:
-            for hook in self._hooks:
-                end = hook()  # label: hook
-                if end is not None:
-                    ends.append(end)  # label: end-kept
+            start_hooks(self._hooks, ends)  # label: hook
             return self._answer(query)  # label: answer
         finally:
-            for end in reversed(ends):
-                end()  # label: end
+            failure = end_all(ends)  # label: end
+            if failure is not None:
+                raise failure  # label: end-failed
 
     def _answer(self, query):
         """:meth:`invoke` once the hooks have let ``query`` through."""

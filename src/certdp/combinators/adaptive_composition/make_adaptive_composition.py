@@ -9,7 +9,9 @@ left, before anything runs. Under ``Approximate(ZeroConcentratedDivergence)`` th
 release spawns refuse queries once a later query has been charged, and the compositor refuses
 queries while one of them is answering (sequentiality; OpenDP has the first rule only).
 The privacy map ``d_in' -> sum(d_mids)`` (the exact sum rounded up, combinators/_compose), for
-``d_in' <= d_in``, is valid for every adaptively chosen sequence of queries.
+``d_in' <= d_in``, is valid for every adaptively chosen sequence of queries, provided each query
+is a valid measurement (no check can tell a relabelled one: an honest Gaussian declared
+MaxDivergence is accepted).  "The same" space is decided by ``same_space`` (combinators/_compose).
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import warnings
 import numpy as np
 
 from certdp.combinators._compose import COMPOSABLE, composable, compose_losses, sequential_only
+from certdp.combinators._compose import same_space as _same
 from certdp.contracts import certified
+from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.domains import Domain
 from certdp.core.errors import (
     DomainMismatchError,
@@ -109,17 +113,26 @@ def _fresh(data):
     return copy.deepcopy(data)  # label: fresh-deep
 
 
-def _same(ours, theirs) -> bool:
-    """Is ``theirs`` equal to ``ours`` by the equality of ``ours``'s own class (a query's
-    object is never asked to judge itself)?"""
-    return type(ours).__eq__(ours, theirs) is True  # label: same
+def _plain(loss):
+    """``loss`` with a foreign number (a NumPy scalar, a ``Decimal``), alone or as a coordinate of
+    a pair, replaced by its exact built-in value, as OpenDP accepts such losses; else as given."""
+    if type(loss) is tuple and len(loss) == 2:  # label: plain-pair
+        return tuple(_plain_number(value) for value in loss)
+    return _plain_number(loss)
+
+
+def _plain_number(value):
+    """``value``'s exact built-in value if it is a foreign number, else ``value``."""
+    if is_foreign_number(value):  # label: plain-foreign
+        return exact_scalar(value, "query", FailedMapError)
+    return value
 
 
 def _within(output_measure, loss, budget) -> bool:
     """Is ``loss`` at most ``budget`` in the order of the compositor's own measure class (never
     in an order a query's measure object supplies)?"""
     try:
-        return type(output_measure).ordered(loss, budget) is True  # label: within
+        return type(output_measure).ordered(_plain(loss), budget) is True  # label: within
     except FailedMapError as error:
         raise FailedMapError(
             f"the query's privacy loss {loss!r} is not a loss under {output_measure!r}: "

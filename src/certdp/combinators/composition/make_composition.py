@@ -6,7 +6,8 @@ ZeroConcentratedDivergence or the ``Approximate`` form of either, the returned m
 (independent randomness), and its privacy map ``d_in -> sum_i map_i(d_in)`` (coordinate-wise for
 pairs; each exact sum rounded up once, combinators/_compose) is valid. Under
 ``Approximate(ZeroConcentratedDivergence)`` a part's queryables answer only until the next part
-starts (sequential interaction, as OpenDP's source has it).
+starts (sequential interaction, as OpenDP's source has it). "The same" is decided by
+``same_space`` (combinators/_compose); the guarantee assumes the parts are valid measurements.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from certdp.combinators._compose import (
     fresh_measure,
     sequential_only,
 )
+from certdp.combinators._compose import same_space as _same
 from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeMeasurementError, type_mismatch
 from certdp.core.queryable import guarded
@@ -118,12 +120,6 @@ def _snapshot(measurements) -> tuple:
             f"must hold at most {MAX_LEAVES} measurements", parameter="measurements"
         )
     return parts
-
-
-def _same(ours, theirs) -> bool:
-    """Are ``ours`` and ``theirs`` of one class, and equal by that class's equality (a later
-    part never judges itself against the first)?"""
-    return type(theirs) is type(ours) and type(ours).__eq__(ours, theirs) is True  # label: same
 
 
 def _latest(started, number, measure):
