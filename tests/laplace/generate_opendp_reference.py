@@ -116,8 +116,8 @@ def cases():
             "k": None,
             "d_ins": [0, 1, 3, 1000],
         }
-    # integer data under a float distance type (OpenDP's quickstart: i32 data, f64 distance);
-    # fractional d_in included, to record that OpenDP divides d_in itself
+    # integer data under a float distance type (OpenDP's make_laplace accepts i32 data with an
+    # f64 distance); fractional d_in included, to record that OpenDP does not floor them
     fractional_d_ins = {
         "f64": [0.0, 0.5, 1.0, 1.5, 2.5, 3.0, 0.1, 1e300, 5e-324, 1.7976931348623157e308],
         "f32": [0.0, 0.5, 1.0, 1.5, 2.5, f32(0.1), f32(1e30), f32(1e-30)],

@@ -170,9 +170,10 @@ def test_runtime_enforcement():
     assert error.value.condition == "k-none-or-zero"
 
 
-# Integer data under a float distance type (OpenDP's quickstart: atom_domain(T=i32) with
-# absolute_distance(T=f64)). The expected values are OpenDP 0.16's (opendp_reference.json holds
-# the full grid): it divides a fractional d_in itself, neither rounding it up nor down.
+# Integer data under a float distance type (OpenDP 0.16's make_laplace accepts atom_domain(T=i32)
+# with absolute_distance(T=f64) too). The expected values are OpenDP 0.16's (opendp_reference.json
+# holds the full grid); every d_in here is a value of D, so OpenDP's rounding of d_in to the
+# nearest value of D changes nothing (test_float_distance_referee.py covers d_in that are not).
 @pytest.mark.parametrize("D", ["f64", "f32"])
 @pytest.mark.parametrize(
     "scale, d_in, expected",

@@ -70,16 +70,6 @@ def test_a_laplace_map_over_twice_the_scale_in_the_code_is_refuted(tmp_path):
     assert summary["status"] == "counterexample", summary
 
 
-def test_the_float_distance_floor_step_is_proved():
-    from certdp.measurements._laplace import smt_model as model
-    from certdp.prove.engine import solve
-
-    for size in (1, 3):
-        assert solve(model.float_distance_floor("make_integer_laplace", size), 60)["status"] == (
-            "proved"
-        )
-
-
 def test_the_integer_laplace_maps_are_checked_under_float_distances():
     from certdp.measurements._laplace import smt_model as model
 

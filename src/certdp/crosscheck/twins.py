@@ -340,7 +340,7 @@ _QUICK_SCALES = (3.5,)
 
 def _numeric_space(T: str, vector: bool, l2: bool = False, D: str | None = None) -> str:
     """Atoms or vectors of ``T`` under the absolute, L1 or L2 distance of type ``D`` (``T``
-    when None; a float type over integers, as OpenDP's quickstart does)."""
+    when None; a float type over integers, which OpenDP's make_laplace accepts too)."""
     nan = ", nan=False" if T.startswith("f") else ""
     atom = f"dp.atom_domain(T={T!r}{nan})"
     D = D or T

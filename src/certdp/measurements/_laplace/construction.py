@@ -22,6 +22,7 @@ from certdp.core.errors import MakeMeasurementError, shown
 from certdp.core.measures import max_divergence
 from certdp.core.metrics import AbsoluteDistance, L1Distance
 from certdp.core.transformation import Measurement
+from certdp.core.types import CarrierType
 
 from .discretization import get_discretization_consts
 from .laplace_map import laplace_map
@@ -32,9 +33,12 @@ __all__ = ["laplace_arguments", "laplace_measurement"]
 
 # proof: begin construction
 def distance_type_fits(distance_T, T) -> bool:
-    """May distances of type ``distance_T`` measure data of type ``T``: the same type, or (as in
-    OpenDP) a float distance type over integer data?"""
-    return distance_T == T or (T.is_integer and distance_T.is_float)  # label: distance-type
+    """May distances of type ``distance_T`` measure data of type ``T``: a carrier type that is
+    ``T`` itself or (as in OpenDP) a float type over integer data? False, never an exception,
+    for anything that is not a carrier type."""
+    return isinstance(distance_T, CarrierType) and (  # label: distance-type
+        distance_T == T or (T.is_integer and distance_T.is_float)
+    )
 
 
 def laplace_arguments(input_domain, input_metric, scale, k, *, vector: bool, integer: bool):

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from certdp.contracts.contract import MeasurementContract, Precondition
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
 from certdp.core.metrics import AbsoluteDistance, L1Distance, absolute_distance, l1_distance
+from certdp.core.types import CarrierType
 
 from .contract_support import (
     LAPLACE_BOUND,
@@ -82,7 +83,10 @@ def _domain_condition(vector: bool, floating: bool) -> Precondition:
 
 
 def _distance_type_fits(distance_T, T) -> bool:
-    return distance_T == T or (T.is_integer and distance_T.is_float)
+    """``distance_T`` is a carrier type: ``T``, or f32/f64 when ``T`` is an integer type (an
+    object that is not a carrier type fails, without raising)."""
+    carriers = isinstance(distance_T, CarrierType) and isinstance(T, CarrierType)
+    return carriers and (distance_T == T or (T.is_integer and distance_T.is_float))
 
 
 def _metric_condition(vector: bool) -> Precondition:
@@ -179,7 +183,7 @@ def laplace_arguments(*, vector: bool, floating: bool) -> st.SearchStrategy:
             k = draw(grid_exponents(T))
         elif not floating:
             k = draw(st.sampled_from([None, 0]))
-        # integers may be measured by a float distance type as well (OpenDP's quickstart)
+        # integers may be measured by a float distance type as well (OpenDP accepts it too)
         D = T if floating else draw(st.sampled_from([T, T, *FLOAT_TYPES]))
         return {
             "input_domain": vector_domain(element, size=size) if vector else element,

@@ -276,8 +276,7 @@ def code_instance(name: str, T: str, size, k, D=None, built_of=_built_laplace) -
     is below ``(d_in + R) / scale``, the bound of parts 2 and 3 on the privacy loss (exact;
     ``built_of`` replaces the real constructor: tests). ``D`` is the distance type (``T``
     when None); under a float ``D`` over integers every ``d_in`` is checked, fractional ones
-    included, against ``d_in / scale`` itself, which bounds ``floor(d_in) / scale``, the
-    integer distance's bound."""
+    included, against ``d_in / scale`` itself (the proof's bound for every real ``d_in``)."""
     from certdp.contracts.smt_code import exact
 
     n = 1 if size is None else size
@@ -313,31 +312,6 @@ def code_instance(name: str, T: str, size, k, D=None, built_of=_built_laplace) -
     )  # fmt: skip
 
 
-def float_distance_floor(name: str, size: int) -> Obligation:
-    """Obligation (the proof's step for a float distance type over integers): for all integers
-    ``x_i, x'_i`` (unbounded) and every real ``delta >= 0`` with ``sum_i |x_i - x'_i| <= delta``,
-    ``sum_i |x_i - x'_i| <= floor(delta) <= delta``; so a fractional ``d_in`` never admits
-    integer neighbours farther apart than ``floor(d_in)``, and ``d_in / scale`` bounds their
-    shift over ``scale``."""
-
-    def violation():
-        x = [z3.Int(f"x{i}") for i in range(size)]
-        y = [z3.Int(f"y{i}") for i in range(size)]
-        delta = z3.Real("delta")
-        distance = sum(z3.If(x[i] >= y[i], x[i] - y[i], y[i] - x[i]) for i in range(size))
-        floor = z3.ToInt(delta)  # SMT-LIB's to_int is the floor
-        close = z3.And(delta >= 0, z3.ToReal(distance) <= delta)
-        broken = z3.Or(distance > floor, z3.ToReal(floor) > delta)
-        return [(z3.And(close, broken), lambda m: {"delta": str(m.eval(delta))})]
-
-    return Obligation(
-        constructor=name,
-        claim=f"float distance over integers, length {size}: for all integers x, x' and reals "
-        "delta >= 0 with sum |x_i - x'_i| <= delta, sum |x_i - x'_i| <= floor(delta) <= delta",
-        format="integer", size=size, violation=violation,
-    )  # fmt: skip
-
-
 def measurement_obligations(name: str) -> list[Obligation]:
     """The obligations of one Laplace measurement: part 1 (the map's rounding, for every
     f32/f64 input, and as a division circuit at reduced precision), part 2 (the discretization
@@ -365,12 +339,10 @@ def measurement_obligations(name: str) -> list[Obligation]:
     elif name == "make_integer_laplace":
         result.append(l1_composition(name, 1, _integer_relaxation_mismatch(False)))
         result.append(laplace_llr(name, 1))
-        result.append(float_distance_floor(name, 1))
     elif name == "make_vector_integer_laplace":
         result.append(l1_composition(name, 1, _integer_relaxation_mismatch(True)))
         result.append(int64_fast_path(name))
         result.append(laplace_llr(name, _VECTOR_SIZE))
-        result.append(float_distance_floor(name, _VECTOR_SIZE))
     return result
 
 
@@ -465,11 +437,6 @@ def _laplace_scope(name: str) -> Scope:
         "the map's upward rounding (divmod and increment) for every positive rational and quantum",
         "the log-likelihood bound for all integers and reals",
     )
-    if not floats:
-        abstractions += (
-            "a float d_in over integers: sum |x_i - x'_i| <= floor(d_in) <= d_in "
-            "for all integers and reals",
-        )
     return Scope(
         formats=("rational", "e4p4", "real") + (("f32", "f64") if floats else ()),
         sizes=(1, _VECTOR_SIZE) if "vector" in name else (1,),

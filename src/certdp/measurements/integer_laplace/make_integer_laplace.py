@@ -5,9 +5,10 @@ Guarantee (make_integer_laplace.tex): the input ``x`` is released as ``x + Z`` w
 absolute distance the privacy map ``d_in -> d_in / scale`` (rounded up) is valid
 for the max-divergence.
 
-The distance type is the carrier type or, as in OpenDP (its quickstart measures i32 data
-with ``absolute_distance(T=f64)``), f32 or f64: a float ``d_in`` bounds the integer distance,
-which is then at most ``floor(d_in)``, and the map divides ``d_in`` itself, as OpenDP does.
+The distance type is the carrier type or, as OpenDP 0.16's ``make_laplace`` also accepts,
+f32 or f64 (``absolute_distance(T=f64)`` over i32 data): the map divides the exact ``d_in``,
+fractional or not, rounding up (OpenDP first rounds ``d_in`` to the nearest value of the
+distance type; the proof lists where the two differ).
 """
 
 from __future__ import annotations

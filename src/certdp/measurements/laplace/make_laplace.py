@@ -13,9 +13,9 @@ privacy map is valid for the max-divergence:
 ``vector_domain(atom_domain(T=<integer type>))`` :func:`make_vector_integer_laplace`
 ===============================================  ========================================
 
-Integer data may be measured by a float distance type, as in OpenDP's quickstart
-(``make_laplace(atom_domain(T=i32), absolute_distance(T=f64), scale)``); floats need
-their own type.
+Integer data may also be measured by a float distance type, which OpenDP 0.16's
+``make_laplace`` accepts too (``make_laplace(atom_domain(T=i32), absolute_distance(T=f64),
+scale)``); floats need their own type.
 """
 
 from __future__ import annotations
