@@ -25,6 +25,7 @@ from certdp.core.measures import ZeroConcentratedDivergence, zero_concentrated_d
 from certdp.core.metrics import AbsoluteDistance, L2Distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
+from certdp.core.types import CarrierType
 from certdp.measurements._gaussian import gaussian_map, l2_relaxation
 from certdp.measurements._laplace import exact_scale, get_discretization_consts, integer_grid
 from certdp.samplers import (
@@ -47,9 +48,12 @@ def zcdp_requested(MO) -> bool:
 
 
 def distance_type_fits(distance_T, T) -> bool:
-    """May distances of type ``distance_T`` measure data of type ``T``: the same type, or (as in
-    OpenDP) a float distance type over integer data?"""
-    return distance_T == T or (T.is_integer and distance_T.is_float)  # label: distance-type
+    """May distances of type ``distance_T`` measure data of type ``T``: a carrier type that is
+    ``T`` itself or (as in OpenDP) a float type over integer data?  False, never an exception,
+    for anything that is not a carrier type."""
+    return isinstance(distance_T, CarrierType) and (  # label: distance-type
+        distance_T == T or (T.is_integer and distance_T.is_float)
+    )
 
 
 @certified
