@@ -8,9 +8,11 @@ the compositor's map at ``d_in`` is checked against it before any data is touche
 split, a privacy filter over a fully adaptive compositor with ``privacy_loss`` as its bound.
 Every release goes through that accountant's queryable, which refuses a query over its share
 before releasing anything; the Context refuses first, with a typed error saying what is left.
-The shares shown left and spent are read from the compositor's own count of charged queries.
-A query submitted to the Context or to ``context.queryable`` while either answers another is
-refused at once (ContextBusyError), never made to wait.  The analyst must not run code in this interpreter (context.tex, threat model).
+The shares shown left and spent are the compositor's own budgets, split at its own count of
+charged queries.  A query submitted to the Context or to ``context.queryable`` while either
+answers another is refused at once (ContextBusyError), never made to wait for it (so long as
+the queryable is reached only through them).  The analyst must not run code in this
+interpreter, and a query with user callables runs its author's code (context.tex, threat model).
 A scale left out of a query is the parameter :func:`binary_search` finds for the query's share.
 """
 
