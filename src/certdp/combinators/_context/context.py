@@ -8,9 +8,11 @@ the compositor's map at ``d_in`` is checked against it before any data is touche
 split, a privacy filter over a fully adaptive compositor with ``privacy_loss`` as its bound.
 Every release goes through that accountant's queryable, which refuses a query over its share
 before releasing anything; the Context refuses first, with a typed error saying what is left.
-The shares shown left and spent are read from the compositor's own count of charged queries.
-A query submitted while the Context answers another is refused at once (ContextBusyError),
-never made to wait.  The analyst must not run code in this interpreter (context.tex, threat model).
+The shares shown left and spent are the compositor's own budgets, split at its own count of
+charged queries.  A query submitted to the Context or to ``context.queryable`` while either
+answers another is refused at once (ContextBusyError), never made to wait for it (so long as
+the queryable is reached only through them).  The analyst must not run code in this
+interpreter, and a query with user callables runs its author's code (context.tex, threat model).
 A scale left out of a query is the parameter :func:`binary_search` finds for the query's share.
 """
 
@@ -18,11 +20,12 @@ from __future__ import annotations
 
 import inspect
 import threading
+import weakref
 from functools import partial
 
 from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core.domains import Domain
-from certdp.core.errors import DPError, FailedFunctionError, shown
+from certdp.core.errors import DPError, FailedFunctionError, FailedMapError, shown
 from certdp.core.measures import ApproximateDivergence, Measure
 from certdp.core.metrics import Metric
 from certdp.core.partial import PartialConstructor
@@ -130,48 +133,152 @@ def _filter(domain, input_metric, output_measure, d_in, d_out):
 
 
 # proof: begin shares
-def _charged(queryable) -> int:
-    """How many queries the sequential compositor's ``queryable`` has charged, read from the
-    compositor's own counter (the one-element list ``spent`` its transition closes over), so
-    the Context never keeps a count of its own that could differ from it."""
+def _compositor_state(queryable) -> tuple[list, tuple, object]:
+    """``(spent, budgets, d_in)`` of the sequential compositor that released ``queryable``: its
+    own one-element count of charged queries, its tuple of per-query budgets and its ``d_in``
+    (the cells its transition closes over), so the Context keeps no copy that could differ."""
     transition = getattr(queryable, "_transition", None)
     code = getattr(transition, "__code__", None)
     cells = dict(zip(code.co_freevars, transition.__closure__ or ())) if code else {}
-    counter = cells["spent"].cell_contents if "spent" in cells else None  # label: read-spent
-    if type(counter) is not list or len(counter) != 1 or type(counter[0]) is not int:
+    found = [cells[name].cell_contents if name in cells else None for name in _CELLS]
+    counter, budgets, d_in = found  # label: read-cells
+    if (
+        type(counter) is not list
+        or len(counter) != 1
+        or type(counter[0]) is not int
+        or type(budgets) is not tuple
+        or "d_in" not in cells
+    ):
         raise ContextArgumentError(
             "must be the queryable a sequential compositor (make_adaptive_composition) released",
             parameter="queryable",
         )
-    return counter[0]
+    return counter, budgets, d_in
+
+
+_CELLS = ("spent", "budgets", "d_in")
+
+
+def _charged(queryable) -> int:
+    """How many queries the sequential compositor's ``queryable`` has charged (its ``spent``)."""
+    return _compositor_state(queryable)[0][0]  # label: read-spent
+
+
+def _budgets(queryable) -> tuple:
+    """The sequential compositor's own per-query budgets, in order."""
+    return _compositor_state(queryable)[1]  # label: read-budgets
+
+
+def _shares_of(queryable, d_mids: tuple) -> tuple:
+    """The compositor's own budgets, once ``d_mids`` (the shares a Context is given) is
+    checked equal to them; a typed error naming ``d_mids`` otherwise."""
+    budgets = _budgets(queryable)
+    if d_mids != budgets:  # label: same-budgets
+        raise ContextArgumentError(
+            f"must equal the compositor's budgets {shown(list(budgets))}, got "
+            f"{shown(list(d_mids))}",
+            parameter="d_mids",
+        )
+    return budgets  # label: shares-are-budgets
 
 
 # proof: end shares
+
+
+# proof: begin guard
+#: The busy lock of each queryable a Context answers through, shared by every Context (and
+#: every ``context.queryable``) over it, so no two of them can make each other wait.
+_BUSY: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_BUSY_LOCK = threading.Lock()
+
+
+def _busy_lock(queryable) -> threading.Lock:
+    """The one busy lock of ``queryable`` (created on first use)."""
+    with _BUSY_LOCK:
+        lock = _BUSY.get(queryable)
+        if lock is None:
+            lock = _BUSY[queryable] = threading.Lock()
+        return lock
+
+
+def _refuse_busy():
+    raise ContextBusyError(
+        "the context is answering another query (this one was submitted from inside that "
+        "query, or from another thread meanwhile); a context answers one query at a time: "
+        "submit it once the other has returned",
+        parameter="query",
+    )
+
+
+class GuardedQueryable:
+    """``context.queryable``: the accountant's queryable, sent queries only while no other
+    query runs through the Context or through this object (else refused at once, typed:
+    :class:`ContextBusyError`); every other attribute is the queryable's own."""
+
+    def __init__(self, queryable):
+        self._inner = queryable
+        self._busy = _busy_lock(queryable)
+
+    def _send(self, method: str, query):
+        if not self._busy.acquire(blocking=False):  # label: direct-busy
+            _refuse_busy()
+        try:
+            return getattr(self._inner, method)(query)  # label: direct-send
+        finally:
+            self._busy.release()  # label: direct-idle
+
+    def __call__(self, query):
+        return self._send("__call__", query)
+
+    def eval(self, query):
+        return self._send("eval", query)
+
+    def eval_internal(self, query):
+        return self._send("eval_internal", query)
+
+    def invoke(self, query):
+        return self._send("invoke", query)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._inner, name)
+
+    def __repr__(self) -> str:
+        return repr(self._inner)
+
+
+# proof: end guard
 
 
 class Context:
     """An accountant, its queryable over the data, and the privacy unit queries are measured at.
 
     Build it with :meth:`Context.compositor`; ask with :meth:`query`.  With a split, the shares
-    left and spent are read from the compositor's own count of charged queries, however the
-    queries reached it (through the Context or through ``context.queryable``)."""
+    left and spent are the compositor's own budgets, split by its own count of charged queries,
+    however the queries reached it (through the Context or through ``context.queryable``);
+    ``d_mids`` given here must equal those budgets."""
 
     def __init__(self, accountant, queryable, d_in, d_mids=None, d_out=None, query_space=None):
+        if isinstance(queryable, GuardedQueryable):
+            queryable = queryable._inner  # the same busy lock: it is the queryable's
         self.accountant = accountant
         self._queryable = queryable
         self.d_in = d_in
         self._shares = None if d_mids is None else tuple(d_mids)
         if self._shares is not None:
-            _charged(queryable)  # a split context reads its shares from a compositor
+            self._shares = _shares_of(queryable, self._shares)
         self.d_out = d_out
         self.query_space = query_space
-        self._busy = threading.Lock()
+        self._busy = _busy_lock(queryable)
 
     @property
     def queryable(self):
-        """The accountant's queryable over the data (a query sent to it directly is charged by
-        the compositor, and the Context's shares follow)."""
-        return self._queryable
+        """The accountant's queryable over the data, guarded by the Context's busy lock: a query
+        sent to it directly is charged by the compositor (and the Context's shares follow), and
+        is refused at once (ContextBusyError) while another query runs through the Context or
+        through it, as a query to the Context is while it runs."""
+        return GuardedQueryable(self._queryable)
 
     @property
     def d_mids(self):
@@ -232,12 +339,7 @@ class Context:
         Context is answering another one (from inside that query's callback, in this thread or
         any other) is refused at once, typed: a Context answers one query at a time."""
         if not self._busy.acquire(blocking=False):  # label: submit-busy
-            raise ContextBusyError(
-                "the context is answering another query (this one was submitted from inside "
-                "that query, or from another thread meanwhile); a context answers one query at "
-                "a time: submit it once the other has returned",
-                parameter="query",
-            )
+            _refuse_busy()
         try:
             if self._shares is None:
                 return self._queryable(query)  # label: submit-filter
@@ -256,6 +358,7 @@ class Context:
         """Refuse (typed, before release) a query the compositor would refuse at share
         ``spent``; an exception of the query's map becomes the compositor's typed error."""
         accountant, share = self.accountant, self._shares[spent]
+        d_in = _compositor_state(self._queryable)[2]  # label: precheck-d-in
         if not isinstance(query, Measurement):
             raise ContextArgumentError(f"must be a measurement, got {shown(query)}", "query")
         for what in ("input_domain", "input_metric", "output_measure"):
@@ -267,11 +370,24 @@ class Context:
                     parameter="query",
                 )
         try:
-            loss = Measurement.map(query, self.d_in)  # label: precheck-loss
-            within = type(accountant.output_measure).ordered(loss, share)  # label: precheck-share
+            loss = Measurement.map(query, d_in)  # label: precheck-loss
         except DPError:
             raise
         except Exception as error:  # label: precheck-wrap
+            raise FailedFunctionError(
+                f"the query failed: {_described(error)}", parameter="query"
+            ) from error
+        try:
+            within = type(accountant.output_measure).ordered(loss, share)  # label: precheck-share
+        except FailedMapError as error:  # label: precheck-not-a-loss
+            raise FailedMapError(
+                f"the query's privacy loss {shown(loss)} is not a loss under "
+                f"{accountant.output_measure!r}: {error.message}",
+                parameter="query",
+            ) from None
+        except DPError:
+            raise
+        except Exception as error:
             raise FailedFunctionError(
                 f"the query failed: {_described(error)}", parameter="query"
             ) from error

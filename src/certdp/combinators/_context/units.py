@@ -13,7 +13,10 @@ from __future__ import annotations
 import logging
 import math
 import re
+import sys
 from fractions import Fraction
+
+import numpy as np
 
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.domains import Domain, atom_domain, vector_domain
@@ -35,6 +38,9 @@ from .errors import ContextArgumentError, ContextTypeError
 __all__ = ["unit_of", "loss_of", "domain_of", "metric_of", "space_of"]
 
 logger = logging.getLogger("certdp.context")
+
+_F64_MAX_SHOWN = sys.float_info.max
+_F64_MAX = Fraction(_F64_MAX_SHOWN)
 
 _NOT_BUILT = {
     "changes": "change_one_distance / hamming_distance",
@@ -74,8 +80,19 @@ def _distance(value, name: str, integer: bool):
             f"must be finite and non-negative, got {shown(value)}", parameter=name
         )
     if kind is Fraction:
+        _below_f64_max(value, name)
         return inf_cast(value)  # label: distance-up
     return value
+
+
+def _below_f64_max(value: Fraction, name: str) -> None:
+    """Refuse (naming ``name``) a ``Fraction`` above the largest finite ``f64``, which no
+    ``f64`` rounding of it can stand for."""
+    if value > _F64_MAX:  # label: f64-range
+        raise ContextArgumentError(
+            f"must be at most the largest finite f64 ({_F64_MAX_SHOWN}), got {shown(value)}",
+            parameter=name,
+        )
 
 
 # proof: end plain
@@ -100,7 +117,10 @@ def unit_of(
     (``SymmetricDistance``; ``InsertDeleteDistance`` when ``ordered``); ``absolute``, ``l1``,
     ``l2``: aggregates at that distance, of type ``U`` (else inferred from the value).
     ``d_in`` is returned unchanged (a NumPy scalar as the Python number of the same value, a
-    non-integer ``Fraction`` rounded up to ``f64``): the Context hands it to the compositor.
+    non-integer ``Fraction`` rounded up to ``f64``; a ``Fraction`` above the largest ``f64`` is
+    refused): the Context hands it to the compositor.  Without ``U``, the type is that of a
+    NumPy scalar given (``np.int64``: i64, ``np.float32``: f32, as OpenDP infers it), else i32
+    for an integer ``d_in`` and f64 for any other.
     """
     given = {
         "contributions": contributions,
@@ -142,7 +162,7 @@ def unit_of(
         return metric, d_in  # label: unit-return
     value = given[name]
     d_in = _distance(value, name, integer=False)
-    T = _carrier_of(U, value, "U")
+    T = _carrier_of(U, value, d_in, "U")  # label: unit-type
     build = {"absolute": absolute_distance, "l1": l1_distance, "l2": l2_distance}[name]
     return build(T=T), d_in  # label: unit-aggregate
 
@@ -150,10 +170,14 @@ def unit_of(
 # proof: end unit
 
 
-def _carrier_of(U, value, parameter: str):
-    """The distance type: ``U`` if given, else from ``value`` (int: i32, float: f64)."""
+def _carrier_of(U, value, d_in, parameter: str):
+    """The distance type: ``U`` if given; else a NumPy scalar's own type when certdp builds
+    it (as OpenDP infers it); else from the converted ``d_in`` (int: i32, other: f64)."""
     if U is None:
-        return "i32" if type(value) is int else "f64"
+        named = _numpy_type_name(value)
+        if named is not None:
+            return named
+        return "i32" if type(d_in) is int else "f64"
     try:
         T = carrier(U)
     except DPError as error:
@@ -161,6 +185,17 @@ def _carrier_of(U, value, parameter: str):
     if T.name not in NUMERIC_TYPES:
         raise ContextTypeError(f"must be a numeric type, got {T}", parameter=parameter)
     return T
+
+
+def _numpy_type_name(value):
+    """The certdp name of a NumPy integer or f32/f64 scalar's type (``np.int64``: ``"i64"``),
+    or ``None`` for anything else."""
+    if not isinstance(value, np.generic) or isinstance(value, np.bool_):
+        return None
+    dtype = value.dtype
+    kind = {"i": "i", "u": "u", "f": "f"}.get(dtype.kind)
+    name = None if kind is None else f"{kind}{8 * dtype.itemsize}"
+    return name if name in NUMERIC_TYPES else None
 
 
 def _warn_range(name: str, value, typical, most) -> None:
@@ -171,15 +206,19 @@ def _warn_range(name: str, value, typical, most) -> None:
 
 
 # proof: begin loss
-def _loss(value, name: str):
-    """``value`` if a non-negative number, else a typed error; a ``Fraction`` that is not an
-    ``f64`` value becomes the next ``f64`` below it (a budget never grows)."""
+def _loss(value, name: str, at_most=None):
+    """``value`` if a non-negative number (at most ``at_most`` when given, compared exactly,
+    before any rounding), else a typed error; a ``Fraction`` that is not an ``f64`` value
+    becomes the next ``f64`` below it (a budget never grows)."""
     value = _plain(value, name)
     if type(value) not in (int, float, Fraction) or not value >= 0:
         raise ContextArgumentError(
             f"must be a non-negative number, got {shown(value)}", parameter=name
         )
+    if at_most is not None and not value <= at_most:  # label: loss-at-most
+        raise ContextArgumentError(f"must be at most {at_most}, got {shown(value)}", name)
     if type(value) is Fraction:
+        _below_f64_max(value, name)
         return neg_inf_cast(value)  # label: loss-down
     return value
 
@@ -189,7 +228,8 @@ def loss_of(epsilon=None, delta=None, rho=None):
     with ``delta`` for their approximate forms (``d_out = (epsilon or rho, delta)``).
 
     Values are returned unchanged (a NumPy scalar as the Python number of the same value, a
-    non-integer ``Fraction`` rounded down to ``f64``); a value above the usual range is logged,
+    non-integer ``Fraction`` rounded down to ``f64``; a ``Fraction`` above the largest ``f64`` is
+    refused); ``delta`` must be at most 1 as given; a value above the usual range is logged,
     as OpenDP does.
     """
     if (epsilon is None) == (rho is None):  # label: loss-one
@@ -204,9 +244,7 @@ def loss_of(epsilon=None, delta=None, rho=None):
         _warn_range("rho", loss, 0.25, 0.5)
     if delta is None:
         return measure, loss  # label: loss-pure
-    delta = _loss(delta, "delta")
-    if not delta <= 1:
-        raise ContextArgumentError(f"must be at most 1, got {shown(delta)}", parameter="delta")
+    delta = _loss(delta, "delta", at_most=1)  # label: loss-delta
     _warn_range("delta", delta, 1e-6, 1e-6)
     return approximate(measure), (loss, delta)  # label: loss-approximate
 
