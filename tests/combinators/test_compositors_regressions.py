@@ -21,6 +21,14 @@ APPROX_PURE = dp.approximate(dp.max_divergence())
 APPROX_ZCDP = dp.approximate(dp.zero_concentrated_divergence())
 
 
+def _forced(obj, name, value):
+    """The public write is refused (domains/metrics/measures are immutable); the test then
+    forces it past that hypothesis (object.__setattr__) to check the defence behind it."""
+    with pytest.raises(dp.DPError, match="immutable"):
+        setattr(obj, name, value)
+    object.__setattr__(obj, name, value)
+
+
 @pytest.fixture(autouse=True)
 def _contrib_and_clean_switches():
     saved_contracts, saved_features = switches.contracts.enabled, set(features._enabled)
@@ -176,7 +184,7 @@ def test_a_query_cannot_replace_the_budget_comparison_through_its_measure():
     laplace = dp.m.make_laplace(*ATOM, 0.1)
     assert laplace.map(1.0) >= 10.0
     lax = dp.max_divergence()
-    lax.ordered = lambda d_a, d_b: True
+    _forced(lax, "ordered", lambda d_a, d_b: True)
     greedy = dp.Measurement(ATOM[0], laplace.function, ATOM[1], lax, laplace.privacy_map)
     queryable = dp.c.make_adaptive_composition(*ATOM, dp.max_divergence(), 1.0, [0.1])(0.0)
     with pytest.raises(DPError):
@@ -187,7 +195,7 @@ def test_the_same_bypass_under_approximate_dp():
     """Same as above under Approximate(MaxDivergence): a query whose honest map is
     (10.0, 0.5) is accepted under the budget (0.1, 1e-9)."""
     lax = dp.approximate(dp.max_divergence())
-    lax.ordered = lambda d_a, d_b: True
+    _forced(lax, "ordered", lambda d_a, d_b: True)
     greedy = stub((10.0, 0.5), lax)
     queryable = dp.c.make_adaptive_composition(*ATOM, APPROX_PURE, 1.0, [(0.1, 1e-9)])(0.0)
     with pytest.raises(DPError):
@@ -274,7 +282,7 @@ def test_the_composed_measure_is_a_fresh_object_so_a_part_cannot_supply_its_orde
     """make_composition's output measure is a new object of the parts' class: an ``ordered``
     set on the first part's measure object does not decide the composed measurement's check."""
     lax = dp.max_divergence()
-    lax.ordered = lambda d_a, d_b: True
+    _forced(lax, "ordered", lambda d_a, d_b: True)
     composed = dp.c.make_composition([stub(10.0, lax), stub(10.0, dp.max_divergence())])
     assert composed.output_measure is not lax and "ordered" not in vars(composed.output_measure)
     assert composed.check(1.0, 0.1) is False
@@ -405,7 +413,7 @@ def _lying_laplace():
     unbounded = dp.atom_domain(T="f64", nan=False)
     bounded = dp.atom_domain(bounds=(0.0, 1.0), nan=False)
     laplace = dp.m.make_laplace(bounded, ATOM[1], 1.0)
-    bounded._key = lambda: unbounded._key()
+    _forced(bounded, "_key", lambda: unbounded._key())
     return laplace
 
 

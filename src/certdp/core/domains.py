@@ -17,20 +17,23 @@ from .admission import exact_vector, snapshot
 from .conversion import exact_argument, exact_scalar
 from .errors import FailedFunctionError, MakeDomainError, shown, type_mismatch
 from .fpenv import require_ieee_environment
+from .frozen import Frozen
 from .types import CarrierType, carrier, infer_type
 
 __all__ = ["Domain", "AtomDomain", "VectorDomain", "atom_domain", "vector_domain"]
 
 
 # proof: begin domain-model
-class Domain:
-    """A set of values with an exact membership test.
+class Domain(Frozen):
+    """A set of values with an exact membership test; immutable once built.
 
     :meth:`admit` is the boundary through which data enters a function: it returns the
     value the function computes on (numpy scalars made exact Python values, arrays in the
     carrier's native dtype) or raises :class:`FailedFunctionError` saying which rule failed,
     without echoing the data.  :meth:`member` tells whether :meth:`admit` would succeed.
     """
+
+    frozen_error = MakeDomainError
 
     def admit(self, value):
         raise NotImplementedError

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from .conversion import exact_scalar
 from .errors import FailedMapError, MeasureMismatchError, shown
+from .frozen import Frozen
 
 __all__ = [
     "Measure",
@@ -38,10 +39,12 @@ def _require_number(value, parameter: str) -> None:
         raise FailedMapError("must not be NaN", parameter=parameter)
 
 
-class Measure:
-    """A divergence between distributions; distances are ``distance_type`` values."""
+class Measure(Frozen):
+    """A divergence between distributions; distances are ``distance_type`` values.  Immutable
+    once built."""
 
     distance_type = "f64"
+    frozen_error = MeasureMismatchError
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other)  # label: measure-eq

@@ -17,7 +17,8 @@ from fractions import Fraction
 import numpy as np
 
 from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES
-from .errors import FailedCastError, FailedMapError, MakeDomainError
+from .errors import FailedCastError, FailedMapError, MakeDomainError, MetricMismatchError
+from .frozen import Frozen
 from .types import CarrierType, carrier
 
 __all__ = [
@@ -102,10 +103,12 @@ def _bound(d):
 
 
 # proof: begin dataset-metrics
-class Metric:
-    """A distance between values; ``distance_type`` names the type of its distances."""
+class Metric(Frozen):
+    """A distance between values; ``distance_type`` names the type of its distances.
+    Immutable once built."""
 
     distance_type = "u32"
+    frozen_error = MetricMismatchError
 
     def distance(self, a, b):
         """The exact distance between ``a`` and ``b`` (``math.inf`` when unbounded)."""

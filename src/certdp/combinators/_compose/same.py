@@ -2,28 +2,35 @@
 
 Guarantee (compose.tex, lemma "same space"): :func:`same_space` returns ``True`` only when the
 two objects have identical exact types at every level, their structure read with the functions
-of the first object's classes (never a method looked up on the second object), and never raises.
+of the first object's classes (never a method looked up on the second object), every leaf of
+an exact built-in type (or a carrier type, compared by its exact-``str`` name), and never raises.
 """
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from certdp.core.domains import Domain
 from certdp.core.measures import ApproximateDivergence, Measure
 from certdp.core.metrics import Metric
+from certdp.core.types import CarrierType
 
-__all__ = ["MAX_DEPTH", "same_space"]
+__all__ = ["LEAF_TYPES", "MAX_DEPTH", "same_space"]
 
 
 # proof: begin same
 #: How deep :func:`same_space` descends into nested domains, metrics, measures and tuples.
 MAX_DEPTH = 32
+#: The leaf types compared with ``==``: built-in types whose ``==`` no instance can redefine.
+LEAF_TYPES = (str, bytes, int, float, Fraction, bool, type(None))
 
 
 def same_space(ours, theirs) -> bool:
     """Is ``theirs`` the same space as ``ours``?  The exact types must be identical at every
     level; the structure of a domain or metric is read with ``_key`` of that (shared) class,
-    never a method looked up on ``theirs``; a measure is its type (and inner measure); other
-    leaves compare with their exact type's own ``__eq__``.  Never raises."""
+    never a method looked up on ``theirs``; a measure is its type (and inner measure); a
+    carrier type is its name, of exact type ``str``; any other leaf must be of an exact type in
+    :data:`LEAF_TYPES` (else ``False``).  Never raises."""
     try:
         return _same_structure(ours, theirs, 0)  # label: same
     except Exception:
@@ -44,6 +51,11 @@ def _same_structure(ours, theirs, depth: int) -> bool:
         return _same_structure(ours.measure, theirs.measure, depth + 1)
     if issubclass(kind, Measure) and kind.__eq__ is Measure.__eq__:  # label: same-measure
         return True
+    if kind is CarrierType:  # label: same-carrier
+        name, other = ours.name, theirs.name
+        return type(name) is str and type(other) is str and str.__eq__(name, other) is True
+    if kind not in LEAF_TYPES:  # label: same-leaf-type
+        return False
     return kind.__eq__(ours, theirs) is True  # label: same-leaf
 
 

@@ -181,7 +181,7 @@ def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets,
     def transition(query, is_internal):
         if is_internal:  # label: internal
             raise FailedFunctionError("the compositor answers no internal query", parameter="query")
-        if not isinstance(query, Measurement):  # label: query-type
+        if not issubclass(type(query), Measurement):  # label: query-type
             raise type_mismatch(FailedFunctionError)(
                 f"must be a measurement, got {type(query).__name__}; "
                 + _remaining(budgets, spent[0]),

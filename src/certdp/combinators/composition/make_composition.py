@@ -47,7 +47,7 @@ def make_composition(measurements) -> Measurement:
         raise MakeMeasurementError(
             "must be a non-empty list of measurements", parameter="measurements"
         )
-    if not all(isinstance(m, Measurement) for m in measurements):  # label: all-measurements
+    if not all(issubclass(type(m), Measurement) for m in measurements):  # label: all-measurements
         raise type_mismatch(MakeMeasurementError)(
             "must contain only measurements", parameter="measurements"
         )

@@ -41,6 +41,9 @@ class NPArray2Domain(Domain):
     """
 
     def __init__(self, *, origin, norm, p, size, num_columns, nan, T: CarrierType):
+        if origin is not None:
+            origin = origin.copy()  # label: origin-own
+            origin.flags.writeable = False  # label: origin-read-only
         self.origin = origin
         self.norm = norm
         self.p = p
