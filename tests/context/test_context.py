@@ -280,9 +280,23 @@ def test_filter_query_measure_must_match():
         context.query(rho=0.5)
 
 
-def test_without_contrib_an_unvetted_context_is_refused():
+def test_without_contrib_an_unvetted_context_is_refused(monkeypatch):
+    """The gate refuses the Context while its proof is not vetted (simulated: the ledger's
+    status for ``context`` reads as never vetted, whatever the committed ledger holds)."""
+    import certdp.audit.gate as gate
     from certdp.core.features import disable_features
 
+    class _NeverVetted:
+        state = "never vetted"
+
+        def __str__(self):
+            return "never vetted"
+
+    real = gate.vetting_status
+    monkeypatch.setattr(
+        gate, "vetting_status", lambda name: _NeverVetted() if name == "context" else real(name)
+    )
+    monkeypatch.setattr(gate, "_up_to_date", set())
     disable_features("contrib")
     with pytest.raises(dp.FeatureNotEnabledError, match="context"):
         _context(split_evenly_over=2)
