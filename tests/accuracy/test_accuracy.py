@@ -215,7 +215,7 @@ def test_f32():
     with pytest.raises(FailedCastError) as error:  # 0.1 is not an f32 value
         dp.laplacian_scale_to_accuracy(0.1, alpha, T="f32")
     assert error.value.parameter == "scale"
-    # alpha = 0.05 is not one either: it is rounded down (test_accuracy_referee.py)
+    # alpha = 0.05 is not one either: it is used as given (test_accuracy_referee.py)
     assert dp.laplacian_scale_to_accuracy(1.0, 0.05, T="f32") >= a32
 
 

@@ -227,8 +227,12 @@ def infer_type(value) -> CarrierType:
     kind = type(value)
     if kind in (bool, np.bool_):  # label: infer-bool
         return CarrierType("bool")
-    if kind in NUMPY_INTEGER_TYPES:  # label: infer-numpy-int
-        return CarrierType(str(value.dtype).replace("uint", "u").replace("int", "i"))
+    if kind in NUMPY_INTEGER_TYPES:
+        for alias, name in _NUMPY_ALIASES.items():  # np.longlong → i128, as T=np.longlong
+            if kind is alias:  # label: infer-numpy-alias
+                return CarrierType(name)
+        dtype = str(value.dtype)  # label: infer-numpy-int
+        return CarrierType(dtype.replace("uint", "u").replace("int", "i"))
     if issubclass(kind, int) and not issubclass(kind, np.generic):  # label: infer-int
         return CarrierType("i32")
     if kind is np.float32:

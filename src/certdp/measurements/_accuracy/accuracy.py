@@ -72,6 +72,9 @@ def _read(value, name: str, op: str, fmt, nonnegative: bool) -> Fraction:
     return _operand(exact, name, op, fmt)  # label: in-T
 
 
+_F64 = _format("f64")
+
+
 def _carrier_of(value) -> str:
     """The format OpenDP infers from the scale or accuracy: ``f32`` for a NumPy ``float32``,
     ``f64`` otherwise (certdp also reads integers and rationals, which OpenDP refuses)."""
@@ -80,20 +83,19 @@ def _carrier_of(value) -> str:
 
 def _inputs(value, name: str, alpha, T, op: str, alpha_one: bool):
     """``(format, value, alpha)`` for a non-negative ``value`` and ``alpha`` in (0, 1]
-    (``alpha_one``) or in (0, 1); an ``alpha`` that is not a ``T`` value is rounded down."""
+    (``alpha_one``) or in (0, 1); ``alpha`` is used exactly, in every ``T``, when it is an
+    ``f64`` value, and is rounded down to one otherwise."""
     fmt = _format(_carrier_of(value) if T is None else T)  # label: format
     exact = _read(value, name, op, fmt, True)
     a = _read(alpha, "alpha", op, fmt, False)
     if not (0 < a < 1 or (alpha_one and a == 1)):  # label: alpha-range
         bounds = "(0, 1]" if alpha_one else "(0, 1)"
         raise AccuracyParameterError(f"must be in {bounds}, got {alpha!r}", parameter="alpha")
-    if not _representable(a, fmt):
-        a = Fraction(
-            _round(a, fmt, "down")
-        )  # a smaller alpha is a stronger claim  # label: alpha-down
+    if not _representable(a, _F64):  # never to f32: exact rationals need no rounding to T
+        a = Fraction(_round(a, _F64, "down"))  # a smaller alpha is stronger  # label: alpha-down
         if a == 0:  # label: alpha-zero
             raise AccuracyParameterError(
-                f"rounds down to 0 in {fmt.name}, got {alpha!r}", parameter="alpha"
+                f"rounds down to 0 in f64, got {alpha!r}", parameter="alpha"
             )
     return fmt, exact, a
 

@@ -56,7 +56,7 @@ PRECONDITIONS = [
     Precondition(
         "alpha-range",
         lambda a: type(a["alpha"]) is float and 0 < a["alpha"] <= 1,
-        "alpha must be in (0, 1] (in (0, 1) for accuracy_to_*); one not in T is rounded down",
+        "alpha must be in (0, 1] (in (0, 1) for accuracy_to_*); one not in f64 is rounded down",
         parameter="alpha",
     ),
 ]

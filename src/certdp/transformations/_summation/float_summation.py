@@ -78,7 +78,7 @@ __all__ = [
 # proof: begin arguments
 ALGORITHMS = ("Sequential", "Pairwise", "Exact")
 _TYPES = ("f32", "f64")
-_NAME = re.compile(r"^\s*(Sequential|Pairwise|Exact)\s*<\s*(f32|f64|T)\s*>\s*$")
+_NAME = re.compile(r"^\s*(Sequential|Pairwise|Exact)\s*<\s*(f32|f64|float|T)\s*>\s*$")
 
 
 @dataclass(frozen=True)
@@ -132,6 +132,8 @@ def parse_summation(S, bounds=None) -> FloatSummation:
             parameter="S",
         )
     algorithm, T = match.groups()
+    if T == "float":  # OpenDP reads the Python name as f64  # label: strategy-float
+        T = "f64"
     if T == "T":
         first = bounds[0] if isinstance(bounds, (tuple, list)) and len(bounds) == 2 else None
         T = _float_type_of(first)
