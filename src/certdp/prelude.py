@@ -13,6 +13,16 @@ from certdp.contracts import contracts_enabled, disable_contracts, enable_contra
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
 from certdp.core.errors import DPError
+from certdp.measurements._accuracy import (
+    accuracy_to_discrete_gaussian_scale,
+    accuracy_to_discrete_laplacian_scale,
+    accuracy_to_gaussian_scale,
+    accuracy_to_laplacian_scale,
+    discrete_gaussian_scale_to_accuracy,
+    discrete_laplacian_scale_to_accuracy,
+    gaussian_scale_to_accuracy,
+    laplacian_scale_to_accuracy,
+)
 
 #: OpenDP's name for the base of its errors: ``except dp.OpenDPException`` catches every
 #: certdp error, whose ``variant`` and ``message`` are spelled as OpenDP's.
@@ -27,6 +37,14 @@ __all__ = [
     "binary_search",
     "binary_search_param",
     "binary_search_chain",
+    "laplacian_scale_to_accuracy",
+    "accuracy_to_laplacian_scale",
+    "discrete_laplacian_scale_to_accuracy",
+    "accuracy_to_discrete_laplacian_scale",
+    "gaussian_scale_to_accuracy",
+    "accuracy_to_gaussian_scale",
+    "discrete_gaussian_scale_to_accuracy",
+    "accuracy_to_discrete_gaussian_scale",
     "enable_contracts",
     "disable_contracts",
     "contracts_enabled",

@@ -30,6 +30,7 @@ def vetted_floats(tmp_path_factory) -> Path:
                 if folder.name != "__pycache__":
                     shutil.rmtree(folder)
     (root / "src/certdp/combinators/_search/contract.py").unlink()  # the search: not kept
+    (root / "src/certdp/measurements/_accuracy/contract.py").unlink()  # nor the accuracy lemma
     (root / LEDGER).write_text("{}\n")
     (root / "pyproject.toml").write_text("# a checkout\n")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)

@@ -373,3 +373,39 @@ def test_a_finite_longdouble_beyond_the_largest_float_becomes_its_exact_fraction
     exact = exact_scalar(value, "x")
     assert type(exact) is Fraction and exact == Fraction(*value.as_integer_ratio())
     assert exact_scalar(-value, "x") == -exact
+
+
+def test_carrier_reads_the_type_spellings_opendp_accepts():
+    """OpenDP 0.16 reads NumPy scalar classes and the strings "int", "float", "str" as type
+    names; so does carrier. A subclass of a NumPy class and other strings stay refused."""
+    spellings = {
+        np.float32: "f32",
+        np.float64: "f64",
+        np.int8: "i8",
+        np.int16: "i16",
+        np.int32: "i32",
+        np.int64: "i64",
+        np.longlong: "i128",
+        np.uint8: "u8",
+        np.uint16: "u16",
+        np.uint32: "u32",
+        np.uint64: "u64",
+        np.ulonglong: "u128",
+        np.bool_: "bool",
+        np.str_: "String",
+        "int": "i32",
+        "float": "f64",
+        "str": "String",
+        float: "f64",
+    }
+    for spelling, name in spellings.items():
+        assert carrier(spelling) == CarrierType(name), spelling
+
+    class MyFloat32(np.float32):
+        pass
+
+    for refused in (MyFloat32, np.float16, np.longdouble, "double", "Float", " float", "f16"):
+        with pytest.raises(MakeDomainError) as error:
+            carrier(refused)
+        assert error.value.parameter == "T"
+    assert dp.atom_domain(T=np.float32) == dp.atom_domain(T="f32")

@@ -55,6 +55,8 @@ class Row:
 
 def _below(result, exact) -> bool:
     """Is ``result`` strictly below ``exact``? Decided exactly (Fraction) or with a margin."""
+    if isinstance(result, float) and math.isinf(result):  # beyond every finite exact value
+        return result < 0
     if isinstance(exact, Fraction):
         return Fraction(result) < exact
     with mpmath.workdps(80):
@@ -656,7 +658,118 @@ NUMPY_ROWS = [
     ),
 ]
 
-ROWS = CDP_ROWS + RATIONAL_ROWS + SUM_ROWS + NUMPY_ROWS
+# -------------------------------------------------------------------- accuracy conversions
+ACC = "certdp.measurements._accuracy.accuracy"
+
+
+def _mp(function):
+    """An exact value from mpmath at 100 digits (decided against a result with the margin of
+    ``_below``)."""
+
+    def exact():
+        with mpmath.workdps(100):
+            return function(mpmath)
+
+    return exact
+
+
+def _gauss_t(mp, alpha):
+    """The t with P(|N(0,1)| >= t) = alpha."""
+    return mp.sqrt(2) * mp.erfinv(1 - mp.mpf(alpha))
+
+
+def _dg_large_k(m):
+    """The integer k the code's bound chooses at scale 1e16, alpha 0.05: ceil(acc) + 1."""
+    return Fraction(math.ceil(Fraction(m.gaussian_scale_to_accuracy(1e16, 0.05))) + 1)
+
+
+#: The Gaussian accuracy at scale 2^1023 and this alpha is exactly the largest float (referee).
+_TOP_ALPHA = 0.045500263896358445
+
+
+def _dg_top_k(m):
+    """The integer k the code's bound chooses there: the largest float + 1, beyond the range."""
+    return Fraction(math.ceil(Fraction(m.gaussian_scale_to_accuracy(2.0**1023, _TOP_ALPHA))) + 1)
+
+
+# A scale is rounded down: its row negates both sides, so "not below" means "not above".
+ACCURACY_ROWS = [
+    Row(
+        "accuracy:laplace accuracy rounds up",
+        ACC,
+        "round-up",
+        '"up")',
+        '"down")',
+        lambda m: m.laplacian_scale_to_accuracy(1.0, 0.05),
+        _mp(lambda mp: mp.log(20)),
+    ),
+    Row(
+        "accuracy:laplace scale rounds down",
+        ACC,
+        "round-down",
+        '"down")',
+        '"up")',
+        lambda m: -m.accuracy_to_laplacian_scale(1.0, 0.05),
+        _mp(lambda mp: -1 / mp.log(20)),
+    ),
+    Row(
+        "accuracy:overflowing accuracy is inf",
+        ACC,
+        "up-overflow",
+        "math.inf",
+        "float(_MAX[fmt.name])",
+        lambda m: m.laplacian_scale_to_accuracy(1e308, 1e-300),
+        _mp(lambda mp: mp.mpf(1e308) * mp.log(1 / mp.mpf(1e-300))),
+    ),
+    Row(
+        "accuracy:overflowing scale is the largest float",
+        ACC,
+        "down-overflow",
+        "float(_MAX[fmt.name])",
+        "math.inf",
+        lambda m: -m.accuracy_to_laplacian_scale(1e308, 0.9999999),
+        _mp(lambda mp: -mp.mpf(1e308) / mp.log(1 / mp.mpf(0.9999999))),
+    ),
+    Row(
+        "accuracy:searched accuracy is the passing end",
+        ACC,
+        "first-passing",
+        "return high",
+        "return low",
+        lambda m: m.gaussian_scale_to_accuracy(1.0, 0.05),
+        _mp(lambda mp: _gauss_t(mp, 0.05)),
+    ),
+    Row(
+        "accuracy:searched scale is the passing end",
+        ACC,
+        "largest",
+        "key - 1",
+        "key",
+        lambda m: -m.accuracy_to_gaussian_scale(1.0, 0.05),
+        _mp(lambda mp: -1 / _gauss_t(mp, 0.05)),
+    ),
+    Row(
+        "accuracy:discrete gaussian integer rounds up",
+        ACC,
+        "dg-round",
+        '"up")',
+        '"down")',
+        lambda m: m.discrete_gaussian_scale_to_accuracy(1e16, 0.05),
+        lambda: _dg_large_k(importlib.import_module(ACC)),
+    ),
+    Row(
+        "accuracy:discrete gaussian integer beyond the range is inf",
+        ACC,
+        "dg-inf",
+        "math.inf if",
+        "float(_MAX[fmt.name]) if",
+        lambda m: m.discrete_gaussian_scale_to_accuracy(2.0**1023, _TOP_ALPHA),
+        lambda: _dg_top_k(importlib.import_module(ACC)),
+    ),
+]
+
+
+ROWS = CDP_ROWS + RATIONAL_ROWS + SUM_ROWS + NUMPY_ROWS + ACCURACY_ROWS
 
 
 @pytest.fixture(autouse=True)
@@ -774,4 +887,9 @@ def test_mean_direction_pinned_to_opendp(row):
 def test_every_row_names_a_distinct_operation():
     names = [row.name for row in ROWS]
     assert len(names) == len(set(names))
-    assert all(math.isfinite(float(row.exact())) for row in ROWS)
+    for row in ROWS:
+        value = row.exact()
+        if row.label.endswith("overflow"):  # the exact value lies beyond f64 by design
+            assert abs(value) > np.finfo(float).max, row
+        else:
+            assert math.isfinite(float(value)), row

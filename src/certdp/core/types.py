@@ -47,6 +47,25 @@ _NUMPY_DTYPES = {
 
 # OpenDP accepts Python type objects in place of names.
 _PYTHON_ALIASES = {int: "i32", float: "f64", bool: "bool", str: "String"}
+# ... and NumPy scalar types (np.longlong and np.ulonglong as i128 and u128, as OpenDP reads them)
+_NUMPY_ALIASES = {
+    np.int8: "i8",
+    np.int16: "i16",
+    np.int32: "i32",
+    np.int64: "i64",
+    np.longlong: "i128",
+    np.uint8: "u8",
+    np.uint16: "u16",
+    np.uint32: "u32",
+    np.uint64: "u64",
+    np.ulonglong: "u128",
+    np.float32: "f32",
+    np.float64: "f64",
+    np.bool_: "bool",
+    np.str_: "String",
+}
+# ... and the Python type names as strings.
+_STRING_ALIASES = {"int": "i32", "float": "f64", "str": "String"}
 # proof: end names
 
 
@@ -175,15 +194,18 @@ def _is_binary32(value: float) -> bool:
 
 # proof: begin descriptors
 def carrier(T) -> CarrierType:
-    """Normalise a type descriptor (``"f64"``, ``float``, ``CarrierType``) to a :class:`CarrierType`."""
+    """Normalise a type descriptor (``"f64"``, ``"float"``, ``float``, ``np.float32``,
+    ``CarrierType``) to a :class:`CarrierType`."""
     if type(T) is CarrierType:  # label: carrier-exact
         return T
-    for alias, name in _PYTHON_ALIASES.items():  # label: carrier-alias
+    for alias, name in (*_PYTHON_ALIASES.items(), *_NUMPY_ALIASES.items()):  # label: carrier-alias
         if T is alias:
             return CarrierType(name)
     is_class = issubclass(type(T), type)
     if not is_class:
         T = exact_argument(T, "T", MakeDomainError)
+    if type(T) is str and T in _STRING_ALIASES:  # label: carrier-string-alias
+        return CarrierType(_STRING_ALIASES[T])
     if type(T) is str and T in ALL_TYPES:
         return CarrierType(T)
     if type(T) is str:

@@ -336,8 +336,11 @@ def _report_pair(target, twin, point, result, built, space, idealized, found, de
 
 
 def _selected(names):
+    from .accuracy import ACCURACY
+
     if not names:
         return list(TWINS.values())
+    names = [name for name in names if name != ACCURACY]  # not a twin: checked on its own
     unknown = [name for name in names if name not in TWINS]
     if unknown:
         raise UnknownTwinError(f"no twin registered for: {', '.join(unknown)}")
@@ -494,5 +497,11 @@ def crosscheck(
             if progress is not None:
                 progress(twin.name, result)
     report.results = [by_name[twin.name] for twin in twins]
+    if names and "accuracy" in names:  # the accuracy conversions, only when asked for by name
+        from .accuracy import check_accuracy
+
+        report.results.append(check_accuracy(target, quick))
+        if progress is not None:
+            progress("accuracy", report.results[-1])
     report.seconds = time.perf_counter() - start
     return report
