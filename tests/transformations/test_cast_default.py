@@ -159,3 +159,11 @@ def test_no_double_rounding_through_f64():
     # 2^60 + 2^36 + 1 is just above the midpoint of binary32 neighbours 2^60 and 2^60 + 2^37;
     # rounded to binary64 first it would become that midpoint and then 2^60 (ties to even).
     assert cast("i64", "f32", [2**60 + 2**36 + 1, 2**60 + 2**36]) == [2.0**60 + 2**37, 2.0**60]
+
+
+def test_numpy_scalar_class_as_toa_as_in_opendp():
+    # Referee finding A2: TOA=np.float32 was refused; the shared type resolver (merged from
+    # branch accuracy) reads it as f32. OpenDP 0.16 gives [1.7000000476837158, -2.5].
+    t = dp.t.make_cast_default(vec("f64"), dp.symmetric_distance(), np.float32)
+    assert t([1.7, -2.5]) == [1.7000000476837158, -2.5]
+    assert t.output_domain == dp.vector_domain(dp.atom_domain(T="f32", nan=True))

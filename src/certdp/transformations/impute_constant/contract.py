@@ -1,6 +1,7 @@
 """Contract of ``make_impute_constant``: the theorem of make_impute_constant.tex, executable.
 
-Preconditions (ids as in the proof), and the stability bound ``d_out = d_in``.
+Preconditions (ids as in the proof), and the stability bound ``d_out = d_in``.  The arguments
+drawn cover element domains with NaN, without NaN, and bounded.
 """
 
 import math
@@ -12,6 +13,7 @@ from certdp.contracts.common import (
     dataset_metrics,
     is_vector_of_float_atoms,
     optional_sizes,
+    ordered_pair,
 )
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.contracts.neighbours import members
@@ -29,8 +31,14 @@ def _constant_ok(a) -> bool:
 def arguments(draw):
     T = draw(st.sampled_from(["f32", "f64"]))
     size = draw(optional_sizes(6))
-    element = atom_domain(T=T, nan=True)
-    constant = draw(members(atom_domain(T=T, nan=False)))
+    values = atom_domain(T=T, nan=False)
+    finite = members(values).filter(math.isfinite)
+    kind = draw(st.sampled_from(["nan", "no-nan", "bounded"]))
+    if kind == "bounded":
+        element = atom_domain(bounds=ordered_pair(draw(finite), draw(finite)), T=T)
+    else:
+        element = atom_domain(T=T, nan=kind == "nan")
+    constant = draw(members(values))
     return {
         "input_domain": vector_domain(element, size=size),
         "input_metric": draw(dataset_metrics()),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
 from certdp.core.errors import MakeTransformationError
@@ -22,8 +24,9 @@ __all__ = ["make_impute_constant", "then_impute_constant"]
 # proof: begin constructor
 @certified
 def make_impute_constant(input_domain, input_metric, constant) -> Transformation:
-    """Replace each NaN record of a vector of ``f32``/``f64`` by ``constant``, keep the others;
-    the output elements are NaN-free; stability ``d_in -> d_in``."""
+    """Replace each NaN record of a vector of ``f32``/``f64`` by ``constant``, keep the others
+    (as Python floats, as OpenDP returns them); the output elements are NaN-free; stability
+    ``d_in -> d_in``."""
     if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
         raise MakeTransformationError(
             f"must be a vector_domain, got {input_domain}", parameter="input_domain"
@@ -46,7 +49,9 @@ def make_impute_constant(input_domain, input_metric, constant) -> Transformation
     constant = converted
 
     def impute(record):
-        return constant if math.isnan(record) else record  # label: row
+        if math.isnan(record):  # label: row
+            return constant
+        return record.item() if isinstance(record, np.generic) else record  # label: keep
 
     return make_row_by_row(  # label: row-by-row
         input_domain, atom_domain(T=T.name, nan=False), input_metric, impute

@@ -1,6 +1,7 @@
 """SMT model of ``make_impute_constant`` and its bounded theorem.
 
-Model of one record (``constant if math.isnan(record) else record`` in make_impute_constant.py),
+Model of one record (``constant`` if ``math.isnan(record)``, else the record's value, in
+make_impute_constant.py),
 compared with the real function at NaN, signed zeros, infinities and 1.5 in every obligation:
 an IEEE if-then-else on ``fpIsNaN``.  ``tests/prove/test_impute_constant_model.py`` checks the
 model against the code on random records, NaN, infinities and signed zeros included.
