@@ -230,6 +230,35 @@ def _is_equal_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_impute_constant", "transformation")
+def _impute_constant_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for constant in (0.0, -0.0, 1.5) if quick else (0.0, -0.0, 1.5, 5e-324, -1e300, "inf"):
+            value = "float('inf')" if constant == "inf" else repr(constant)
+            for ordered in (False, True):
+                element = f"dp.atom_domain(T={T!r}, nan=True)"
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_impute_constant({space}, {value})"
+                found.append(Point("make_impute_constant", code, _d_ins(quick)))
+    return found
+
+
+@register("make_cast_default", "transformation")
+def _cast_default_points(quick: bool) -> list[Point]:
+    # The types OpenDP 0.16 casts between (String aside, which certdp refuses).
+    types = ("i32", "f64", "bool") if quick else ("i32", "i64", "u32", "u64", "f32", "f64", "bool")
+    found = []
+    for T in types:
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for TOA in types:
+            for ordered in (False, True) if TOA == types[0] else (False,):
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_cast_default({space}, TOA={TOA!r})"
+                found.append(Point("make_cast_default", code, _d_ins(quick)))
+    return found
+
+
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []

@@ -1,0 +1,60 @@
+"""Contract of ``make_cast_default``: the theorem of make_cast_default.tex, executable.
+
+Preconditions (ids as in the proof), and the stability bound ``d_out = d_in``.
+"""
+
+from hypothesis import strategies as st
+
+from certdp.contracts.common import (
+    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+    dataset_metrics,
+    is_vector_of_atoms,
+    optional_sizes,
+)
+from certdp.contracts.contract import D_IN, Precondition, TransformationContract
+from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.errors import DPError
+from certdp.core.types import carrier
+
+from .make_cast_default import make_cast_default
+
+TYPES = ["i8", "i32", "i64", "u8", "u32", "u64", "f32", "f64", "bool"]
+
+
+def _toa_ok(a) -> bool:
+    try:
+        return carrier(a.TOA).name != "String"
+    except DPError:
+        return False
+
+
+@st.composite
+def arguments(draw):
+    T = draw(st.sampled_from(TYPES))
+    return {
+        "input_domain": vector_domain(atom_domain(T=T), size=draw(optional_sizes(6))),
+        "input_metric": draw(dataset_metrics()),
+        "TOA": draw(st.sampled_from(TYPES)),
+    }
+
+
+CONTRACT = TransformationContract(
+    constructor=make_cast_default,
+    preconditions=[
+        Precondition(
+            "input-domain-vector-of-number-or-bool-atoms",
+            lambda a: is_vector_of_atoms(a) and a.input_domain.element_domain.T.name != "String",
+            "input_domain must be vector_domain(atom_domain(T=<numeric type or bool>))",
+            parameter="input_domain",
+        ),
+        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
+        Precondition(
+            "toa-number-or-bool",
+            _toa_ok,
+            "TOA must name a numeric carrier type or bool",
+            parameter="TOA",
+        ),
+    ],
+    bound=D_IN,
+    arguments=arguments,
+)

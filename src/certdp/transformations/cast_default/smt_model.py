@@ -1,0 +1,174 @@
+"""SMT model of ``make_cast_default`` and its bounded theorem.
+
+Model of one record (``_cast_value`` in make_cast_default.py), per (input type, TOA): IEEE
+``fpRoundToIntegral`` towards zero and a range test before ``fpToSBV``/``fpToUBV`` (floats to
+integers, 0 for NaN, infinities and out-of-range values); ``fpToFP`` with round-to-nearest-even
+(f64 and i64 to f32); ``!= 0`` with IEEE semantics (to bool); a signed range test and an
+extraction (i64 to i32).  Every obligation also runs the real function on special records and
+requires the model to agree with it bit for bit; ``tests/prove/test_cast_default_model.py``
+checks the model against the code on random records.
+
+Theorem, instantiated per pair of types: every image is a value of ``TOA``, and neighbours at
+distance ``<= d_in`` map to outputs reached by the same edits, so ``d_out <= d_in``, the code's
+map (:func:`certdp.contracts.smt.elementwise_cases`).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import z3
+
+from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt import elementwise_cases, float_sort, float_value, int_value
+from certdp.contracts.smt_code import Scope
+from certdp.core.types import carrier
+
+__all__ = ["cast_record", "encode", "obligations", "MODELLED", "PAIRS"]
+
+_SIZE = 3
+_RNE, _RTZ = z3.RNE(), z3.RTZ()
+
+#: (input type, TOA) pairs checked.
+PAIRS = (
+    ("f64", "i32"), ("f64", "i64"), ("f64", "u32"), ("f64", "f32"), ("f64", "bool"),
+    ("f32", "i32"), ("i64", "f32"), ("i64", "i32"), ("i64", "bool"), ("bool", "f64"),
+)  # fmt: skip
+
+
+def encode(value, name: str):
+    """A Python value of type ``name`` as a z3 constant."""
+    T = carrier(name)
+    if name == "bool":
+        return z3.BoolVal(bool(value))
+    if T.is_float:
+        sort = float_sort(name)
+        return z3.fpNaN(sort) if value != value else float_value(value, sort)
+    return int_value(int(value), T.bits)
+
+
+def cast_record(record, source: str, target: str):
+    """The code's image of ``record`` (a z3 term of type ``source``) in type ``target``."""
+    S, T = carrier(source), carrier(target)
+    if S.name == "bool":
+        if T.is_float:
+            return z3.If(record, encode(1.0, target), encode(0.0, target))
+        raise NotImplementedError(target)
+    if T.name == "bool":
+        if S.is_float:
+            return z3.Not(z3.fpIsZero(record))
+        return record != z3.BitVecVal(0, S.bits)
+    if S.is_float and T.is_integer:
+        truncated = z3.fpRoundToIntegral(_RTZ, record)
+        low, high = float(T.min), float(T.max + 1)  # T.max + 1 is a power of two
+        inside = z3.And(
+            z3.Not(z3.fpIsNaN(record)), z3.Not(z3.fpIsInf(record)),
+            z3.fpGEQ(truncated, float_value(low, record.sort())),
+            z3.fpLT(truncated, float_value(high, record.sort())),
+        )  # fmt: skip
+        convert = z3.fpToSBV if T.is_signed else z3.fpToUBV
+        return z3.If(inside, convert(_RTZ, truncated, z3.BitVecSort(T.bits)), encode(0, target))
+    if S.is_float and T.is_float:
+        return z3.fpToFP(_RNE, record, float_sort(target))
+    if S.is_integer and T.is_float:
+        return z3.fpSignedToFP(_RNE, record, float_sort(target))
+    if S.is_integer and T.is_integer:
+        wide = z3.SignExt(128 - S.bits, record)
+        inside = z3.And(wide >= int_value(T.min, 128), wide <= int_value(T.max, 128))
+        return z3.If(inside, z3.Extract(T.bits - 1, 0, record), encode(0, target))
+    raise NotImplementedError((source, target))
+
+
+def _probes(source: str) -> list:
+    if source == "bool":
+        return [True, False]
+    if source == "i64":
+        return [0, 1, -1, 2**31, -(2**31) - 1, 2**53 + 1, 16777217, 2**63 - 1, -(2**63)]
+    values = [float("nan"), 0.0, -0.0, float("inf"), float("-inf"), 1.9, -1.9, 0.1,
+              2147483647.5, -2147483648.5, 2147483648.0, 4294967295.5, -1.0, 1e300,
+              3.4028235677973366e38, 9.223372036854775807e18]  # fmt: skip
+    if source == "f32":
+        values = [struct.unpack("<f", struct.pack("<f", v))[0] for v in values if abs(v) < 3e38]
+    return values
+
+
+def _same(expected, image, target: str) -> bool:
+    return z3.is_true(z3.simplify(expected == encode(image, target)))
+
+
+def _element(source: str):
+    S = carrier(source)
+    if source == "bool":
+        return z3.Bool
+    if S.is_float:
+        return lambda label: z3.FP(label, float_sort(source))
+    return lambda label: z3.BitVec(label, S.bits)
+
+
+def _instance(source: str, target: str, metric: str, d_in: int):
+    import numpy as np
+
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import insert_delete_distance, symmetric_distance
+
+    from .make_cast_default import make_cast_default
+
+    space_metric = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
+    built = make_cast_default(vector_domain(atom_domain(T=source)), space_metric, TOA=target)
+    stated = built.map(d_in)
+
+    def violation():
+        if stated != d_in:
+            return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": d_in})]
+        probes = _probes(source)
+        dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_}[source]
+        images = built(np.array(probes, dtype=dtype))
+        for record, image in zip(probes, images):
+            expected = z3.simplify(cast_record(encode(record, source), source, target))
+            if not _same(expected, image, target):
+                return [(z3.BoolVal(True), lambda m, r=record, i=image: {"r": r, "code": i})]
+        return elementwise_cases(
+            lambda r: cast_record(r, source, target), _element(source),
+            lambda r: z3.BoolVal(True), lambda out: z3.BoolVal(True), _SIZE, d_in, metric,
+        )  # fmt: skip
+
+    return Obligation(
+        constructor="make_cast_default",
+        claim=f"{source}->{target} {metric} d_in={d_in} len<={_SIZE}",
+        format=source, size=_SIZE, violation=violation,
+    )  # fmt: skip
+
+
+def obligations(names=None) -> list[Obligation]:
+    if names is not None and "make_cast_default" not in names:
+        return []
+    return [
+        _instance(source, target, metric, 1)
+        for source, target in PAIRS
+        for metric in ("symmetric", "insert_delete")
+    ]
+
+
+MODELLED = {
+    "make_cast_default": [
+        "transformations/cast_default/make_cast_default.py",
+        "transformations/_rowmap/rowmap.py",
+    ]
+}
+
+SCOPE = {
+    "make_cast_default": Scope(
+        formats=("f64", "f32", "i64", "i32", "u32", "bool"),
+        sizes=(_SIZE,),
+        bound_to_code="the real make_cast_default is built for each pair of types, its own map "
+        "is called at d_in, and its own function is run on special records (NaN, +-0, +-inf, "
+        "range edges, rounding ties) and must agree with the modelled cast bit for bit",
+        bit_precise=("the cast of every record for the pairs "
+                     + ", ".join(f"{s}->{t}" for s, t in PAIRS)
+                     + ", and every pair of datasets of length <= N at distance <= d_in",),
+        assumed=("the other pairs of types (other integer widths, f32->f64, int->f64, and the "
+                 "reverse directions) are covered by the proof only",
+                 "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
+        instances="d_in = 1",
+    )
+}  # fmt: skip

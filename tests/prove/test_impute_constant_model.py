@@ -1,0 +1,113 @@
+"""make_impute_constant's SMT model equals the code bit for bit on random records, and unsound
+edits of the code (NaN kept by the row, or half the row-by-row map) are refuted by ``certdp
+prove`` (the obligations run the real function on special records and call the real map)."""
+
+import math
+import struct
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import certdp.prelude as dp
+from certdp.contracts.smt import float_of, float_sort, float_value
+from certdp.transformations.impute_constant.smt_model import impute_record
+
+from .edited import prove_edited
+
+
+def _bits(value, T):
+    if math.isnan(value):
+        return "nan"
+    packed = struct.pack("<f", value) if T == "f32" else struct.pack("<d", value)
+    return packed
+
+
+def _floats(T, nan):
+    width = 32 if T == "f32" else 64
+    special = [0.0, -0.0, math.inf, -math.inf] + ([math.nan] if nan else [])
+    return st.one_of(st.sampled_from(special), st.floats(allow_nan=nan, width=width))
+
+
+@given(st.data())
+def test_model_is_the_code(data):
+    T = data.draw(st.sampled_from(["f32", "f64"]))
+    constant = data.draw(_floats(T, nan=False))
+    records = data.draw(st.lists(_floats(T, nan=True), max_size=6))
+    cast = np.float32 if T == "f32" else float
+    dp.enable_features("contrib")
+    built = dp.t.make_impute_constant(
+        dp.vector_domain(dp.atom_domain(T=T, nan=True)), dp.symmetric_distance(), constant
+    )
+    code = [float(v) for v in built([cast(v) for v in records])]
+    sort = float_sort(T)
+    model = [
+        float_of(impute_record(float_value(v, sort) if not math.isnan(v) else _nan(sort), c))
+        for v, c in ((v, float_value(constant, sort)) for v in records)
+    ]
+    assert [_bits(v, T) for v in model] == [_bits(v, T) for v in code]
+
+
+@given(st.data())
+def test_model_is_the_code_on_numpy_arrays_and_every_input_domain(data):
+    """Random model-vs-code check on NumPy arrays of the native dtype, for element domains with
+    NaN, without NaN and bounded: every output is a Python float whose bits are the model's."""
+    T = data.draw(st.sampled_from(["f32", "f64"]))
+    dtype = np.float32 if T == "f32" else np.float64
+    constant = data.draw(_floats(T, nan=False))
+    kind = data.draw(st.sampled_from(["nan", "no-nan", "bounded"]))
+    records = data.draw(st.lists(_floats(T, nan=kind == "nan"), max_size=6))
+    if kind == "bounded":
+        finite = [v for v in records if math.isfinite(v)] or [0.0]
+        element = dp.atom_domain(bounds=(min(finite), max(finite)), T=T)
+        records = [v for v in records if math.isfinite(v)]
+    else:
+        element = dp.atom_domain(T=T, nan=kind == "nan")
+    dp.enable_features("contrib")
+    built = dp.t.make_impute_constant(
+        dp.vector_domain(element), dp.insert_delete_distance(), constant
+    )
+    code = built(np.array(records, dtype=dtype))
+    assert all(type(v) is float for v in code)
+    sort = float_sort(T)
+    target = float_value(constant, sort)
+    model = [
+        float_of(impute_record(_nan(sort) if math.isnan(v) else float_value(v, sort), target))
+        for v in records
+    ]
+    assert [_bits(v, T) for v in model] == [_bits(v, T) for v in code]
+
+
+def _nan(sort):
+    import z3
+
+    return z3.fpNaN(sort)
+
+
+EDITS = {
+    "nan kept": (
+        "transformations/impute_constant/make_impute_constant.py",
+        "if math.isnan(record):  # label: row",
+        "if False:  # label: row",
+    ),
+    "half the map": (
+        "transformations/_rowmap/rowmap.py",
+        "return d_in  # label: stability-map",
+        "return d_in // 2  # label: stability-map",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_unsound_edits_are_refuted(tmp_path, edit):
+    file, old, new = EDITS[edit]
+    summary = prove_edited(
+        tmp_path, "make_impute_constant", {file: [(old, new)]}, select="f32 constant=1.5"
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_the_unedited_code_is_proved_on_the_same_instances(tmp_path):
+    summary = prove_edited(tmp_path, "make_impute_constant", {}, select="f32 constant=1.5")
+    assert summary["status"] == "proved", summary
