@@ -109,7 +109,14 @@ def _snapshot(measurements) -> tuple:
             parameter="measurements",
         )
     try:
-        parts = tuple(itertools.islice(iter(measurements), MAX_LEAVES + 1))  # label: one-pass
+        reader = iter(measurements)
+    except TypeError:  # not iterable at all: OpenDP raises TypeError here too
+        raise type_mismatch(MakeMeasurementError)(  # label: not-iterable
+            f"must be a non-empty iterable of measurements, not {type(measurements).__name__}",
+            parameter="measurements",
+        ) from None
+    try:
+        parts = tuple(itertools.islice(reader, MAX_LEAVES + 1))  # label: one-pass
     except Exception as error:
         raise MakeMeasurementError(
             f"must be a non-empty iterable of measurements; reading it raised {type(error).__name__}",
