@@ -5,7 +5,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .errors import FailedMapError, MeasureMismatchError, shown
+from .errors import FailedMapError, MeasureMismatchError, shown, type_mismatch
+from .fpenv import require_ieee_environment
 
 __all__ = [
     "Measure",
@@ -114,7 +115,8 @@ class ApproximateDivergence(Measure):
         anything else raises :class:`FailedMapError`."""
         for value, parameter in ((d_a, "d_a"), (d_b, "d_b")):
             if type(value) is not tuple or len(value) != 2:  # label: pair
-                raise FailedMapError("must be a pair (d, delta) of numbers", parameter=parameter)
+                error = FailedMapError if type(value) is tuple else type_mismatch(FailedMapError)
+                raise error("must be a pair (d, delta) of numbers", parameter=parameter)
             _require_number(value[0], parameter)
             _require_number(value[1], parameter)
         return d_a[0] <= d_b[0] and d_a[1] <= d_b[1]  # label: product-order
@@ -149,11 +151,15 @@ class PrivacyProfile:
         self._curve = curve
 
     def delta(self, epsilon) -> float:
-        """A ``delta`` such that the distributions are (epsilon, delta)-close."""
+        """A ``delta`` such that the distributions are (epsilon, delta)-close (the curve runs only
+        in the IEEE default floating-point environment, checked first)."""
         if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, Fraction)):
-            raise FailedMapError(f"must be a number, got {shown(epsilon)}", parameter="epsilon")
+            raise type_mismatch(FailedMapError)(
+                f"must be a number, got {shown(epsilon)}", parameter="epsilon"
+            )  # label: delta-type
         if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
             raise FailedMapError(f"must be non-negative, got {shown(epsilon)}", parameter="epsilon")
+        require_ieee_environment()  # label: delta-environment
         return self._curve(epsilon)  # label: curve
 
     def epsilon(self, delta) -> float:
@@ -166,7 +172,9 @@ class PrivacyProfile:
         evaluated, so the (epsilon, delta) pair returned is itself valid.
         """
         if isinstance(delta, bool) or not isinstance(delta, (int, float, Fraction)):
-            raise FailedMapError(f"must be a number, got {shown(delta)}", parameter="delta")
+            raise type_mismatch(FailedMapError)(
+                f"must be a number, got {shown(delta)}", parameter="delta"
+            )  # label: epsilon-type
         if delta != delta or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
             raise FailedMapError(f"must lie in [0, 1], got {shown(delta)}", parameter="delta")
         if delta == 1:
