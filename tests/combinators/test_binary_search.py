@@ -245,7 +245,9 @@ def test_signed_zero_bounds(bounds, expected):
     found = dp.binary_search(lambda x: math.copysign(1.0, x) < 0, bounds=bounds)
     assert found == expected and math.copysign(1.0, found) == math.copysign(1.0, expected)
     assert dp.binary_search(lambda x: x >= 0.5, bounds=(-0.0, 1.0)) == 0.5
-    assert dp.binary_search(lambda x: x >= 3, bounds=(-0.0, 10), T=int) == 3
+    assert dp.binary_search(lambda x: x >= 3, bounds=(-0.0, 10.0), T=int) == 3
+    with pytest.raises(TypeError, match="must share one type"):  # as OpenDP: mixed bound types
+        dp.binary_search(lambda x: x >= 3, bounds=(-0.0, 10), T=int)
 
 
 def test_negative_scales_count_as_failures_and_negated_parameters_work():

@@ -303,7 +303,7 @@ def vector_domain(atom_domain: Domain, size: int | None = None) -> VectorDomain:
             f"must be a domain, got {shown(atom_domain)}", parameter="atom_domain"
         )
     if size is not None:
-        size = exact_scalar(size, "size", MakeDomainError)  # label: size
+        size = exact_scalar(size, "size", type_mismatch(MakeDomainError))  # label: size
         if type(size) is not int:
             raise type_mismatch(MakeDomainError)(
                 f"must be an integer, got {shown(size)}", parameter="size"

@@ -131,24 +131,54 @@ class ContractError(DPError):
         super().__init__(f"[{condition}] {message}", parameter=parameter)  # label: contract-message
 
 
-def shown(value, _open: tuple = ()) -> str:
-    """``repr(value)`` for a message, or, for an ``int`` or ``Fraction`` with more than 1100
-    bits (beyond every binary64 value; printing one may be slow or refused by Python), a
-    description of its size; a tuple or list is shown element by element."""
-    if type(value) in (tuple, list):
-        if id(value) in _open:  # a list that contains itself, as repr shows it
-            return "[...]"  # label: shown-cycle
-        inner = ", ".join(shown(item, (*_open, id(value))) for item in value)  # label: shown-items
-        if type(value) is list:
-            return f"[{inner}]"
-        return f"({inner},)" if len(value) == 1 else f"({inner})"  # label: shown-tuple
+def _shown_scalar(value) -> str:
+    """``shown`` of a value that is not an exact tuple or list."""
     if type(value) is int and value.bit_length() > 1100:
         return f"an integer of {value.bit_length()} bits"  # label: shown-int
     if type(value) is Fraction:
         bits = max(value.numerator.bit_length(), value.denominator.bit_length())
         if bits > 1100:
             return f"a rational of {bits}-bit numerator or denominator"  # label: shown-fraction
-    return repr(value)  # label: shown-repr
+    try:
+        return repr(value)  # label: shown-repr
+    except Exception as error:  # noqa: BLE001 - any failure of a foreign repr is replaced
+        return f"a {type(value).__name__} value ({type(error).__name__} printing it)"  # label: shown-unprintable
+
+
+_TEXT, _VALUE, _LEAVE = 0, 1, 2
+
+
+def shown(value) -> str:
+    """``repr(value)`` for a message, or, for an ``int`` or ``Fraction`` with more than 1100
+    bits (beyond every binary64 value; printing one may be slow or refused by Python), a
+    description of its size, or, when ``repr`` raises, the type's name; a tuple or list is
+    shown element by element, iteratively (no recursion, whatever its nesting depth)."""
+    pieces: list[str] = []
+    open_ids: set[int] = set()
+    work: list = [(_VALUE, value)]
+    while work:  # label: shown-loop
+        kind, item = work.pop()
+        if kind == _TEXT:
+            pieces.append(item)
+        elif kind == _LEAVE:
+            open_ids.discard(item)
+        elif type(item) in (tuple, list):
+            is_list = type(item) is list
+            if id(item) in open_ids:  # a container inside itself, as repr shows it
+                pieces.append("[...]" if is_list else "(...)")  # label: shown-cycle
+                continue
+            open_ids.add(id(item))
+            closing = "]" if is_list else (",)" if len(item) == 1 else ")")  # label: shown-tuple
+            todo = [(_TEXT, "[" if is_list else "(")]
+            for index, element in enumerate(item):  # label: shown-items
+                if index:
+                    todo.append((_TEXT, ", "))
+                todo.append((_VALUE, element))
+            todo += [(_TEXT, closing), (_LEAVE, id(item))]
+            work.extend(reversed(todo))
+        else:
+            pieces.append(_shown_scalar(item))
+    return "".join(pieces)
 
 
 _TYPE_MISMATCHES: dict = {}

@@ -6,7 +6,8 @@ import math
 from fractions import Fraction
 
 from .conversion import exact_scalar
-from .errors import FailedMapError, MeasureMismatchError, shown
+from .errors import FailedMapError, MeasureMismatchError, shown, type_mismatch
+from .fpenv import require_ieee_environment
 from .frozen import Frozen
 
 __all__ = [
@@ -118,7 +119,8 @@ class ApproximateDivergence(Measure):
         anything else raises :class:`FailedMapError`."""
         for value, parameter in ((d_a, "d_a"), (d_b, "d_b")):
             if type(value) is not tuple or len(value) != 2:  # label: pair
-                raise FailedMapError("must be a pair (d, delta) of numbers", parameter=parameter)
+                error = FailedMapError if type(value) is tuple else type_mismatch(FailedMapError)
+                raise error("must be a pair (d, delta) of numbers", parameter=parameter)
             _require_number(value[0], parameter)
             _require_number(value[1], parameter)
         return d_a[0] <= d_b[0] and d_a[1] <= d_b[1]  # label: product-order
@@ -155,12 +157,16 @@ class PrivacyProfile:
     def delta(self, epsilon) -> float:
         """A ``delta`` such that the distributions are (epsilon, delta)-close; ``epsilon`` passes
         the boundary first, so the curve is given an exact ``int``, ``float`` or ``Fraction``
-        (a NumPy float is never compared in its own arithmetic)."""
+        (a NumPy float is never compared in its own arithmetic), and the curve runs only in the
+        IEEE default floating-point environment, checked first."""
         epsilon = exact_scalar(epsilon, "epsilon", FailedMapError)  # label: epsilon-exact
         if type(epsilon) not in (int, float, Fraction):  # label: epsilon-type
-            raise FailedMapError(f"must be a number, got {shown(epsilon)}", parameter="epsilon")
+            raise type_mismatch(FailedMapError)(
+                f"must be a number, got {shown(epsilon)}", parameter="epsilon"
+            )
         if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
             raise FailedMapError(f"must be non-negative, got {shown(epsilon)}", parameter="epsilon")
+        require_ieee_environment()  # label: delta-environment
         return self._curve(epsilon)  # label: curve
 
     def epsilon(self, delta) -> float:
@@ -174,7 +180,9 @@ class PrivacyProfile:
         """
         delta = exact_scalar(delta, "delta", FailedMapError)  # label: delta-exact
         if type(delta) not in (int, float, Fraction):  # label: delta-type
-            raise FailedMapError(f"must be a number, got {shown(delta)}", parameter="delta")
+            raise type_mismatch(FailedMapError)(
+                f"must be a number, got {shown(delta)}", parameter="delta"
+            )
         if delta != delta or not 0 <= delta <= 1 or math.copysign(1.0, delta) < 0:
             raise FailedMapError(f"must lie in [0, 1], got {shown(delta)}", parameter="delta")
         if delta == 1:

@@ -209,10 +209,11 @@ class Measurement(_Mapped):
         guaranteed = self.map(d_in)
         try:
             return bool(self.output_measure.ordered(guaranteed, d_out))  # label: check-measurement
-        except (FailedMapError, TypeError, ValueError, IndexError, KeyError):
-            raise FailedMapError(
+        except (FailedMapError, TypeError, ValueError, IndexError, KeyError) as error:
+            wrong_type = isinstance(error, TypeError)  # e.g. a number where a pair is wanted
+            raise (type_mismatch(FailedMapError) if wrong_type else FailedMapError)(
                 f"must be a distance comparable with {shown(guaranteed)}", parameter="d_out"
-            ) from None
+            ) from None  # label: check-incomparable
 
     def invoke(self, arg):
         """Release ``function(arg)``; ``arg`` must be a member of the input domain."""

@@ -3,8 +3,12 @@ as a candidate and returned only when exact integer comparisons prove it is the 
 
 Guarantee (quick.tex): for any operands, ``quick_inf_add(a, b)`` returns the same float
 (same bits) and raises the same errors as ``inf_add(a, b)`` (``T = "f64"``), and likewise
-for the other seven operations; nothing is assumed of the host's float arithmetic (a wrong
-candidate only sends the call to the exact operation).
+for the other seven operations.  Nothing is assumed of the host's +, -, *, / or
+math.nextafter (a wrong candidate only sends the call to the exact operation); assumed are IEEE
+float comparisons, ``abs`` and ``math.isfinite`` (exact in every rounding mode), and
+``float.as_integer_ratio`` being exact, which holds in the IEEE default environment only (not
+under denormals-are-zero): the callers run in it, checked by ``core.fpenv`` (``map``,
+``invoke``, ``PrivacyProfile.delta``).
 """
 
 from __future__ import annotations

@@ -256,8 +256,8 @@ def _bound(given, T: _Kind):
                 f"{_show(original)} is not exactly a value of {T.name}", parameter="bounds"
             )
         return T.round(float(value))
-    if Fraction(value).denominator != 1:
-        raise BinarySearchError(
+    if Fraction(value).denominator != 1:  # label: int-bound
+        raise type_mismatch(BinarySearchError)(
             f"must be integers for T={T.name}, got {_show(original)}", parameter="bounds"
         )
     value = int(value)  # -0.0 becomes 0
@@ -394,6 +394,14 @@ def _search(predicate, bounds, T, return_sign: bool):
         raise type_mismatch(BinarySearchError)(
             f"must be a pair, got {_show(bounds)}", parameter="bounds"
         )
+    lower, upper = bounds
+    if (
+        lower is not None and upper is not None and type(lower) is not type(upper)
+    ):  # label: same-type
+        raise type_mismatch(BinarySearchError)(
+            f"must share one type, got {type(lower).__name__} and {type(upper).__name__}",
+            parameter="bounds",
+        )
     given_bounds = [_exact_bound(bound) for bound in bounds]
     probe = _Probe(predicate)  # label: new-probe
     T = _type_of(T, given_bounds) or _infer_type(probe)  # label: type
@@ -494,10 +502,11 @@ def binary_search_param(make_chain, d_in, d_out, bounds=(None, None), T=None):
     try:
         return _search(passes, bounds, T, False)  # label: param-search
     except _NoBoundaryError as error:
-        raise BinarySearchError(
+        wrong_type = error.all_raised and isinstance(error.first_error, TypeError)
+        raise (type_mismatch(BinarySearchError) if wrong_type else BinarySearchError)(
             f"no parameter found whose chain passes check(d_in={shown(d_in)}, d_out={shown(d_out)}): {error}",
             parameter="d_out",
-        ) from error.first_error
+        ) from error.first_error  # label: param-no-boundary
 
 
 def binary_search_chain(make_chain, d_in, d_out, bounds=(None, None), T=None):

@@ -278,5 +278,13 @@ SCOPE = {
 
 
 MODELLED = {
-    _NAME: ["combinators/fix_delta/make_fix_delta.py", "core/measures.py"],
+    _NAME: [
+        "combinators/fix_delta/make_fix_delta.py",
+        "core/measures.py",
+        # the instances' inner profiles are the real make_zCDP_to_approxDP's
+        "combinators/zCDP_to_approxDP/make_zCDP_to_approxDP.py",
+        "combinators/_conversion/cdp_delta.py",
+        "numeric/floats.py",
+        "numeric/quick.py",
+    ],
 }

@@ -325,6 +325,9 @@ SCOPE = {
             "inf_exp(s) >= exp(s) and inf_ln_1p(y) >= ln(1 + y) at the code's own calls "
             "(theorem directed elementary functions of numeric/elementary.tex)",
             "the conversion theorem of Canonne, Kamath and Steinke (cdp_delta.tex)",
+            "quick_inf_* and quick_neg_inf_* return the bits of the exact directed operations "
+            "(theorem quick operations of numeric/quick.tex, proved on paper): the f8 part "
+            "models each of the code's quick calls as an exact directed rounding",
         ),
     )
 }
@@ -336,5 +339,6 @@ MODELLED = {
         "combinators/_conversion/cdp_delta.py",
         "combinators/_support/smt_exact.py",
         "numeric/floats.py",
+        "numeric/quick.py",
     ]
 }

@@ -18,9 +18,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import MakeMeasurementError, shown
+from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 from certdp.core.measures import max_divergence
-from certdp.core.metrics import AbsoluteDistance, L1Distance
+from certdp.core.metrics import AbsoluteDistance, L1Distance, Metric
 from certdp.core.transformation import Measurement
 from certdp.core.types import CarrierType
 
@@ -55,7 +55,7 @@ def laplace_arguments(input_domain, input_metric, scale, k, *, vector: bool, int
     of_kind = is_atom and (atom.T.is_integer if integer else atom.T.is_float)
     if not is_atom or not (vector or of_kind):  # label: domain-shape
         raise MakeMeasurementError(
-            f"must be {wanted}, got {input_domain}", parameter="input_domain"
+            f"must be {wanted}, got {shown(input_domain)}", parameter="input_domain"
         )
     T = atom.T
     if not of_kind:  # label: element-type
@@ -69,8 +69,11 @@ def laplace_arguments(input_domain, input_metric, scale, k, *, vector: bool, int
     )
     if not isinstance(input_metric, metric) or not distance_type_fits(input_metric.T, T):
         wanted = f"{name}(T={T})" + (" (or of a float type, for integers)" if integer else "")
-        raise MakeMeasurementError(  # label: metric-check
-            f"must be {wanted}, got {input_metric}", parameter="input_metric"
+        error = MakeMeasurementError
+        if not isinstance(input_metric, Metric):  # OpenDP raises TypeError for a non-metric
+            error = type_mismatch(MakeMeasurementError)
+        raise error(  # label: metric-check
+            f"must be {wanted}, got {shown(input_metric)}", parameter="input_metric"
         )
     scale = exact_scale(scale)  # label: scale-check
     if not integer:

@@ -22,7 +22,7 @@ from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, Domain, VectorDomain
 from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 from certdp.core.measures import ZeroConcentratedDivergence, zero_concentrated_divergence
-from certdp.core.metrics import AbsoluteDistance, L2Distance
+from certdp.core.metrics import AbsoluteDistance, L2Distance, Metric
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
 from certdp.core.types import CarrierType
@@ -74,15 +74,18 @@ def make_gaussian(
             error = type_mismatch(MakeMeasurementError)
         raise error(
             "must be atom_domain(T=...) or vector_domain(atom_domain(T=...)) of a numeric type, "
-            f"got {input_domain}",
+            f"got {shown(input_domain)}",
             parameter="input_domain",
         )
     T = atom.T
     metric = L2Distance if vector else AbsoluteDistance  # label: metric-kind
     if not isinstance(input_metric, metric) or not distance_type_fits(input_metric.T, T):
         wanted = "l2_distance" if vector else "absolute_distance"
-        raise MakeMeasurementError(  # label: metric-check
-            f"must be {wanted}(T={T}) (or of a float type, for integers), got {input_metric}",
+        error = MakeMeasurementError
+        if not isinstance(input_metric, Metric):  # OpenDP raises TypeError for a non-metric
+            error = type_mismatch(MakeMeasurementError)
+        raise error(  # label: metric-check
+            f"must be {wanted}(T={T}) (or of a float type, for integers), got {shown(input_metric)}",
             parameter="input_metric",
         )
     scale = exact_scale(scale)  # label: scale-check

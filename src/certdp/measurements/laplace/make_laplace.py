@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, Domain, VectorDomain
-from certdp.core.errors import MakeMeasurementError, type_mismatch
+from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
 from certdp.measurements.float_laplace_cks20 import make_float_laplace_cks20
@@ -52,7 +52,7 @@ def choose_laplace_constructor(input_domain):
             error = type_mismatch(MakeMeasurementError)
         raise error(
             "must be atom_domain(T=...) or vector_domain(atom_domain(T=...)) of a numeric type, "
-            f"got {input_domain}",
+            f"got {shown(input_domain)}",
             parameter="input_domain",
         )
     shape = "vector" if isinstance(input_domain, VectorDomain) else "atom"

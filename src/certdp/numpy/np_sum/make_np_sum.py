@@ -95,11 +95,11 @@ def make_np_sum(input_domain, input_metric) -> Transformation:
     """Sum the rows of a 2-D array into a vector; see the module docstring for the map."""
     if not isinstance(input_domain, NPArray2Domain):  # label: domain-check
         raise MakeTransformationError(
-            f"must be an array2_domain, got {input_domain}", parameter="input_domain"
+            f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )
     if not isinstance(input_metric, SymmetricDistance):  # label: metric-check
         raise MakeTransformationError(
-            f"must be symmetric_distance(), got {input_metric}", parameter="input_metric"
+            f"must be symmetric_distance(), got {shown(input_metric)}", parameter="input_metric"
         )
     if input_domain.norm is None:  # label: norm-check
         raise MakeTransformationError(

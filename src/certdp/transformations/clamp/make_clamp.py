@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
+from certdp.core.domains import AtomDomain, Domain, VectorDomain, atom_domain, vector_domain
 from certdp.core.errors import MakeTransformationError, shown, type_mismatch
 from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
@@ -28,13 +28,16 @@ def make_clamp(input_domain, input_metric, bounds) -> Transformation:
     The elements must be numeric and, for floats, NaN-free (``atom_domain(T=..., nan=False)``).
     """
     if not isinstance(input_domain, VectorDomain):  # label: domain-is-vector
-        raise MakeTransformationError(
-            f"must be a vector_domain, got {input_domain}", parameter="input_domain"
+        error = (  # OpenDP raises TypeError for what is not a domain at all
+            MakeTransformationError
+            if isinstance(input_domain, Domain)
+            else type_mismatch(MakeTransformationError)
         )
+        raise error(f"must be a vector_domain, got {shown(input_domain)}", parameter="input_domain")
     element_domain = input_domain.element_domain
     if not isinstance(element_domain, AtomDomain) or not element_domain.T.is_numeric:
         raise MakeTransformationError(  # label: element-is-numeric-atom
-            f"elements must come from a numeric atom_domain, got {element_domain}",
+            f"elements must come from a numeric atom_domain, got {shown(element_domain)}",
             parameter="input_domain",
         )
     if element_domain.nan:  # label: nan-free
@@ -50,7 +53,7 @@ def make_clamp(input_domain, input_metric, bounds) -> Transformation:
             else type_mismatch(MakeTransformationError)
         )
         raise error(  # label: metric-check
-            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
+            f"must be symmetric_distance() or insert_delete_distance(), got {shown(input_metric)}",
             parameter="input_metric",
         )
     output_element_domain = atom_domain(bounds=bounds, T=element_domain.T)  # label: bounds-check

@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
+from certdp.core.domains import AtomDomain, Domain, VectorDomain, atom_domain
 from certdp.core.errors import MakeTransformationError, shown, type_mismatch
 from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
@@ -40,8 +40,13 @@ def make_mean(input_domain, input_metric) -> Transformation:
     if not isinstance(input_domain, VectorDomain) or not isinstance(  # label: domain-check
         input_domain.element_domain, AtomDomain
     ):
-        raise MakeTransformationError(
-            f"must be vector_domain(atom_domain(bounds=...), size=...), got {input_domain}",
+        error = (  # OpenDP raises TypeError for what is not a domain at all
+            MakeTransformationError
+            if isinstance(input_domain, Domain)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(
+            f"must be vector_domain(atom_domain(bounds=...), size=...), got {shown(input_domain)}",
             parameter="input_domain",
         )
     element_domain = input_domain.element_domain
@@ -72,7 +77,7 @@ def make_mean(input_domain, input_metric) -> Transformation:
             else type_mismatch(MakeTransformationError)
         )
         raise error(  # label: metric-check
-            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
+            f"must be symmetric_distance() or insert_delete_distance(), got {shown(input_metric)}",
             parameter="input_metric",
         )
     T = element_domain.T.name

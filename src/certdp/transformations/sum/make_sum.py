@@ -20,8 +20,8 @@ import math
 import numpy as np
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, VectorDomain
-from certdp.core.errors import DomainMismatchError, MakeTransformationError, type_mismatch
+from certdp.core.domains import AtomDomain, Domain, VectorDomain
+from certdp.core.errors import DomainMismatchError, MakeTransformationError, shown, type_mismatch
 from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -51,8 +51,13 @@ def make_sum(input_domain, input_metric) -> Transformation:
     if not isinstance(input_domain, VectorDomain) or not isinstance(  # label: domain-check
         input_domain.element_domain, AtomDomain
     ):
-        raise MakeTransformationError(
-            f"must be vector_domain(atom_domain(bounds=...)), got {input_domain}",
+        error = (  # OpenDP raises TypeError for what is not a domain at all
+            MakeTransformationError
+            if isinstance(input_domain, Domain)
+            else type_mismatch(MakeTransformationError)
+        )
+        raise error(
+            f"must be vector_domain(atom_domain(bounds=...)), got {shown(input_domain)}",
             parameter="input_domain",
         )
     if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
@@ -62,7 +67,7 @@ def make_sum(input_domain, input_metric) -> Transformation:
             else type_mismatch(MakeTransformationError)
         )
         raise error(  # label: metric-check
-            f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
+            f"must be symmetric_distance() or insert_delete_distance(), got {shown(input_metric)}",
             parameter="input_metric",
         )
     element_domain = input_domain.element_domain
