@@ -5,7 +5,10 @@ input and output metrics, and a stability map: if ``x, x'`` are members of the
 input domain at distance ``<= d_in``, then ``f(x), f(x')`` are at distance
 ``<= stability_map(d_in)``.  A :class:`Measurement` couples a randomised
 function with an input metric, an output measure and a privacy map.  The model of
-``invoke``/``map`` and the chaining theorem: transformation.tex (beside this file).
+``invoke``/``map`` and the chaining theorem: transformation.tex (beside this file).  Chains
+and compositions (which register their parts and combine rules with :func:`composite`) are
+mapped and invoked by an explicit-stack evaluator, so nesting them to any depth never reaches
+Python's recursion limit (Lemma [evaluator]).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from .errors import (
 )
 from .fpenv import require_ieee_environment
 from .metrics import InsertDeleteDistance, SymmetricDistance
+from .queryable import guarded
 
 __all__ = ["Transformation", "Measurement", "validate_d_in"]
 
@@ -105,6 +109,8 @@ class _Mapped:
 
     def map(self, d_in):
         """The smallest distance this object guarantees for inputs ``d_in``-close."""
+        if _node(self) is not None:
+            return _evaluate_map(self, d_in)  # label: map-evaluate
         require_ieee_environment()  # label: map-environment
         d_in = validate_d_in(self.input_metric, d_in)  # label: map-validate
         d_out = self._map(d_in)  # label: map-apply
@@ -158,6 +164,8 @@ class Transformation(_Mapped):
 
     def invoke(self, arg):
         """Apply the function to ``arg``, which must be a member of the input domain."""
+        if _node(self) is not None:
+            return _evaluate_invoke(self, arg)  # label: invoke-evaluate-transformation
         arg = self._admit(arg)
         answer = self.function(arg)  # label: invoke-transformation
         if switches.contracts.enabled and self.postcondition is not None:
@@ -217,6 +225,8 @@ class Measurement(_Mapped):
 
     def invoke(self, arg):
         """Release ``function(arg)``; ``arg`` must be a member of the input domain."""
+        if _node(self) is not None:
+            return _evaluate_invoke(self, arg)  # label: invoke-evaluate-measurement
         return self.function(self._admit(arg))  # label: invoke-measurement
 
     def __rshift__(self, other):
@@ -292,6 +302,7 @@ def _chain(first: Transformation, second):
         )
     chained.components = (first, second)
     chained._stages = stages
+    chained._node = _Node(stages, None, None, None, chained_map, function)  # label: chain-node
     return chained
 
 
@@ -300,6 +311,169 @@ def _stages(mapped) -> tuple:
     :func:`_chain` (so that a chain of any length is run by a loop, never by nested calls),
     or ``mapped`` alone."""
     return mapped.__dict__.get("_stages", (mapped,))  # label: stages
+
+
+class _Node(tuple):
+    """How a chain or composition computes from its children: ``children`` (a chain's stages,
+    or a composition's leaves); ``losses``/``releases`` (``None`` for a chain, whose children
+    are run in sequence; else the rules combining the children's maps at one ``d_in``, and
+    their releases on one input); ``hooks`` (``None``, or a per-invocation factory whose
+    result, given ``j``, is the guard hook of child ``j``); and the ``map`` and ``function``
+    the node was built with (a node whose ``_map`` or ``function`` was since replaced is
+    evaluated by its own methods)."""
+
+    __slots__ = ()
+
+    def __new__(cls, children, losses, releases, hooks, map_, function):
+        return super().__new__(cls, (tuple(children), losses, releases, hooks, map_, function))
+
+
+def composite(measurement, leaves, losses, releases, hooks) -> None:
+    """Record ``measurement`` (built with ``privacy_map = d -> losses([c.map(d) for c in
+    leaves])`` and ``function = x -> releases([c.invoke(x) for c in leaves])``, each child run
+    under ``guarded(h(j))`` for ``h = hooks()`` made once per invocation when ``hooks`` is not
+    ``None``) so that ``map`` and ``invoke`` evaluate it without nested calls."""
+    measurement._node = _Node(  # label: composite-node
+        leaves, losses, releases, hooks, measurement._map, measurement.function
+    )
+
+
+def _node(mapped):
+    """The node record of a chain or composition evaluated by the loops below, or ``None``:
+    only an object of exactly :class:`Transformation` or :class:`Measurement` (so ``map``
+    and ``invoke`` are the ones above) whose map and function are still those recorded."""
+    if type(mapped) is not Transformation and type(mapped) is not Measurement:
+        return None  # label: node-type
+    node = mapped.__dict__.get("_node")
+    if (
+        type(node) is not _Node
+        or mapped.__dict__.get("_map") is not node[4]
+        or mapped.__dict__.get("function") is not node[5]
+    ):
+        return None  # label: node-unchanged
+    return node
+
+
+def _checked_map(mapped, d_in, d_out):
+    if switches.contracts.enabled and mapped.postcondition is not None:
+        mapped.postcondition.check_map(mapped, d_in, d_out)  # label: eval-map-post
+    return d_out
+
+
+def _evaluate_map(root, d_in):
+    """``root.map(d_in)`` computed with an explicit stack (transformation.tex, Lemma
+    [evaluator]): each frame is ``[mapped, d_in, node, next child, value]``, the value being
+    a chain's running distance or a composition's list of children's maps."""
+    frames = []
+    mapped, d = root, d_in
+    while True:
+        node = _node(mapped)
+        if node is None:
+            value = mapped.map(d)  # label: eval-map-leaf
+        else:
+            require_ieee_environment()  # label: eval-map-environment
+            d = validate_d_in(mapped.input_metric, d)  # label: eval-map-validate
+            frames.append(
+                [mapped, d, node, 0, d if node[1] is None else []]
+            )  # label: eval-map-push
+            value = _PENDING
+        while True:
+            frame = frames[-1] if frames else None
+            if value is not _PENDING:
+                if frame is None:
+                    return value  # label: eval-map-return
+                if frame[2][1] is None:
+                    frame[4] = value  # label: eval-map-chain-step
+                else:
+                    frame[4].append(value)  # label: eval-map-collect
+            children = frame[2][0]
+            if frame[3] < len(children):
+                mapped = children[frame[3]]
+                frame[3] += 1
+                d = frame[4] if frame[2][1] is None else frame[1]  # label: eval-map-descend
+                break
+            frames.pop()
+            value = (
+                frame[4] if frame[2][1] is None else frame[2][1](frame[4])
+            )  # label: eval-map-combine
+            value = _checked_map(frame[0], frame[1], value)
+
+
+def _evaluate_invoke(root, arg):
+    """``root.invoke(arg)`` computed with an explicit stack (transformation.tex, Lemma
+    [evaluator]): each frame is ``[mapped, admitted input, node, next child, value, hook
+    factory's result, open guard]``; on an exception every open guard is closed, the innermost
+    first, as the nested ``with`` blocks would."""
+
+    frames = []
+    mapped, x = root, arg
+    try:
+        while True:
+            node = _node(mapped)
+            if node is None:
+                value = mapped.invoke(x)  # label: eval-invoke-leaf
+            else:
+                admitted = mapped._admit(x)  # label: eval-invoke-admit
+                chain = node[1] is None
+                hook_for = None if chain or node[3] is None else node[3]()  # label: eval-hooks
+                frames.append(
+                    [mapped, admitted, node, 0, admitted if chain else [], hook_for, None]
+                )
+                value = _PENDING
+            while True:
+                frame = frames[-1] if frames else None
+                if value is not _PENDING:
+                    if frame is None:
+                        return value  # label: eval-invoke-return
+                    if frame[2][1] is None:
+                        frame[4] = value  # label: eval-invoke-chain-step
+                    else:
+                        frame[4].append(value)  # label: eval-invoke-collect
+                        guard, frame[6] = frame[6], None
+                        if guard is not None:
+                            guard.__exit__(None, None, None)  # label: eval-guard-exit
+                children = frame[2][0]
+                if frame[3] < len(children):
+                    j = frame[3]
+                    mapped = children[j]
+                    frame[3] = j + 1
+                    if frame[2][1] is None:
+                        x = frame[4]  # label: eval-invoke-chain-descend
+                    else:
+                        x = frame[1]  # label: eval-invoke-descend
+                        if frame[5] is not None:
+                            guard = guarded(frame[5](j))  # label: eval-guard-make
+                            guard.__enter__()
+                            frame[6] = guard  # label: eval-guard-enter
+                    break
+                frames.pop()
+                if frame[2][1] is None:
+                    value = frame[4]
+                    if type(frame[0]) is Transformation:
+                        value = _checked_output(frame[0], frame[1], value)  # label: eval-post
+                else:
+                    value = frame[2][2](frame[4])  # label: eval-invoke-combine
+    except BaseException as error:
+        raised = error
+        for frame in reversed(frames):
+            guard, frame[6] = frame[6], None
+            if guard is not None:
+                try:
+                    guard.__exit__(type(raised), raised, raised.__traceback__)  # label: eval-unwind
+                except BaseException as replaced:
+                    raised = replaced
+        if raised is error:
+            raise
+        raise raised  # noqa: B904 -- as a with block would: its context is the first error
+
+
+def _checked_output(mapped, arg, answer):
+    if switches.contracts.enabled and mapped.postcondition is not None:
+        mapped.postcondition.check_output(mapped, arg, answer)
+    return answer
+
+
+_PENDING = object()
 
 
 # proof: end model

@@ -26,7 +26,7 @@ from certdp.combinators._compose import same_space as _same
 from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeMeasurementError, type_mismatch
 from certdp.core.queryable import guarded
-from certdp.core.transformation import Measurement
+from certdp.core.transformation import Measurement, composite
 
 __all__ = ["make_composition", "make_basic_composition"]
 
@@ -70,21 +70,34 @@ def make_composition(measurements) -> Measurement:
 
     sequential = sequential_only(measure)
 
-    def function(x):
-        if not sequential:
-            releases = [leaf.invoke(x) for leaf in leaves]  # label: function
-            return nested(measurements, releases)  # label: nest
+    def hooks():
         started = [0]  # how many leaves have started; only grows
+
+        def hook_for(j):
+            started[0] = j + 1  # label: start
+            return _latest(started, j + 1, measure)
+
+        return hook_for
+
+    def releases_rule(releases):
+        return nested(measurements, releases)  # label: nest
+
+    def losses_rule(losses):
+        return compose_losses(measure, losses)  # label: compose
+
+    def function(x):
+        hook_for = hooks() if sequential else None
         releases = []
         for j, leaf in enumerate(leaves):
-            started[0] = j + 1  # label: start
-            with guarded(_latest(started, j + 1, measure)):  # label: guarded
-                releases.append(leaf.invoke(x))  # label: function-guarded
-        return nested(measurements, releases)  # label: nest-guarded
+            if hook_for is None:
+                releases.append(leaf.invoke(x))  # label: function
+            else:
+                with guarded(hook_for(j)):  # label: guarded
+                    releases.append(leaf.invoke(x))  # label: function-guarded
+        return releases_rule(releases)
 
     def privacy_map(d_in):
-        losses = [leaf.map(d_in) for leaf in leaves]  # label: inner-maps
-        return compose_losses(measure, losses)  # label: compose
+        return losses_rule([leaf.map(d_in) for leaf in leaves])  # label: inner-maps
 
     composed = Measurement(
         input_domain=first.input_domain,
@@ -93,6 +106,9 @@ def make_composition(measurements) -> Measurement:
         output_measure=measure,  # label: output-measure
         privacy_map=privacy_map,
     )
+    composite(
+        composed, leaves, losses_rule, releases_rule, hooks if sequential else None
+    )  # label: register
     composed._composed = measurements  # label: record
     return composed
 
