@@ -53,6 +53,7 @@ def vetted_template(tmp_path_factory) -> Path:
     # the parameter search is audited too (a support folder with a contract): not in the template
     (root / "src/certdp/combinators/_search/contract.py").unlink()
     (root / "src/certdp/measurements/_accuracy/contract.py").unlink()  # and the accuracy lemma
+    (root / "src/certdp/combinators/_context/contract.py").unlink()  # and the Context
     (root / LEDGER).write_text("{}\n")
     (root / "pyproject.toml").write_text("# a checkout: its tests/ folder counts\n")
     (root / "tests").mkdir()

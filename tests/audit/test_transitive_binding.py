@@ -31,6 +31,7 @@ def vetted_floats(tmp_path_factory) -> Path:
                     shutil.rmtree(folder)
     (root / "src/certdp/combinators/_search/contract.py").unlink()  # the search: not kept
     (root / "src/certdp/measurements/_accuracy/contract.py").unlink()  # nor the accuracy lemma
+    (root / "src/certdp/combinators/_context/contract.py").unlink()  # nor the Context
     (root / LEDGER).write_text("{}\n")
     (root / "pyproject.toml").write_text("# a checkout\n")
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
