@@ -132,6 +132,8 @@ def _partial_of(constructor):
 
 
 def _autodoc(qualified_name: str, obj) -> str:
+    if isinstance(obj, str):  # a type name such as dp.i32: the string OpenDP code passes as T
+        return f".. py:data:: {qualified_name}\n   :value: {obj!r}\n"
     if inspect.isclass(obj):
         options = [":members:", *autodoc_options(obj), ":show-inheritance:"]
         return f".. autoclass:: {qualified_name}\n" + "".join(f"   {o}\n" for o in options)
@@ -404,6 +406,9 @@ def prelude_page() -> str:
     for name in certdp.prelude.__all__:
         obj = getattr(certdp.prelude, name)
         if isinstance(obj, ModuleType):
+            continue
+        if isinstance(obj, str):  # OpenDP's type names (dp.i32 == "i32"): listed by the module
+            sections.setdefault("certdp.core.typenames", []).append(name)
             continue
         sections.setdefault(obj.__module__, []).append(name)
     namespaces = "\n".join(f"* ``dp.{n.attribute}``: :doc:`{n.folder}`" for n in NAMESPACES)

@@ -55,6 +55,7 @@ def test_the_namespaces_and_the_source_tree_list_the_same_constructors():
         c.name for c in discover() if c.is_constructor
     )
     assert [c.key for c in discover() if not c.is_constructor] == [
+        "combinators/_context/context",
         "combinators/_search/binary_search",
         "measurements/_accuracy/accuracy",
     ]

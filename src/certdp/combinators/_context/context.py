@@ -43,6 +43,7 @@ from .units import domain_of, loss_of
 
 __all__ = ["Context", "Query", "PartialChain", "register", "constructors"]
 
+# proof: begin context-module
 _constructors: dict[str, tuple[object, bool]] = {}
 _constructors_lock = threading.Lock()
 
@@ -693,3 +694,6 @@ class PartialChain:
             return cls(f, *args, **kwargs)
 
         return wrapped
+
+
+# proof: end context-module

@@ -16,6 +16,7 @@ __all__ = [
 ]
 
 
+# proof: begin errors-module
 class _Named:
     """The parameter may be given by position: ``Error("must be ...", "split_by_weights")``."""
 
@@ -46,3 +47,6 @@ class ContextBusyError(_Named, FailedFunctionError, RuntimeError):
     (OpenDP 0.16 refuses such a query too: a queryable runs one query at a time)."""
 
     variant = "FailedFunction"
+
+
+# proof: end errors-module

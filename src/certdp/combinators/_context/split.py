@@ -22,6 +22,7 @@ from .errors import ContextArgumentError
 __all__ = ["split_budget", "even_weights", "MAX_PARTS"]
 
 #: At most this many shares (a list of queries longer than any session would hold).
+# proof: begin split-module
 MAX_PARTS = 1 << 20
 
 
@@ -100,3 +101,4 @@ def split_budget(d_out, weights) -> list:
 
 
 # proof: end split
+# proof: end split-module

@@ -37,6 +37,7 @@ from .errors import ContextArgumentError, ContextTypeError
 
 __all__ = ["unit_of", "loss_of", "domain_of", "metric_of", "space_of"]
 
+# proof: begin units-module
 logger = logging.getLogger("certdp.context")
 
 _F64_MAX_SHOWN = sys.float_info.max
@@ -359,3 +360,6 @@ def space_of(T, M=None, infer: bool = False):
         atom = domain.element_domain if vector else domain
         M = f"{M.strip()}<{atom.T.name}>"
     return domain, metric_of(M)
+
+
+# proof: end units-module
