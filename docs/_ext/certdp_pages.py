@@ -134,6 +134,9 @@ def _partial_of(constructor):
 def _autodoc(qualified_name: str, obj) -> str:
     if isinstance(obj, str):  # a type name such as dp.i32: the string OpenDP code passes as T
         return f".. py:data:: {qualified_name}\n   :value: {obj!r}\n"
+    if not inspect.isclass(obj) and not callable(obj):  # a value such as dp.Vec (Vec[...] names)
+        doc = (inspect.getdoc(obj) or "").split("\n\n")[0].replace("\n", " ")
+        return f".. py:data:: {qualified_name}\n\n   {doc}\n"
     if inspect.isclass(obj):
         options = [":members:", *autodoc_options(obj), ":show-inheritance:"]
         return f".. autoclass:: {qualified_name}\n" + "".join(f"   {o}\n" for o in options)

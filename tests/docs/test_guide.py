@@ -252,9 +252,19 @@ def test_every_constructor_page_explains_the_symbols_of_its_bound(site):
         for symbol in contract_of(constructor).bound.free_symbols:
             if symbol.name in ("sized", "float", "known"):  # named as cases, in words
                 continue
-            shown = {"algorithm": "S", "d_in": "d_{in}", "S1": "S_{1}", "rho": r"\rho"}
+            shown = {
+                "algorithm": "S",
+                "d_in": "d_{in}",
+                "d_out": "d_{out}",
+                "S1": "S_{1}",
+                "rho": r"\rho",
+            }
             shown.update({"epsilon": r"\epsilon", "delta": r"\delta", "alpha": r"\alpha"})
             shown["sum_i map_i(d_in)"] = r"\sum_i \operatorname{map}_i(d_{in})"
+            shown["sum_i d_mids_i"] = r"\sum_i \mathrm{d\_mids}_i"
+            shown["map_1(map_0(d_in))"] = r"\operatorname{map}_1(\operatorname{map}_0(d_{in}))"
+            shown["map_0(d_in)"] = r"\operatorname{map}_0(d_{in})"
+            shown.update({"epsilon0": r"\varepsilon_0", "delta0": r"\delta_0"})
             latex = shown.get(symbol.name, symbol.name)
             if len(symbol.name) > 1 and latex == symbol.name:
                 latex = rf"\mathit{{{symbol.name}}}"
