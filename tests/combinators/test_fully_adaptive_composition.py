@@ -3,11 +3,9 @@ and exceptions, bad input, contract."""
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -17,34 +15,8 @@ from certdp.combinators._support.odometer_support import rounded_total, stub
 from certdp.combinators.fully_adaptive_composition.contract import CONTRACT
 from certdp.core.errors import ContractError
 from certdp.core.queryable import guarded
+from tests.combinators.odometer_cases import MEASURES, REFERENCE, SPACE, query, unhex
 from tests.laplace.stats import no_shrinking
-
-SPACE = (dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64"))
-REFERENCE = json.loads(
-    Path(__file__).with_name("opendp_odometer_reference.json").read_text(encoding="utf-8")
-)
-MEASURES = {
-    "laplace": dp.max_divergence(),
-    "gaussian": dp.zero_concentrated_divergence(),
-    "fixed": dp.approximate(dp.max_divergence()),
-}
-
-
-@pytest.fixture(autouse=True)
-def _contrib():
-    dp.enable_features("contrib")  # the constructors are not vetted in this branch yet
-
-
-def query(kind, scale):
-    if kind == "laplace":
-        return dp.m.make_laplace(*SPACE, scale)
-    if kind == "gaussian":
-        return dp.m.make_gaussian(*SPACE, scale)
-    return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*SPACE, scale)), 1e-6)
-
-
-def unhex(value):
-    return tuple(unhex(v) for v in value) if isinstance(value, list) else float.fromhex(value)
 
 
 def at_most(a, b) -> bool:

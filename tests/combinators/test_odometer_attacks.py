@@ -26,11 +26,6 @@ def _forced(obj, name, value):
     object.__setattr__(obj, name, value)
 
 
-@pytest.fixture(autouse=True)
-def _contrib():
-    dp.enable_features("contrib")  # the constructors are not vetted in this branch yet
-
-
 D = dp.atom_domain(T="f64", nan=False)
 M = dp.absolute_distance(T="f64")
 PURE = dp.max_divergence()

@@ -3,11 +3,9 @@ re-entrant queries, exceptions half-way, bad input, contract."""
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -16,34 +14,8 @@ from certdp.combinators._odometer import odometer as odometer_module
 from certdp.combinators._support.odometer_support import exact_total, rounded_total, stub
 from certdp.combinators.privacy_filter.contract import CONTRACT
 from certdp.core.errors import ContractError
+from tests.combinators.odometer_cases import MEASURES, REFERENCE, SPACE, query, unhex
 from tests.laplace.stats import no_shrinking
-
-SPACE = (dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64"))
-REFERENCE = json.loads(
-    Path(__file__).with_name("opendp_odometer_reference.json").read_text(encoding="utf-8")
-)
-MEASURES = {
-    "laplace": dp.max_divergence(),
-    "gaussian": dp.zero_concentrated_divergence(),
-    "fixed": dp.approximate(dp.max_divergence()),
-}
-
-
-@pytest.fixture(autouse=True)
-def _contrib():
-    dp.enable_features("contrib")  # the constructors are not vetted in this branch yet
-
-
-def query(kind, scale):
-    if kind == "laplace":
-        return dp.m.make_laplace(*SPACE, scale)
-    if kind == "gaussian":
-        return dp.m.make_gaussian(*SPACE, scale)
-    return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*SPACE, scale)), 1e-6)
-
-
-def unhex(value):
-    return tuple(unhex(v) for v in value) if isinstance(value, list) else float.fromhex(value)
 
 
 def make_filter(measure, d_in, d_out):

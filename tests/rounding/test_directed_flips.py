@@ -236,7 +236,6 @@ def _composition_exact():
 
 def _filter_run(m):
     """The privacy filter's map states its budget 1/3 rounded up (the proven filter's)."""
-    dp.enable_features("contrib")  # not vetted in this branch yet
     odometer = dp.c.make_fully_adaptive_composition(*ATOM, dp.max_divergence())
     return m.make_privacy_filter(odometer, 1.0, Fraction(1, 3)).map(1.0)
 
