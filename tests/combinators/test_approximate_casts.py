@@ -19,12 +19,6 @@ from certdp.core.errors import ContractError, FailedMapError, MakeMeasurementErr
 ATOM = dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64")
 
 
-@pytest.fixture(autouse=True)
-def _contrib():
-    dp.enable_features("contrib")  # new constructors are not vetted yet
-    yield
-
-
 def test_approximate_pure_and_zcdp_as_opendp():
     """OpenDP 0.16: make_approximate(laplace scale 1).map(1.0) == (1.0, 0.0), map(0.5) ==
     (0.5, 0.0); of a Gaussian of scale 1 (zCDP), (0.5, 0.0)."""

@@ -26,7 +26,6 @@ SPACE = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.symmetric_dista
 
 @pytest.fixture(autouse=True)
 def _features():
-    dp.enable_features("contrib")  # new constructors are not vetted yet
     yield
     dp.disable_features("honest-but-curious")
 
