@@ -23,6 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import certdp.prelude as dp  # noqa: E402
 
+dp.enable_features("contrib")  # the gate refuses a sampler change until it is re-vetted
+
 SIZE = 100_000
 REPEATS = 3
 

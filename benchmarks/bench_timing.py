@@ -1,7 +1,8 @@
 """The timing channel of every sampler: does a release take longer when its noise is large, or
 when its data is large?
 
-Run: ``python benchmarks/bench_timing.py [--releases N] [--vector-releases M] [--size S]``
+Run: ``python benchmarks/bench_timing.py [--releases N] [--vector-releases M] [--size S]
+[--only gaussian-f64 ...]``
 (``make bench``).  For each release path (Laplace and Gaussian; integer (i32) and float (f64,
 default k = -1074); scalar and vector of ``S`` elements) two channels are measured:
 
@@ -106,6 +107,12 @@ def main() -> None:
     parser.add_argument("--releases", type=int, default=20000, help="scalar releases per row")
     parser.add_argument("--vector-releases", type=int, default=2000, help="vector releases")
     parser.add_argument("--size", type=int, default=100, help="elements of a vector release")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        default=None,
+        help="release paths to measure, e.g. gaussian-f64 laplace-i32 (default: all)",
+    )
     options = parser.parse_args()
     print(
         f"bench_timing: scale 10, f64 with k = -1074; scalar {options.releases} releases, "
@@ -115,6 +122,8 @@ def main() -> None:
     for kind in ("laplace", "gaussian"):
         for T in ("i32", "f64"):
             for vector in (False, True):
+                if options.only is not None and f"{kind}-{T}" not in options.only:
+                    continue
                 built = measurement(kind, T, vector, options.size)
                 count = options.vector_releases if vector else options.releases
                 name = f"{kind} {T} {'vector' if vector else 'scalar'}"

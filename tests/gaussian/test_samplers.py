@@ -205,8 +205,9 @@ def test_sequential_sampler_tests_the_exact_ratio_for_float_scales(monkeypatch, 
 
 @pytest.mark.parametrize("scale", FLOAT_SCALES)
 def test_batch_thresholds_are_the_exact_exponents_for_float_scales(monkeypatch, scale):
-    """Both acceptance paths of the batch (64-digit thresholds, or exact Bernoulli trials
-    when the proposals are Python integers) compare with exp(-n/d) for the exact n/d."""
+    """Every acceptance path of the batch (64-digit thresholds, exact Bernoulli trials when
+    the proposals are Python integers, the split's bucket bounds and exact tests) compares with
+    exp(-n/d) for the exact n/d of a magnitude."""
     calls = []
     real_digits, real_bernoulli = dg.exp_neg_digits, dg.bernoulli_exp_ratio
 
@@ -218,8 +219,21 @@ def test_batch_thresholds_are_the_exact_exponents_for_float_scales(monkeypatch, 
         calls.append((numerator, denominator))
         return real_bernoulli(source, numerator, denominator)
 
+    def bounds(numerator, denominator, count):
+        calls.append((numerator, denominator))
+        return real_bounds(numerator, denominator, count)
+
+    def accept(source, prefix, numerator, denominator):
+        calls.append((numerator, denominator))
+        return real_accept(source, prefix, numerator, denominator)
+
+    import certdp.samplers.discrete_gaussian_split as split_module
+
+    real_bounds, real_accept = split_module.exp_neg_bounds, split_module.accept_gaussian
     monkeypatch.setattr(dg, "exp_neg_digits", digits)
     monkeypatch.setattr(dg, "bernoulli_exp_ratio", bernoulli)
+    monkeypatch.setattr(split_module, "exp_neg_bounds", bounds)  # the split path (t >= 93)
+    monkeypatch.setattr(split_module, "accept_gaussian", accept)
     draws = dg.discrete_gaussian_batch_sampler(scale)(entropy_source(), 2_000)
     assert len(draws) == 2_000 and calls
     exact = {_exact_exponent(scale, m) for m in range(0, 20 * (int(scale) + 1) + 400)}
@@ -233,8 +247,9 @@ def test_z2k_sampler_draws_at_the_exact_grid_scale(monkeypatch, scale, k):
     import certdp.samplers.discrete_gaussian_z2k as z2k
 
     seen = []
-    real = z2k.discrete_gaussian_batch_sampler
+    real, real_split = z2k.discrete_gaussian_batch_sampler, z2k.split_gaussian
     monkeypatch.setattr(z2k, "discrete_gaussian_batch_sampler", lambda s: seen.append(s) or real(s))
+    monkeypatch.setattr(z2k, "split_gaussian", lambda s, e: seen.append(s) or real_split(s, e))
     discrete_gaussian_Z2k_sampler(scale, k, "f64")
     assert seen == [scale / Fraction(2) ** k]
 

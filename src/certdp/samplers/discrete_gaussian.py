@@ -18,9 +18,11 @@ from certdp.core.errors import FailedFunctionError, shown
 
 from ._arguments import exact_rational
 from .bernoulli_exp import bernoulli_exp_ratio
+from .discrete_gaussian_split import split_gaussian
 from .discrete_laplace import discrete_laplace_sampler
-from .discrete_laplace_z2k_batch import discrete_laplace_large_batch_sampler
+from .discrete_laplace_z2k_batch import discrete_laplace_large_batch_sampler, split_to_integers
 from .exp_digits import exp_neg_digits
+from .geometric import threshold_table
 from .uniform import EntropySource, entropy_source
 
 __all__ = [
@@ -99,6 +101,14 @@ def discrete_gaussian_batch_sampler(scale: Fraction) -> Callable[[EntropySource,
 
         return zeros
     t, denominator, numerator = acceptance_exponent(scale)
+    if threshold_table(1, t) is None:  # no table for the proposals  # label: batch-split-case
+        j, low, draw = split_gaussian(scale, (t, denominator, numerator))  # label: batch-split
+
+        def split_batch(source: EntropySource, count: int) -> np.ndarray:
+            draws = draw(source, count)  # label: batch-split-draws
+            return split_to_integers(source, j, low, draws)  # label: batch-split-integers
+
+        return split_batch
     proposals = discrete_laplace_large_batch_sampler(Fraction(t))  # label: batch-proposals
     thresholds: dict[int, int] = {}  # |y| -> floor(2^64 exp(-n(y) / d))
 

@@ -41,6 +41,8 @@ __all__ = [
     "discrete_laplace_Z2k_batch_sampler",
     "discrete_laplace_large_batch_sampler",
     "split_laplace",
+    "split_to_integers",
+    "split_to_floats",
     "split_exponent",
     "bucket_bound",
 ]
@@ -241,6 +243,21 @@ def split_laplace(t: int, s: int):
     return j, low, draw
 
 
+def split_to_integers(source: EntropySource, j: int, low: int, draws) -> np.ndarray:
+    """The integers ``(-1)^negative (2^j A + proposals 2^low + r)`` of split draws ``draws =
+    (quotients, proposals, negative, lows)`` (the form ``split_laplace``'s ``draw`` returns),
+    as an ``object`` array; the low bits ``r`` not in ``lows`` are drawn now."""
+    quotients, proposals, negative, lows = draws
+    count = len(quotients)
+    integers = np.zeros(count, dtype=object)
+    parts = zip(quotients.tolist(), proposals.tolist(), negative.tolist())
+    for i, (a_i, b_i, minus) in enumerate(parts):
+        r = lows[i] if i in lows else source.bits(low)  # label: large-low
+        g = (a_i << j) | (b_i << low) | r  # label: large-g
+        integers[i] = -g if minus else g  # label: large-z
+    return integers
+
+
 def discrete_laplace_large_batch_sampler(
     scale: Fraction,
 ) -> Callable[[EntropySource, int], np.ndarray]:
@@ -253,16 +270,42 @@ def discrete_laplace_large_batch_sampler(
     j, low, draw = split_laplace(t, s)
 
     def sample(source: EntropySource, count: int) -> np.ndarray:
-        quotients, proposals, negative, lows = draw(source, count)
-        draws = np.zeros(count, dtype=object)
-        parts = zip(quotients.tolist(), proposals.tolist(), negative.tolist())
-        for i, (a_i, b_i, minus) in enumerate(parts):
-            r = lows[i] if i in lows else source.bits(low)  # label: large-low
-            g = (a_i << j) | (b_i << low) | r  # label: large-g
-            draws[i] = -g if minus else g  # label: large-z
-        return draws
+        return split_to_integers(source, j, low, draw(source, count))  # label: large-split
 
     return sample
+
+
+def split_to_floats(source: EntropySource, shifts, k: int, j: int, low: int, draws) -> list:
+    """``[round_f64(2^k (c_k(shifts[i]) + Z_i))]`` for the split draws ``draws = (quotients,
+    proposals, negative, lows)`` of ``Z_i = (-1)^negative (2^j A + proposals 2^low + r)`` (the
+    form ``split_laplace``'s ``draw`` returns); the low bits ``r`` not in ``lows`` are drawn only
+    where the rounding needs them."""
+    T = "f64"  # label: f64-only
+    count = len(shifts)
+    quotients, proposals, negative, lows = draws  # label: draws
+    spread = (1 << low) - 1  # G lies in [known, known + spread] until its low bits are drawn
+    if -1074 <= k <= 0:  # f64 arithmetic decides nearly every rounding  # label: fast
+        results, decided = fast_rounding(shifts, quotients, proposals, negative, k, j, low)
+        exact = [i for i, ok in enumerate(decided) if not ok or i in lows]  # label: exact-set
+    else:
+        results, exact = [0.0] * count, range(count)
+    columns = quotients.tolist(), proposals.tolist(), negative.tolist()
+    for i in exact:
+        x, a_i, b_i, minus = shifts[i], columns[0][i], columns[1][i], columns[2][i]
+        c = nearest_grid_index(x, k)  # label: batch-index
+        known = (a_i << j) | (b_i << low)  # G with its undrawn low bits zero  # label: known
+        if i not in lows:
+            first = c - known if minus else c + known  # label: first
+            last = first - spread if minus else first + spread  # label: last
+            value = grid_point_to_float(first, k, T)  # label: round-first
+            other = grid_point_to_float(last, k, T)  # label: round-last
+            if _same_float(value, other):  # label: same
+                results[i] = value
+                continue
+            lows[i] = source.bits(low)  # label: low-for-rounding
+        g = known | lows[i]  # label: g
+        results[i] = grid_point_to_float(c - g if minus else c + g, k, T)  # label: exact
+    return results
 
 
 def discrete_laplace_Z2k_batch_sampler(
@@ -283,31 +326,7 @@ def discrete_laplace_Z2k_batch_sampler(
     j, low, draw = split_laplace(t, s)  # label: split
 
     def sample(source: EntropySource, shifts: list) -> list:
-        count = len(shifts)
-        quotients, proposals, negative, lows = draw(source, count)  # label: draw
-        spread = (1 << low) - 1  # G lies in [known, known + spread] until its low bits are drawn
-        if -1074 <= k <= 0:  # f64 arithmetic decides nearly every rounding  # label: fast
-            results, decided = fast_rounding(shifts, quotients, proposals, negative, k, j, low)
-            exact = [i for i, ok in enumerate(decided) if not ok or i in lows]  # label: exact-set
-        else:
-            results, exact = [0.0] * count, range(count)
-        draws = quotients.tolist(), proposals.tolist(), negative.tolist()
-        for i in exact:
-            x, a_i, b_i, minus = shifts[i], draws[0][i], draws[1][i], draws[2][i]
-            c = nearest_grid_index(x, k)  # label: batch-index
-            known = (a_i << j) | (b_i << low)  # G with its undrawn low bits zero  # label: known
-            if i not in lows:
-                first = c - known if minus else c + known  # label: first
-                last = first - spread if minus else first + spread  # label: last
-                value = grid_point_to_float(first, k, T)  # label: round-first
-                other = grid_point_to_float(last, k, T)  # label: round-last
-                if _same_float(value, other):  # label: same
-                    results[i] = value
-                    continue
-                lows[i] = source.bits(low)  # label: low-for-rounding
-            g = known | lows[i]  # label: g
-            results[i] = grid_point_to_float(c - g if minus else c + g, k, T)  # label: exact
-        return results
+        return split_to_floats(source, shifts, k, j, low, draw(source, len(shifts)))  # label: draw
 
     return sample
 

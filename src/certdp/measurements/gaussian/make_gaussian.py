@@ -147,7 +147,8 @@ def float_release(scale: Fraction, k: int, T, vector: bool):
     largest = T.max
 
     def release(values: list) -> list[float]:
-        finite = [min(max(x_i, -largest), largest) for x_i in values]  # label: clamp
+        # binary64 holds every value of f32 and f64 exactly; infinities become +-largest
+        finite = np.clip(np.asarray(values, dtype=np.float64), -largest, largest)  # label: clamp
         return sample(entropy_source(), finite)  # label: float-draws
 
     if vector:
