@@ -266,3 +266,12 @@ def test_z2k_split_takes_numpy_arrays_and_lists_alike():
     for values in (from_list, from_array):
         assert len(values) == 3 and all(type(v) is float for v in values)
         assert abs(values[2] - 1e300) < 1e286  # ulp of 1e300 is about 1.5e284
+
+
+def test_the_split_starts_where_the_threshold_tables_end():
+    """SPLIT_FROM is the first proposal scale without a threshold table (the choice affects only
+    speed, but a table-less scale below it would send proposals one by one)."""
+    from certdp.samplers.geometric import threshold_table
+
+    for t in range(80, 101):
+        assert (threshold_table(1, t) is None) == (t >= dg.SPLIT_FROM), t

@@ -22,7 +22,6 @@ from .discrete_gaussian_split import split_gaussian
 from .discrete_laplace import discrete_laplace_sampler
 from .discrete_laplace_z2k_batch import discrete_laplace_large_batch_sampler, split_to_integers
 from .exp_digits import exp_neg_digits
-from .geometric import threshold_table
 from .uniform import EntropySource, entropy_source
 
 __all__ = [
@@ -32,6 +31,9 @@ __all__ = [
 ]
 
 # proof: begin discrete-gaussian
+#: Proposal scales t from which the batch samplers use split_gaussian (from t = 93 on,
+#: threshold_table(1, t) does not exist; the choice affects only speed).
+SPLIT_FROM = 93  # label: split-from
 #: Digits of W and of the thresholds compared at once by the batch acceptance test.
 WORD = 64  # label: word
 WORD_MASK = (1 << WORD) - 1  # label: word-mask
@@ -101,7 +103,7 @@ def discrete_gaussian_batch_sampler(scale: Fraction) -> Callable[[EntropySource,
 
         return zeros
     t, denominator, numerator = acceptance_exponent(scale)
-    if threshold_table(1, t) is None:  # no table for the proposals  # label: batch-split-case
+    if t >= SPLIT_FROM:  # label: batch-split-case
         j, low, draw = split_gaussian(scale, (t, denominator, numerator))  # label: batch-split
 
         def split_batch(source: EntropySource, count: int) -> np.ndarray:

@@ -18,11 +18,10 @@ from certdp.core.types import FLOAT_TYPES, carrier
 from certdp.numeric import is_representable
 
 from ._arguments import exact_rational
-from .discrete_gaussian import acceptance_exponent, discrete_gaussian_batch_sampler
+from .discrete_gaussian import SPLIT_FROM, acceptance_exponent, discrete_gaussian_batch_sampler
 from .discrete_gaussian_split import split_gaussian
 from .discrete_laplace_z2k import grid_point_to_float, nearest_grid_index
 from .discrete_laplace_z2k_batch import split_to_floats
-from .geometric import threshold_table
 from .uniform import EntropySource, entropy_source
 
 __all__ = ["discrete_gaussian_Z2k_sampler", "sample_discrete_gaussian_Z2k"]
@@ -35,8 +34,8 @@ def discrete_gaussian_Z2k_sampler(
     """A sampler of ``[round_T(2^k (c_i + Z_i))]``, ``c_i = nearest_grid_index(x_i, k)``,
     ``Z_i ~ N_Z(0, (scale / 2^k)^2)`` independent."""
     grid_scale = scale * (Fraction(1, 1 << k) if k >= 0 else (1 << -k))  # label: grid-scale
-    exponent = acceptance_exponent(grid_scale) if scale != 0 else None  # label: z2k-exponent
-    if T == "f64" and exponent and threshold_table(1, exponent[0]) is None:  # label: z2k-split-case
+    exponent = acceptance_exponent(grid_scale) if scale else None  # label: z2k-exponent
+    if T == "f64" and exponent and exponent[0] >= SPLIT_FROM:  # label: z2k-split-case
         j, low, draw = split_gaussian(grid_scale, exponent)  # label: z2k-split
 
         def sample_split(source: EntropySource, shifts: Sequence[float]) -> list[float]:
