@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats
 
 from certdp.samplers import discrete_gaussian as dg
@@ -275,3 +277,30 @@ def test_the_split_starts_where_the_threshold_tables_end():
 
     for t in range(80, 101):
         assert (threshold_table(1, t) is None) == (t >= dg.SPLIT_FROM), t
+
+
+def test_large_quotients_go_to_the_exact_test(monkeypatch):
+    """With the quotient limit lowered to 1, every proposal with A >= 1 is 'large' and skips the
+    bucket test: the exact tests alone give the same law."""
+    monkeypatch.setattr(split_module, "QUOTIENT_LIMIT", 1)
+    calls = []
+    real = split_module.accept_gaussian
+    monkeypatch.setattr(split_module, "accept_gaussian", lambda *a: calls.append(a) or real(*a))
+    draws = dg.discrete_gaussian_batch_sampler(Fraction(1000, 3))(entropy_source(), N)
+    assert len(calls) > N // 2
+    _fits(draws, 1000 / 3)
+
+
+@given(
+    n=st.integers(min_value=0, max_value=2**90),
+    d=st.integers(min_value=1, max_value=2**90),
+    digits=st.integers(min_value=0, max_value=140),
+)
+def test_exp_neg_bounds_enclose_every_value(n, d, digits):
+    lo, hi = exp_neg_bounds(n, d, digits)
+    if n == 0:
+        assert lo <= 1 << digits <= hi
+    else:
+        exact = exp_neg_digits(n, d, digits)
+        assert lo <= exact < hi  # irrational: floor(2^m exp(-n/d)) < 2^m exp(-n/d) <= hi
+    assert 0 <= lo < 1 << digits  # paragraph 1 of the lemma: lo < 2^m
