@@ -304,3 +304,12 @@ def test_exp_neg_bounds_enclose_every_value(n, d, digits):
         exact = exp_neg_digits(n, d, digits)
         assert lo <= exact < hi  # irrational: floor(2^m exp(-n/d)) < 2^m exp(-n/d) <= hi
     assert 0 <= lo < 1 << digits  # paragraph 1 of the lemma: lo < 2^m
+
+
+@pytest.mark.parametrize("scale", [0.3, 0.7, 0.1 * 1024, 1e-5, 3e7])
+def test_z2k_finest_grid_float_scales_match_the_gaussian_law(scale):
+    """Float scales (squares with denominators near 2^110) on the default grid k = -1074: the
+    grid is far finer than the float spacing of the bulk, so the law is N(0, scale^2) (KS)."""
+    outputs = dg_z2k(Fraction(scale), -1074)(entropy_source(), [0.0] * N)
+    scaled = [v / scale for v in outputs]
+    assert stats.kstest(scaled, stats.norm(loc=0.0, scale=1.0).cdf).pvalue > SIGNIFICANCE
