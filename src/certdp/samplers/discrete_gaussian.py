@@ -94,8 +94,8 @@ def bernoulli_exp_refine(source: EntropySource, n: int, d: int, prefix: int) -> 
 
 def discrete_gaussian_batch_sampler(scale: Fraction) -> Callable[[EntropySource, int], np.ndarray]:
     """A sampler of ``count`` independent draws of N_Z(0, scale^2), as a numpy array
-    (``int64`` when every draw fits, else ``object``); vectorised when the discrete Laplace
-    proposals are."""
+    (``int64`` when every draw fits, else ``object``); vectorised: by ``split_gaussian`` for
+    proposal scales from ``SPLIT_FROM`` on (Python integers), else on the table's proposals."""
     if scale == 0:
 
         def zeros(source: EntropySource, count: int) -> np.ndarray:
