@@ -61,10 +61,11 @@ def _exact(symbol: str, x: float, y: float) -> tuple[int, int] | None:
     return nx * dy, dx * ny  # label: exact-div
 
 
-def _checked(candidate: float, n: int, d: int, up: bool) -> bool:
-    """Is the float ``candidate`` the smallest float ``>= n/d`` (``up``) or the largest
-    ``<= n/d``, with ``n/d`` in the finite range?  ``True`` only when proved by exact
-    comparisons; ``False`` may also be returned for a candidate that is the answer."""
+def _checked(candidate: float, lo: int, hi: int, d: int, up: bool) -> bool:
+    """Is the float ``candidate`` the smallest float ``>= v`` (``up``) or the largest ``<= v``
+    for every ``v`` in ``[lo/d, hi/d]``, an interval within the finite range?  ``True`` only
+    when proved by exact comparisons; ``False`` may also be returned for a candidate that is
+    the answer."""
     if candidate == 0 or not abs(candidate) < _OMEGA:  # also NaN and infinities  # label: zone
         return False
     nc, dc = candidate.as_integer_ratio()  # label: ratio-c
@@ -81,10 +82,10 @@ def _checked(candidate: float, n: int, d: int, up: bool) -> bool:
         c, g, s = nc, dc << k, dc  # label: scale-coarse
     else:
         c, g, s = nc << -k, dc, dc << -k  # label: scale-fine
-    lhs = n * s  # the exact value times s * d; compare with (c +- g) * d
+    # an end times s * d, compared with (c +- g) * d
     if up:
-        return lhs <= c * d and lhs > (c - g) * d  # label: check-up
-    return lhs >= c * d and lhs < (c + g) * d  # label: check-down
+        return hi * s <= c * d and lo * s > (c - g) * d  # label: check-up
+    return lo * s >= c * d and hi * s < (c + g) * d  # label: check-down
 
 
 def _quick(symbol: str, up: bool, exact):
@@ -100,12 +101,15 @@ def _quick(symbol: str, up: bool, exact):
                     candidate = a * b
                 else:
                     candidate = a / b  # b != 0 here
-                if _checked(candidate, *ratio, up):  # label: quick-checked
+                n, d = ratio
+                if math.isfinite(candidate):
+                    # the host rounds to nearest: when the exact value lies beyond the
+                    # candidate in the direction asked, the answer is the float next to it
+                    nc, dc = candidate.as_integer_ratio()  # label: quick-ratio
+                    if (n * dc > nc * d) if up else (n * dc < nc * d):  # label: quick-beyond
+                        candidate = math.nextafter(candidate, math.inf if up else -math.inf)
+                if _checked(candidate, n, n, d, up):  # label: quick-checked
                     return candidate  # label: quick-return
-                # the host rounds to nearest: the answer is then often the next float over
-                candidate = math.nextafter(candidate, math.inf if up else -math.inf)
-                if _checked(candidate, *ratio, up):  # label: quick-checked-next
-                    return candidate  # label: quick-return-next
         return exact(a, b)  # label: quick-fallback
 
     operation.__name__ = operation.__qualname__ = f"quick_{exact.__name__}"

@@ -32,6 +32,7 @@ from certdp.numeric.quick import (
     quick_neg_inf_mul,
     quick_neg_inf_sub,
 )
+from certdp.numeric.quick_elementary import quick_inf_exp, quick_inf_ln_1p
 
 __all__ = ["cdp_delta", "delta_at_order", "inf_exp", "inf_ln_1p"]
 
@@ -102,13 +103,14 @@ def delta_at_order(a: float, rho: float, epsilon: float) -> float:
             t1 = -F64_MAX  # a larger exponent: delta only grows  # label: t1-floor
         else:
             return 1.0  # label: t1-overflow
-    t2 = quick_inf_mul(a, inf_ln_1p(-quick_neg_inf_div(1.0, a)))  # >= a ln(1 - 1/a)  # label: t2
+    # t2 >= a ln(1 - 1/a)
+    t2 = quick_inf_mul(a, quick_inf_ln_1p(-quick_neg_inf_div(1.0, a)))  # label: t2
     try:
         exponent = quick_inf_add(t1, t2)  # >= the exact exponent  # label: exponent
     except ArithmeticOverflowError:  # t1 <= F64_MAX and t2 <= 0: only below the range
         exponent = -F64_MAX  # a larger exponent: delta only grows  # label: exponent-floor
     try:
-        delta = quick_inf_div(inf_exp(exponent), quick_neg_inf_sub(a, 1.0))  # label: delta
+        delta = quick_inf_div(quick_inf_exp(exponent), quick_neg_inf_sub(a, 1.0))  # label: delta
     except ArithmeticOverflowError:
         return 1.0  # label: delta-overflow
     return min(delta, 1.0)  # label: at-most-one
