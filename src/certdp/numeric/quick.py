@@ -106,6 +106,8 @@ def _quick(symbol: str, up: bool, exact):
                     # the host rounds to nearest: when the exact value lies beyond the
                     # candidate in the direction asked, the answer is the float next to it
                     nc, dc = candidate.as_integer_ratio()  # label: quick-ratio
+                    if n * dc == nc * d and candidate != 0:  # exact: both roundings
+                        return candidate  # label: quick-exact-return
                     if (n * dc > nc * d) if up else (n * dc < nc * d):  # label: quick-beyond
                         candidate = math.nextafter(candidate, math.inf if up else -math.inf)
                 if _checked(candidate, n, n, d, up):  # label: quick-checked

@@ -74,12 +74,12 @@ def cdp_delta(rho, epsilon) -> float:
     except ArithmeticOverflowError:
         a_max = F64_MAX
     a_min = 1.01  # label: a-min
+    log1p, copysign = math.log1p, math.copysign  # local names: the loop runs ~60 times
     while True:  # bisection on the sign of the derivative in a (any a > 1 is valid)
         a_mid = a_min + (a_max - a_min) / 2.0
-        if a_mid in (a_max, a_min):
+        if a_mid == a_max or a_mid == a_min:
             break
-        derivative = (2.0 * a_mid - 1.0) * rho - epsilon + math.log1p(-1.0 / a_mid)
-        if math.copysign(1.0, derivative) < 0:
+        if copysign(1.0, (2.0 * a_mid - 1.0) * rho - epsilon + log1p(-1.0 / a_mid)) < 0:
             a_min = a_mid
         else:
             a_max = a_mid
