@@ -79,7 +79,9 @@ def cdp_delta(rho, epsilon) -> float:
         a_mid = a_min + (a_max - a_min) / 2.0
         if a_mid == a_max or a_mid == a_min:
             break
-        if copysign(1.0, (2.0 * a_mid - 1.0) * rho - epsilon + log1p(-1.0 / a_mid)) < 0:
+        derivative = (2.0 * a_mid - 1.0) * rho - epsilon + log1p(-1.0 / a_mid)
+        # the sign bit, as OpenDP reads it: -0.0 counts as negative (never NaN: terms finite or +inf)
+        if derivative < 0.0 or (derivative == 0.0 and copysign(1.0, derivative) < 0):
             a_min = a_mid
         else:
             a_max = a_mid
