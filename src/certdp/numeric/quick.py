@@ -61,6 +61,19 @@ def _exact(symbol: str, x: float, y: float) -> tuple[int, int] | None:
     return nx * dy, dx * ny  # label: exact-div
 
 
+def _gap(nc: int, dc: int) -> int:
+    """``k`` such that ``2**k`` is at most the gap from the float ``nc/dc`` (in lowest terms,
+    ``0 < |nc/dc| < OMEGA``) to either float next to it, and ``nc/dc`` a multiple of it: the
+    spacing of its binade, halved below a normal power of two (where the binade changes)."""
+    magnitude = abs(nc)
+    # 2**e <= |candidate| < 2**(e + 1)
+    e = magnitude.bit_length() - dc.bit_length()  # label: binade
+    k = max(e, -1022) - 52  # label: gap
+    if e > -1022 and magnitude & (magnitude - 1) == 0:  # |candidate| = 2**e  # label: gap-power
+        k -= 1
+    return k
+
+
 def _checked(candidate: float, lo: int, hi: int, d: int, up: bool) -> bool:
     """Is the float ``candidate`` the smallest float ``>= v`` (``up``) or the largest ``<= v``
     for every ``v`` in ``[lo/d, hi/d]``, an interval within the finite range?  ``True`` only
@@ -69,14 +82,7 @@ def _checked(candidate: float, lo: int, hi: int, d: int, up: bool) -> bool:
     if candidate == 0 or not abs(candidate) < _OMEGA:  # also NaN and infinities  # label: zone
         return False
     nc, dc = candidate.as_integer_ratio()  # label: ratio-c
-    magnitude = abs(nc)
-    # 2**e <= |candidate| < 2**(e + 1)
-    e = magnitude.bit_length() - dc.bit_length()  # label: binade
-    # h = 2**k is at most the gap from the candidate to either float next to it: the spacing
-    # of its binade, halved below a normal power of two (where the binade changes)
-    k = max(e, -1022) - 52  # label: gap
-    if e > -1022 and magnitude & (magnitude - 1) == 0:  # |candidate| = 2**e  # label: gap-power
-        k -= 1
+    k = _gap(nc, dc)  # h = 2**k  # label: gap-call
     # scaled to the denominator s = dc * 2**max(-k, 0): candidate = c / s, h = g / s
     if k >= 0:
         c, g, s = nc, dc << k, dc  # label: scale-coarse
@@ -102,13 +108,18 @@ def _quick(symbol: str, up: bool, exact):
                 else:
                     candidate = a / b  # b != 0 here
                 n, d = ratio
-                if math.isfinite(candidate):
-                    # the host rounds to nearest: when the exact value lies beyond the
-                    # candidate in the direction asked, the answer is the float next to it
+                if candidate != 0 and abs(candidate) < _OMEGA:  # finite, nonzero, in range
                     nc, dc = candidate.as_integer_ratio()  # label: quick-ratio
-                    if n * dc == nc * d and candidate != 0:  # exact: both roundings
+                    # (candidate - exact) * dc * d, exactly
+                    ahead = nc * d - n * dc if up else n * dc - nc * d  # label: quick-ahead
+                    if ahead == 0:  # the exact value is the candidate: both roundings
                         return candidate  # label: quick-exact-return
-                    if (n * dc > nc * d) if up else (n * dc < nc * d):  # label: quick-beyond
+                    if ahead > 0:  # on the asked side: the answer if it is within 2**k
+                        k = _gap(nc, dc)  # label: quick-gap
+                        near = (ahead < (dc * d) << k) if k >= 0 else (ahead << -k < dc * d)
+                        if near:  # |candidate - exact| < 2**k  # label: quick-near-test
+                            return candidate  # label: quick-near
+                    else:  # the host rounds to nearest: the answer is the next float over
                         candidate = math.nextafter(candidate, math.inf if up else -math.inf)
                 if _checked(candidate, n, n, d, up):  # label: quick-checked
                     return candidate  # label: quick-return
