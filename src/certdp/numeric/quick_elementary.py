@@ -5,9 +5,9 @@ upward rounding of every point of a short proven enclosure of the exact value.
 Guarantee (quick_elementary.tex): for any operand, ``quick_inf_exp(x)`` returns the same float
 (same bits) and raises the same errors as ``inf_exp(x)`` (``T = "f64"``), and
 ``quick_inf_ln_1p(x)`` likewise as ``inf_ln_1p(x)``. Nothing is assumed of ``math.exp``,
-``math.log1p``, ``math.floor`` of a float product or ``math.nextafter`` (a wrong candidate or
-reduction only sends the call to the exact function); the host assumptions are those of
-``quick`` (IEEE comparisons, exact ``float.as_integer_ratio``, exact integers).
+``math.log1p`` or ``math.nextafter`` (a wrong candidate only sends the call to the exact
+function); the host assumptions are those of ``quick`` (IEEE comparisons, exact
+``float.as_integer_ratio``, exact integers).
 """
 
 from __future__ import annotations
