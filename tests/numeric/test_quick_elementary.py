@@ -346,3 +346,101 @@ def test_a_flipped_ln_end_is_caught(label, old, new):
     points = [rng.uniform(-0.9, 5.0) for _ in range(12)]
     assert all(_ln_encloses(qe, x) for x in points)
     assert not all(_ln_encloses(copy, x) for x in points)
+
+
+# ------------------------------------------------------- host values that are not floats
+# Referee (session 7) counterexamples, kept with their assertion: a host math.exp / math.log1p
+# returning the exact rational top of the proven enclosure (a Fraction, below the answer and
+# not a float) was returned as is before the `candidate-float` check.
+
+
+def test_regression_quick_inf_exp_trusts_a_non_float_host_value(monkeypatch):
+    x = 1.0
+    want = inf_exp(x, "f64")
+    n, d = x.as_integer_ratio()
+    lo, hi, e = qe._exp_bounds(n, d, (n * qe.INV_LN2_64) // (d << 64))
+    top = Fraction(hi) * Fraction(2) ** e  # >= exp(1), < up(exp(1)), not a binary64 value
+    monkeypatch.setattr(math, "exp", lambda value: top)
+    got = qe.quick_inf_exp(x)
+    monkeypatch.undo()
+    assert type(got) is float and struct.pack("<d", got) == struct.pack("<d", want), (
+        type(got),
+        got,
+        want,
+    )
+
+
+def test_regression_quick_inf_ln_1p_trusts_a_non_float_host_value(monkeypatch):
+    x = 0.5
+    want = inf_ln_1p(x, "f64")
+    lo, hi = qe._ln_bounds(*x.as_integer_ratio())
+    top = Fraction(hi, qe.ONE)
+    monkeypatch.setattr(math, "log1p", lambda value: top)
+    got = qe.quick_inf_ln_1p(x)
+    monkeypatch.undo()
+    assert type(got) is float and struct.pack("<d", got) == struct.pack("<d", want), (
+        type(got),
+        got,
+        want,
+    )
+
+
+class _SubFloat(float):
+    """A float subclass: same value, another type (its operators could mean anything)."""
+
+
+#: Host results of the right value (or the value above it) in another type.
+WRAPPERS = [Fraction, _SubFloat, np.float64, lambda v: int(v) if v == int(v) else Fraction(v)]
+
+
+def _host(monkeypatch, name, wrap, calls):
+    real = getattr(math, name)
+    monkeypatch.setattr(math, name, lambda v: calls.append(v) or wrap(real(v)))
+
+
+@pytest.mark.parametrize("wrap", WRAPPERS)
+def test_a_host_value_of_another_type_is_never_returned(monkeypatch, wrap):
+    """math.exp / math.log1p answering in another type (right value or not): every result is
+    exactly a float with the bits of the exact function's."""
+    calls = []
+    _host(monkeypatch, "exp", wrap, calls)
+    _host(monkeypatch, "log1p", wrap, calls)
+    exps = [-745.0, -300.1, -13.3, -1e-5, 0.0, 1e-5, 0.7, 1.0, 44.0, 708.9]
+    lns = [-0.99, -0.5, -1e-6, 0.0, 1e-6, 0.5, 3.0, 1e300]
+    got_exp = [qe.quick_inf_exp(x) for x in exps]
+    got_ln = [qe.quick_inf_ln_1p(x) for x in lns]
+    monkeypatch.undo()
+    assert len(calls) == len(exps) + len(lns)  # the host was asked each time
+    for x, got in zip(exps, got_exp):
+        assert type(got) is float and got == inf_exp(x, "f64"), (x, type(got))
+    for x, got in zip(lns, got_ln):
+        assert type(got) is float and got == inf_ln_1p(x, "f64"), (x, type(got))
+
+
+@pytest.mark.parametrize("wrap", [Fraction, _SubFloat, np.float64])
+def test_a_next_float_of_another_type_is_never_returned(monkeypatch, wrap):
+    """math.nextafter answering in another type: the float above the candidate is then never
+    returned (the check in quick._checked), only the exact function's float."""
+    real = math.nextafter
+    calls = []
+    host = types.SimpleNamespace(**{k: getattr(math, k) for k in dir(math) if k[0] != "_"})
+    host.nextafter = lambda v, to: calls.append(v) or wrap(real(v, to))
+    # the host rounds to nearest: a candidate below the exact value needs the float above it
+    below = []
+    for x in [0.1 * i for i in range(1, 60)] + [-0.3 * i for i in range(1, 60)]:
+        if Fraction(math.exp(x)) < _exp_fraction(x):
+            below.append(x)
+    assert below
+    monkeypatch.setattr(qe, "math", host)
+    got = [qe.quick_inf_exp(x) for x in below]
+    monkeypatch.undo()
+    assert calls
+    for x, value in zip(below, got):
+        assert type(value) is float and value == inf_exp(x, "f64"), (x, type(value))
+
+
+def _exp_fraction(x: float) -> Fraction:
+    """e^x to 200 bits as a Fraction (only orders the host value against it, far from ties)."""
+    with mpmath.workprec(200):
+        m, e = mpmath.frexp(mpmath.exp(_mp(x)))
+        return Fraction(int(m * 2**200)) * Fraction(2) ** (e - 200)

@@ -79,6 +79,8 @@ def _checked(candidate: float, lo: int, hi: int, d: int, up: bool) -> bool:
     for every ``v`` in ``[lo/d, hi/d]``, an interval within the finite range?  ``True`` only
     when proved by exact comparisons; ``False`` may also be returned for a candidate that is
     the answer."""
+    if type(candidate) is not float:  # e.g. a subclass or a Fraction from the host
+        return False  # label: zone-float
     if candidate == 0 or not abs(candidate) < _OMEGA:  # also NaN and infinities  # label: zone
         return False
     nc, dc = candidate.as_integer_ratio()  # label: ratio-c
@@ -108,7 +110,8 @@ def _quick(symbol: str, up: bool, exact):
                 else:
                     candidate = a / b  # b != 0 here
                 n, d = ratio
-                if candidate != 0 and abs(candidate) < _OMEGA:  # finite, nonzero, in range
+                is_float = type(candidate) is float  # exactly a float  # label: quick-float
+                if is_float and candidate != 0 and abs(candidate) < _OMEGA:  # label: quick-zone
                     nc, dc = candidate.as_integer_ratio()  # label: quick-ratio
                     # (candidate - exact) * dc * d, exactly
                     ahead = nc * d - n * dc if up else n * dc - nc * d  # label: quick-ahead

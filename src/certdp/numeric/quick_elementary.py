@@ -109,9 +109,12 @@ def _ln_bounds(n: int, d: int) -> tuple[int, int]:
     return k * LN2_HI + c_lo + a_lo, k * LN2_LO + c_hi + a_hi  # label: ln-sum-neg
 
 
-def _decided(candidate: float, lo: int, hi: int, d: int) -> float | None:
+def _decided(candidate: object, lo: int, hi: int, d: int) -> float | None:
     """``candidate`` or the float above it, whichever exact comparisons show is the upward
-    rounding of every value in ``[lo/d, hi/d]``; ``None`` when neither is shown to be."""
+    rounding of every value in ``[lo/d, hi/d]``; ``None`` when neither is shown to be (also
+    when ``candidate`` is not exactly a ``float``)."""
+    if type(candidate) is not float:  # a host value of any other type is never used
+        return None  # label: candidate-float
     if not math.isfinite(candidate):
         return None  # label: candidate-finite
     nc, dc = candidate.as_integer_ratio()  # label: candidate-ratio
