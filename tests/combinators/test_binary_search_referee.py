@@ -171,9 +171,9 @@ def test_a_tiny_epsilon_gaussian_search_is_bounded_in_evaluations():
     module = sys.modules["certdp.combinators.zCDP_to_approxDP.make_zCDP_to_approxDP"]
     real, per_map, built = module.cdp_delta, [], []
 
-    def counted(rho, epsilon):
+    def counted(rho, epsilon, memo=None):
         per_map[-1] += 1
-        return real(rho, epsilon)
+        return real(rho, epsilon, memo)
 
     def make(scale):
         built.append(scale)

@@ -168,3 +168,38 @@ def test_the_fast_path_is_taken_on_ordinary_operands(monkeypatch):
         for a, b in [(0.1, 0.7), (2.5, 1 / 3), (1e-5, 3.0), (12.0, 0.3)]:
             assert spy(a, b) == exact(a, b)
     assert called == []
+
+
+class _SubFloat(float):
+    """A float subclass: same value, another type."""
+
+
+@pytest.mark.parametrize("wrap", [lambda v: __import__("fractions").Fraction(v), _SubFloat])
+def test_a_next_float_of_another_type_is_never_returned(monkeypatch, wrap):
+    """math.nextafter answering in another type (right value): every quick operation still
+    returns exactly a float with the exact operation's bits (quick._checked's type check)."""
+    real = math.nextafter
+    calls = []
+    host = types.SimpleNamespace(**{k: getattr(math, k) for k in dir(math) if k[0] != "_"})
+    host.nextafter = lambda v, to: calls.append(v) or wrap(real(v, to))
+    monkeypatch.setattr(quick, "math", host)
+    values = [0.1, 0.3, 2.5, 7.0, 1e-310, 3e300, -0.7, 1 / 3, 2.0**-1022, 1e-5]
+    got = {
+        (name, a, b): outcome(getattr(quick, f"quick_{name}"), a, b)
+        for name in NAMES
+        for a in values
+        for b in values
+    }
+    types_seen = set()
+    for name in NAMES:
+        for a in values:
+            for b in values:
+                try:
+                    types_seen.add(type(getattr(quick, f"quick_{name}")(a, b)))
+                except DPError:
+                    pass
+    monkeypatch.undo()
+    assert calls  # the next-float path was taken
+    assert types_seen == {float}
+    for (name, a, b), value in got.items():
+        assert value == outcome(getattr(floats, name), a, b), (name, a, b)

@@ -130,8 +130,8 @@ def test_the_real_cdp_delta_is_proved_at_every_instance():
 
 _QUARTER_DELTA = (
     "\n\n_unedited_cdp_delta = cdp_delta\n\n\n"
-    "def cdp_delta(rho, epsilon):\n"
-    "    return _unedited_cdp_delta(rho, epsilon) / 4\n"
+    "def cdp_delta(rho, epsilon, memo=None):\n"
+    "    return _unedited_cdp_delta(rho, epsilon, memo) / 4\n"
 )
 
 
@@ -215,12 +215,12 @@ def test_rho_of_epsilon_squared_over_eight_in_the_code_is_refuted(tmp_path):
 
 _OPENDP_TAIL = (
     "\n\n_unedited_cdp_delta = cdp_delta\n\n\n"
-    "def cdp_delta(rho, epsilon):\n"
+    "def cdp_delta(rho, epsilon, memo=None):\n"
     "    if 0 < rho < math.inf and epsilon < math.inf and (\n"
     "        Fraction(epsilon) ** 2 / (4 * Fraction(rho)) > Fraction(F64_MAX)\n"
     "    ):\n"
     "        return 5e-324\n"
-    "    return _unedited_cdp_delta(rho, epsilon)\n"
+    "    return _unedited_cdp_delta(rho, epsilon, memo)\n"
 )
 
 

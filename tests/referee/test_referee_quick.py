@@ -28,8 +28,8 @@ PACKAGE = Path(certdp.__file__).resolve().parent
 # An unsound edit of the lemma's code: the upward check also accepts a candidate c with
 # c < v <= c + h, so quick_inf_* may return a float BELOW the exact value (rounded down).
 # Any change of the code a model stands for must make its cached proof stale.
-_OLD = "return lhs <= c * d and lhs > (c - g) * d  # label: check-up"
-_NEW = "return lhs <= (c + g) * d and lhs > (c - g) * d  # label: check-up"
+_OLD = "return hi * s <= c * d and lo * s > (c - g) * d  # label: check-up"
+_NEW = "return hi * s <= (c + g) * d and lo * s > (c - g) * d  # label: check-up"
 
 
 def test_an_edit_of_numeric_quick_makes_the_cdp_delta_proof_stale(tmp_path, monkeypatch):

@@ -61,30 +61,39 @@ def _exact(symbol: str, x: float, y: float) -> tuple[int, int] | None:
     return nx * dy, dx * ny  # label: exact-div
 
 
-def _checked(candidate: float, n: int, d: int, up: bool) -> bool:
-    """Is the float ``candidate`` the smallest float ``>= n/d`` (``up``) or the largest
-    ``<= n/d``, with ``n/d`` in the finite range?  ``True`` only when proved by exact
-    comparisons; ``False`` may also be returned for a candidate that is the answer."""
-    if candidate == 0 or not abs(candidate) < _OMEGA:  # also NaN and infinities  # label: zone
-        return False
-    nc, dc = candidate.as_integer_ratio()  # label: ratio-c
+def _gap(nc: int, dc: int) -> int:
+    """``k`` such that ``2**k`` is at most the gap from the float ``nc/dc`` (in lowest terms,
+    ``0 < |nc/dc| < OMEGA``) to either float next to it, and ``nc/dc`` a multiple of it: the
+    spacing of its binade, halved below a normal power of two (where the binade changes)."""
     magnitude = abs(nc)
     # 2**e <= |candidate| < 2**(e + 1)
     e = magnitude.bit_length() - dc.bit_length()  # label: binade
-    # h = 2**k is at most the gap from the candidate to either float next to it: the spacing
-    # of its binade, halved below a normal power of two (where the binade changes)
     k = max(e, -1022) - 52  # label: gap
     if e > -1022 and magnitude & (magnitude - 1) == 0:  # |candidate| = 2**e  # label: gap-power
         k -= 1
+    return k
+
+
+def _checked(candidate: float, lo: int, hi: int, d: int, up: bool) -> bool:
+    """Is the float ``candidate`` the smallest float ``>= v`` (``up``) or the largest ``<= v``
+    for every ``v`` in ``[lo/d, hi/d]``, an interval within the finite range?  ``True`` only
+    when proved by exact comparisons; ``False`` may also be returned for a candidate that is
+    the answer."""
+    if type(candidate) is not float:  # e.g. a subclass or a Fraction from the host
+        return False  # label: zone-float
+    if candidate == 0 or not abs(candidate) < _OMEGA:  # also NaN and infinities  # label: zone
+        return False
+    nc, dc = candidate.as_integer_ratio()  # label: ratio-c
+    k = _gap(nc, dc)  # h = 2**k  # label: gap-call
     # scaled to the denominator s = dc * 2**max(-k, 0): candidate = c / s, h = g / s
     if k >= 0:
         c, g, s = nc, dc << k, dc  # label: scale-coarse
     else:
         c, g, s = nc << -k, dc, dc << -k  # label: scale-fine
-    lhs = n * s  # the exact value times s * d; compare with (c +- g) * d
+    # an end times s * d, compared with (c +- g) * d
     if up:
-        return lhs <= c * d and lhs > (c - g) * d  # label: check-up
-    return lhs >= c * d and lhs < (c + g) * d  # label: check-down
+        return hi * s <= c * d and lo * s > (c - g) * d  # label: check-up
+    return lo * s >= c * d and hi * s < (c + g) * d  # label: check-down
 
 
 def _quick(symbol: str, up: bool, exact):
@@ -100,12 +109,23 @@ def _quick(symbol: str, up: bool, exact):
                     candidate = a * b
                 else:
                     candidate = a / b  # b != 0 here
-                if _checked(candidate, *ratio, up):  # label: quick-checked
+                n, d = ratio
+                is_float = type(candidate) is float  # exactly a float  # label: quick-float
+                if is_float and candidate != 0 and abs(candidate) < _OMEGA:  # label: quick-zone
+                    nc, dc = candidate.as_integer_ratio()  # label: quick-ratio
+                    # (candidate - exact) * dc * d, exactly
+                    ahead = nc * d - n * dc if up else n * dc - nc * d  # label: quick-ahead
+                    if ahead == 0:  # the exact value is the candidate: both roundings
+                        return candidate  # label: quick-exact-return
+                    if ahead > 0:  # on the asked side: the answer if it is within 2**k
+                        k = _gap(nc, dc)  # label: quick-gap
+                        near = (ahead < (dc * d) << k) if k >= 0 else (ahead << -k < dc * d)
+                        if near:  # |candidate - exact| < 2**k  # label: quick-near-test
+                            return candidate  # label: quick-near
+                    else:  # the host rounds to nearest: the answer is the next float over
+                        candidate = math.nextafter(candidate, math.inf if up else -math.inf)
+                if _checked(candidate, n, n, d, up):  # label: quick-checked
                     return candidate  # label: quick-return
-                # the host rounds to nearest: the answer is then often the next float over
-                candidate = math.nextafter(candidate, math.inf if up else -math.inf)
-                if _checked(candidate, *ratio, up):  # label: quick-checked-next
-                    return candidate  # label: quick-return-next
         return exact(a, b)  # label: quick-fallback
 
     operation.__name__ = operation.__qualname__ = f"quick_{exact.__name__}"

@@ -32,6 +32,7 @@ from certdp.numeric.quick import (
     quick_neg_inf_mul,
     quick_neg_inf_sub,
 )
+from certdp.numeric.quick_elementary import quick_inf_exp, quick_inf_ln_1p
 
 __all__ = ["cdp_delta", "delta_at_order", "inf_exp", "inf_ln_1p"]
 
@@ -58,8 +59,9 @@ def _f64(value, name: str, up: bool) -> float:
         return math.inf if up else F64_MAX  # label: rational-overflow
 
 
-def cdp_delta(rho, epsilon) -> float:
-    """A delta, rounded up, such that rho-zCDP implies (epsilon, delta)-DP."""
+def cdp_delta(rho, epsilon, memo: dict | None = None) -> float:
+    """A delta, rounded up, such that rho-zCDP implies (epsilon, delta)-DP. ``memo``: a dict
+    that calls may share (it only saves work: the values are those computed without it)."""
     rho = _f64(rho, "rho", up=True)  # label: rho-check
     epsilon = _f64(epsilon, "epsilon", up=False)  # label: epsilon-check
     if rho == 0 or math.isinf(epsilon):  # label: trivial-zero
@@ -73,26 +75,38 @@ def cdp_delta(rho, epsilon) -> float:
     except ArithmeticOverflowError:
         a_max = F64_MAX
     a_min = 1.01  # label: a-min
+    log1p, copysign = math.log1p, math.copysign  # local names: the loop runs ~60 times
     while True:  # bisection on the sign of the derivative in a (any a > 1 is valid)
         a_mid = a_min + (a_max - a_min) / 2.0
-        if a_mid in (a_max, a_min):
+        if a_mid == a_max or a_mid == a_min:
             break
-        derivative = (2.0 * a_mid - 1.0) * rho - epsilon + math.log1p(-1.0 / a_mid)
-        if math.copysign(1.0, derivative) < 0:
+        derivative = (2.0 * a_mid - 1.0) * rho - epsilon + log1p(-1.0 / a_mid)
+        # the sign bit, as OpenDP reads it: -0.0 counts as negative (never NaN here)
+        if derivative < 0.0 or (derivative == 0.0 and copysign(1.0, derivative) < 0):
             a_min = a_mid
         else:
             a_max = a_mid
     a = a_max  # label: order
-    return delta_at_order(a, rho, epsilon)  # label: at-order
+    return delta_at_order(a, rho, epsilon, memo)  # label: at-order
 
 
-def delta_at_order(a: float, rho: float, epsilon: float) -> float:
+def delta_at_order(a: float, rho: float, epsilon: float, memo: dict | None = None) -> float:
     """The bound at the order ``a``, every operation rounded so that it can only grow, clipped
     to 1: for floats ``a > 1``, ``0 < rho < inf`` and ``0 <= epsilon < inf``."""
     try:
         ar_e = quick_inf_sub(quick_inf_mul(a, rho), epsilon)  # >= a rho - epsilon  # label: ar-e
     except ArithmeticOverflowError:
         return 1.0  # a rho beyond the f64 range  # label: ar-e-overflow
+    if memo is None:
+        return _from_ar_e(a, ar_e)  # label: tail
+    key = ("tail", a, ar_e)  # the rest depends on a and ar_e alone  # label: tail-key
+    if key not in memo:
+        memo[key] = _from_ar_e(a, ar_e)  # label: tail-memo
+    return memo[key]  # label: tail-remembered
+
+
+def _from_ar_e(a: float, ar_e: float) -> float:
+    """The rest of ``delta_at_order``, from ``ar_e >= a rho - epsilon`` (a float, never -0.0)."""
     # (a - 1) is rounded in the direction that enlarges its product with ar_e
     a_1 = quick_neg_inf_sub(a, 1.0) if ar_e < 0 else quick_inf_sub(a, 1.0)  # label: a-1
     try:
@@ -102,13 +116,14 @@ def delta_at_order(a: float, rho: float, epsilon: float) -> float:
             t1 = -F64_MAX  # a larger exponent: delta only grows  # label: t1-floor
         else:
             return 1.0  # label: t1-overflow
-    t2 = quick_inf_mul(a, inf_ln_1p(-quick_neg_inf_div(1.0, a)))  # >= a ln(1 - 1/a)  # label: t2
+    # t2 >= a ln(1 - 1/a)
+    t2 = quick_inf_mul(a, quick_inf_ln_1p(-quick_neg_inf_div(1.0, a)))  # label: t2
     try:
         exponent = quick_inf_add(t1, t2)  # >= the exact exponent  # label: exponent
     except ArithmeticOverflowError:  # t1 <= F64_MAX and t2 <= 0: only below the range
         exponent = -F64_MAX  # a larger exponent: delta only grows  # label: exponent-floor
     try:
-        delta = quick_inf_div(inf_exp(exponent), quick_neg_inf_sub(a, 1.0))  # label: delta
+        delta = quick_inf_div(quick_inf_exp(exponent), quick_neg_inf_sub(a, 1.0))  # label: delta
     except ArithmeticOverflowError:
         return 1.0  # label: delta-overflow
     return min(delta, 1.0)  # label: at-most-one

@@ -286,5 +286,6 @@ MODELLED = {
         "combinators/_conversion/cdp_delta.py",
         "numeric/floats.py",
         "numeric/quick.py",
+        "numeric/quick_elementary.py",
     ],
 }

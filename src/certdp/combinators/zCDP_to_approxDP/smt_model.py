@@ -16,8 +16,9 @@ a ln(1 - 1/a))`` (the bound of Canonne, Kamath and Steinke at order ``a``, valid
 free (uninterpreted) functions constrained only by true facts at the points used: ``exp`` is
 positive and monotone, ``ln(1 + y)`` is monotone and ``<= y``, ``exp(x) <= 1 / (1 - x/2)^2`` for
 ``x <= 0``, and the theorem of numeric/elementary.tex on the code's own calls (``inf_exp(s) >= exp(s)``,
-``inf_ln_1p(y) >= ln(1 + y)``, the functions of :mod:`certdp.numeric`), which is assumed here,
-not checked.  ``rho = 0`` and
+``inf_ln_1p(y) >= ln(1 + y)``, the functions of :mod:`certdp.numeric`, which the code calls
+through ``quick_inf_exp`` and ``quick_inf_ln_1p``, the same bits by numeric/quick_elementary.tex),
+which is assumed here, not checked.  ``rho = 0`` and
 ``epsilon = +inf`` make every delta valid; delta ``>= 1`` is always valid.
 
 Model of the arithmetic (cdp_delta.py, lines ``ar-e`` to ``at-most-one``), for an order ``a``,
@@ -218,7 +219,8 @@ def code_delta(rho, epsilon) -> tuple[float, list]:
 
     built = make_zCDP_to_approxDP(stub_measurement(rho, zero_concentrated_divergence()))
     profile = built.map(1)
-    return traced(lambda: profile.delta(epsilon), ("cdp_delta", "inf_ln_1p", "inf_exp"))
+    watched = ("cdp_delta", "inf_ln_1p", "inf_exp", "quick_inf_ln_1p", "quick_inf_exp")
+    return traced(lambda: profile.delta(epsilon), watched)
 
 
 def code_order(records) -> dict:
@@ -229,8 +231,10 @@ def code_order(records) -> dict:
     for name, arguments, result, local in records:
         if name == "cdp_delta" and isinstance(local.get("a"), float):
             found["a"] = local["a"]
-        elif name in ("inf_ln_1p", "inf_exp") and isinstance(result, float):
-            found["ln" if name == "inf_ln_1p" else "exp"] = (arguments["x"], result)
+        elif name.endswith(("inf_ln_1p", "inf_exp")) and isinstance(result, float):
+            # the code calls quick_inf_* (numeric/quick_elementary.tex: the same bits as
+            # inf_*), which may call inf_* itself: the last completed call is the outer one
+            found["ln" if name.endswith("inf_ln_1p") else "exp"] = (arguments["x"], result)
     return found
 
 
@@ -323,7 +327,9 @@ SCOPE = {
         ),
         assumed=(
             "inf_exp(s) >= exp(s) and inf_ln_1p(y) >= ln(1 + y) at the code's own calls "
-            "(theorem directed elementary functions of numeric/elementary.tex)",
+            "(theorem directed elementary functions of numeric/elementary.tex), which the code "
+            "makes through quick_inf_exp and quick_inf_ln_1p (the same bits: theorem quick "
+            "elementary functions of numeric/quick_elementary.tex, proved on paper)",
             "the conversion theorem of Canonne, Kamath and Steinke (cdp_delta.tex)",
             "quick_inf_* and quick_neg_inf_* return the bits of the exact directed operations "
             "(theorem quick operations of numeric/quick.tex, proved on paper): the f8 part "
@@ -340,5 +346,6 @@ MODELLED = {
         "combinators/_support/smt_exact.py",
         "numeric/floats.py",
         "numeric/quick.py",
+        "numeric/quick_elementary.py",
     ]
 }
