@@ -26,6 +26,14 @@ from certdp.contracts import contracts_enabled, disable_contracts, enable_contra
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
 from certdp.core.errors import DPError
+from certdp.core.map_domain import MapDomain, map_domain
+from certdp.core.partition_metrics import (
+    L0PInfDistance,
+    LInfDistance,
+    l01inf_distance,
+    l02inf_distance,
+    linf_distance,
+)
 from certdp.core.postprocess import Function, new_function
 from certdp.core.typenames import *  # noqa: F403
 from certdp.core.typenames import __all__ as _typenames
@@ -80,4 +88,11 @@ __all__ = [
     "disable_contracts",
     "contracts_enabled",
     "OpenDPException",
+    "MapDomain",
+    "map_domain",
+    "LInfDistance",
+    "L0PInfDistance",
+    "linf_distance",
+    "l01inf_distance",
+    "l02inf_distance",
 ]
