@@ -25,6 +25,14 @@ from certdp.combinators._search import binary_search, binary_search_chain, binar
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
+from certdp.core.change_metrics import (
+    ChangeOneDistance,
+    DiscreteDistance,
+    HammingDistance,
+    change_one_distance,
+    discrete_distance,
+    hamming_distance,
+)
 from certdp.core.errors import DPError
 from certdp.core.map_domain import MapDomain, map_domain
 from certdp.core.partition_metrics import (
@@ -95,4 +103,10 @@ __all__ = [
     "linf_distance",
     "l01inf_distance",
     "l02inf_distance",
+    "ChangeOneDistance",
+    "HammingDistance",
+    "DiscreteDistance",
+    "change_one_distance",
+    "hamming_distance",
+    "discrete_distance",
 ]

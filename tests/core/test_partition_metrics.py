@@ -137,3 +137,31 @@ def test_names_and_distance_types_agree_with_opendp():
     for ours, theirs in pairs:
         assert repr(ours) == str(theirs)
         assert ours.distance_type == theirs.distance_type
+
+
+def test_change_one_hamming_and_discrete_distances():
+    change_one = dp.change_one_distance()
+    assert change_one.distance([1, 2, 3], [3, 2, 1]) == 0
+    assert change_one.distance([1, 2, 3], [4, 2, 5]) == 2
+    assert change_one.distance([1], [1, 2]) == math.inf
+    hamming = dp.hamming_distance()
+    assert hamming.distance([1, 2, 3], [3, 2, 1]) == 2
+    assert hamming.distance([0.0, math.nan], [-0.0, math.nan]) == 1
+    assert hamming.distance([1], []) == math.inf
+    discrete = dp.discrete_distance()
+    assert discrete.distance("a", "a") == 0 and discrete.distance("a", "b") == 1
+    assert discrete.close(1, 2, 1) and not discrete.close(1, 2, 0)
+    assert change_one != hamming and change_one == dp.change_one_distance()
+
+
+@given(st.lists(st.integers(0, 3), max_size=6), st.lists(st.integers(0, 3), max_size=6))
+def test_change_one_is_half_the_symmetric_distance(a, b):
+    b = (b + a)[: len(a)] if len(b) < len(a) else b[: len(a)]
+    assert dp.change_one_distance().distance(a, b) * 2 == dp.symmetric_distance().distance(a, b)
+
+
+def test_change_metric_names_agree_with_opendp():
+    odp = pytest.importorskip("opendp.prelude")
+    for name in ("change_one_distance", "hamming_distance", "discrete_distance"):
+        ours, theirs = getattr(dp, name)(), getattr(odp, name)()
+        assert repr(ours) == str(theirs) and ours.distance_type == theirs.distance_type
