@@ -165,3 +165,45 @@ def test_change_metric_names_agree_with_opendp():
     for name in ("change_one_distance", "hamming_distance", "discrete_distance"):
         ours, theirs = getattr(dp, name)(), getattr(odp, name)()
         assert repr(ours) == str(theirs) and ours.distance_type == theirs.distance_type
+
+
+def test_triples_are_ordered_component_by_component():
+    from certdp.core.partition_metrics import Triple
+
+    t = Triple((1, 5, 5))
+    assert not t <= (2, 0, 0)  # lexicographically it would be below
+    assert t <= (1, 5, 5) and t <= [2, 6, 5] and (3, 5, 6) >= t
+    assert not (2, 0, 0) >= t
+    assert t >= (0, 0, 5) and not t >= (0, 6, 0)
+    for refused in (lambda: t < (2, 0, 0), lambda: t > (0, 0, 0), lambda: (2, 0, 0) > t):
+        with pytest.raises(TypeError):
+            refused()
+    with pytest.raises(TypeError):
+        assert t <= (1, 2)
+    assert t == (1, 5, 5) and repr(t) == "(1, 5, 5)"
+
+
+@pytest.mark.parametrize(
+    ("d_in", "expected"),
+    [((1, 2, 3), (1, 2, 3)), ([0, 0.5, math.inf], (0, 0.5, math.inf)), ((2, -0.0, 1), (2, 0.0, 1))],
+)
+def test_triple_d_in_accepts_triples(d_in, expected):
+    from certdp.core.partition_metrics import triple_d_in
+
+    validated = triple_d_in(d_in)
+    assert validated == expected and triple_d_in(validated) == validated
+    assert math.copysign(1, validated[1]) == 1
+
+
+@pytest.mark.parametrize(
+    "d_in", [1, (1, 2), (1.0, 1, 1), (True, 1, 1), (1, math.nan, 1), (-1, 1, 1), (1, 1, -0.5)]
+)
+def test_triple_d_in_refuses_what_is_no_distance(d_in):
+    from certdp.core.partition_metrics import triple_d_in
+    from certdp.core.transformation import validate_d_in
+
+    with pytest.raises(FailedMapError) as info:
+        triple_d_in(d_in)
+    assert info.value.parameter == "d_in"
+    with pytest.raises(FailedMapError):
+        validate_d_in(dp.l01inf_distance(dp.absolute_distance("i32")), d_in)
