@@ -61,7 +61,7 @@ def test_model_is_the_code(name, records, categories, null_category, repeat):
 @given(st.sampled_from(NUMERIC_TYPES), st.integers(0, 2**63 - 1))
 def test_saturation_model_is_the_codes_cap(name, n):
     TOA = carrier(name)
-    from certdp.transformations.count_by_categories.make_count_by_categories import largest_count
+    from certdp.transformations._counting import largest_count
 
     model = z3.simplify(saturated(z3.BitVecVal(n, WIDTH), TOA)).as_long()
     assert model == min(n, largest_count(TOA))
@@ -83,14 +83,16 @@ def test_saturation_points_are_proved():
 
 
 FILE = "transformations/count_by_categories/make_count_by_categories.py"
+COUNTS = "transformations/_counting/counts.py"
 EDITS = {
     "half the map": (
         [("return d_in  # label: map-int", "return d_in // 2  # label: map-int")],
         "TOA=i32 L1<i32> d_in=3: count",
     ),
     "a cap beyond the type": (
-        [("return TOA.max if TOA.is_integer", "return TOA.max + 1 if TOA.is_integer")],
+        [("return TO.max if TO.is_integer", "return TO.max + 1 if TO.is_integer")],
         "TOA=i8 every count",
+        COUNTS,
     ),
     "the square root for L2": (
         [
@@ -106,8 +108,10 @@ EDITS = {
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
 def test_unsound_edits_are_refuted(tmp_path, edit):
-    replacements, select = EDITS[edit]
-    summary = prove_edited(tmp_path, "make_count_by_categories", {FILE: replacements}, select)
+    replacements, select, *file = EDITS[edit]
+    summary = prove_edited(
+        tmp_path, "make_count_by_categories", {(file or [FILE])[0]: replacements}, select
+    )
     assert summary["status"] == "counterexample", summary
 
 

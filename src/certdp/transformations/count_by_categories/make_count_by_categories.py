@@ -30,18 +30,13 @@ from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier
 from certdp.numeric import inf_cast
+from certdp.transformations._counting import hashable_records, largest_count, records
 from certdp.transformations._dataset import dataset_input
 
-__all__ = ["make_count_by_categories", "then_count_by_categories", "largest_count"]
+__all__ = ["make_count_by_categories", "then_count_by_categories"]
 
 
 # proof: begin arguments
-def largest_count(TOA) -> int:
-    """The largest count a value of ``TOA`` holds exactly: its maximum for an integer type,
-    ``2**(mantissa bits + 1)`` for a float type."""
-    return TOA.max if TOA.is_integer else 1 << (TOA.mantissa_bits + 1)  # label: largest-count
-
-
 def _output_metric(MO):
     """The L1 or L2 distance ``MO`` names: ``"L1Distance<T>"``, ``"L2Distance<T>"`` (``T`` any
     numeric type name, ``int`` and ``float`` included), or such a metric itself."""
@@ -92,11 +87,7 @@ def make_count_by_categories(
     ``null_category``) of the records in none, as ``TOA``s saturating at the largest count
     ``TOA`` holds exactly; stability ``d_in -> d_in`` to the L1 and the L2 distance."""
     element = dataset_input(input_domain, input_metric)  # label: dataset-input
-    if element.T.is_float:  # label: hashable
-        raise type_mismatch(MakeTransformationError)(
-            f"the elements must be hashable (an integer type, bool or String), not {element.T}",
-            parameter="input_domain",
-        )
+    hashable_records(element)  # label: hashable
     categories = _categories(categories, element.T)  # label: categories
     null_category = exact_argument(null_category, "null_category", MakeTransformationError)
     if type(null_category) is not bool:  # label: null-flag
@@ -115,11 +106,11 @@ def make_count_by_categories(
     MT = output_metric.T
 
     def function(data):
-        records = data.tolist() if type(data) is np.ndarray else data  # label: records
-        histogram = Counter(records)  # label: histogram
+        rows = records(data)  # label: records
+        histogram = Counter(rows)  # label: histogram
         counts = [histogram[category] for category in categories]  # label: counts
         if null_category:
-            counts.append(len(records) - sum(counts))  # label: null-count
+            counts.append(len(rows) - sum(counts))  # label: null-count
         return [convert(min(count, cap)) for count in counts]  # label: saturate
 
     def stability_map(d_in):

@@ -50,7 +50,7 @@ _METRICS = [("L1", "i32"), ("L1", "f32"), ("L2", "f64"), ("L2", "u8")]
 def saturated(n, TOA, saturate: bool = True):
     """``min(n, cap)`` (``n`` a ``WIDTH``-bit count); ``saturate=False`` leaves the cap out (a
     deliberately wrong model for the tests)."""
-    from .make_count_by_categories import largest_count
+    from certdp.transformations._counting import largest_count
 
     cap = z3.BitVecVal(largest_count(TOA), WIDTH)
     return z3.If(z3.ULT(n, cap), n, cap) if saturate else n
