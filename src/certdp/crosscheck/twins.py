@@ -293,6 +293,18 @@ def _count_by_categories_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_count_by", "transformation")
+def _count_by_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("String", "i32") if quick else ("String", "i32", "i64", "u32", "bool"):
+        for TV in ("i32",) if quick else ("i32", "u32", "i64", "usize"):
+            space = f"{_vector(_plain_atom(T))}, dp.symmetric_distance()"
+            found.append(
+                Point("make_count_by", f"dp.t.make_count_by({space}, TV={TV!r})", _d_ins(quick))
+            )
+    return found
+
+
 @register("make_mean", "transformation")
 def _mean_points(quick: bool) -> list[Point]:
     found = []
