@@ -305,6 +305,17 @@ def _count_by_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_count_distinct", "transformation")
+def _count_distinct_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("String", "i32") if quick else ("String", "i32", "i64", "u32", "bool"):
+        for TO in ("i32",) if quick else ("i32", "u32", "i64", "f32", "f64"):
+            space = f"{_vector(_plain_atom(T))}, dp.symmetric_distance()"
+            code = f"dp.t.make_count_distinct({space}, TO={TO!r})"
+            found.append(Point("make_count_distinct", code, _d_ins(quick)))
+    return found
+
+
 @register("make_mean", "transformation")
 def _mean_points(quick: bool) -> list[Point]:
     found = []
