@@ -170,3 +170,17 @@ def test_runtime_contract_names_the_broken_precondition():
     with pytest.raises(dp.ContractError) as error:
         dp.t.make_split_records("a\x00")
     assert error.value.condition == "separator-str-without-nul"
+
+
+def test_the_whitespace_search_finds_exactly_the_trimmed_characters():
+    # split_fields skips the stripping when the search finds nothing: it must find every
+    # character of RUST_WHITESPACE and no other code point.
+    import sys
+
+    from certdp.transformations.split_records.make_split_records import (
+        _WHITESPACE_SEARCH,
+        RUST_WHITESPACE,
+    )
+
+    found = {c for c in map(chr, range(sys.maxunicode + 1)) if _WHITESPACE_SEARCH(c) is not None}
+    assert found == set(RUST_WHITESPACE)

@@ -9,6 +9,8 @@ distance (transformations/_rowmap/rowmap.tex).
 
 from __future__ import annotations
 
+import re
+
 from certdp.contracts import certified
 from certdp.core.domains import atom_domain, vector_domain
 from certdp.core.errors import MakeTransformationError, type_mismatch
@@ -28,10 +30,16 @@ RUST_WHITESPACE = (
 )  # label: whitespace
 
 
+#: Finds a character of ``RUST_WHITESPACE`` (a line without one has nothing to trim).
+_WHITESPACE_SEARCH = re.compile("[" + re.escape(RUST_WHITESPACE) + "]").search  # label: search
+
+
 def split_fields(line: str, separator: str) -> list[str]:
     """The fields of ``line``: Rust's ``line.split(separator)`` (an empty separator splits
     before and after every character), each field trimmed of white space at both ends."""
     pieces = line.split(separator) if separator else ["", *line, ""]  # label: split
+    if _WHITESPACE_SEARCH(line) is None:  # label: no-whitespace
+        return pieces
     return [piece.strip(RUST_WHITESPACE) for piece in pieces]  # label: trim
 
 
