@@ -65,6 +65,19 @@ OPENDP_SEPARATORS = [
 ]
 
 
+#: OpenDP 0.16.0 with overlapping and non-ASCII separators: occurrences are found from the left
+#: without overlap, and characters are compared as code points (no Unicode normalisation).
+OPENDP_OVERLAPS = [
+    ("aa", ["aaa", "aaaa", "baab", "aaaaa"], [["", "a"], ["", "", ""], ["b", "b"], ["", "", "a"]]),
+    ("\u00e9", ["x\u00e9y", "xe\u0301y"], [["x", "y"], ["xe\u0301y"]]),
+]
+
+
+@pytest.mark.parametrize("separator, lines, rows", OPENDP_OVERLAPS)
+def test_overlapping_and_non_ascii_separators_as_in_opendp(separator, lines, rows):
+    assert dp.t.make_split_records(separator)(lines) == rows
+
+
 @pytest.mark.parametrize("separator, rows", OPENDP_SEPARATORS)
 def test_separators_as_in_opendp(separator, rows):
     assert dp.t.make_split_records(separator)(["a, b ab c", "x y", ""]) == rows
