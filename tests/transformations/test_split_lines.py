@@ -70,6 +70,7 @@ def test_a_text_is_at_the_distance_of_its_lines():
     assert metric.distance("a\nb", "a\nc") == 2
     assert metric.distance("a\nb", "a") == 1
     assert metric.distance("ab", "a\nb") == 3  # one line against two others
+    assert metric.distance(np.str_("a\nb"), "b\na") == 0  # a NumPy string is its text
 
 
 def test_numpy_string_scalar_is_read_as_its_text():

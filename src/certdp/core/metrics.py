@@ -157,8 +157,8 @@ class SymmetricDistance(Metric):
     text (a ``str``) is the dataset of its lines (:func:`text_lines`), as in OpenDP."""
 
     def distance(self, a, b) -> int:
-        a = text_lines(a) if type(a) is str else a  # label: text-as-lines
-        b = text_lines(b) if type(b) is str else b
+        a = text_lines(str(a)) if type(a) in (str, np.str_) else a  # label: text-as-lines
+        b = text_lines(str(b)) if type(b) in (str, np.str_) else b
         histogram_a = Counter(record_key(x) for x in a)  # label: histogram
         histogram_b = Counter(record_key(x) for x in b)
         return sum(  # label: l1-of-histograms
