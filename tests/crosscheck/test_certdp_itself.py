@@ -3,6 +3,8 @@
 import certdp.crosscheck
 from certdp.crosscheck.findings import MAP_CLASSES
 
+from .test_registry import NOT_YET_IN_CERTDP
+
 
 def test_certdp_prelude_passes_with_nothing_found():
     report = certdp.crosscheck("certdp.prelude", quick=True)
@@ -10,6 +12,10 @@ def test_certdp_prelude_passes_with_nothing_found():
     assert [f.summary for f in report.findings] == []
     assert report.exit_status() == 0
     for result in report.results:
+        if result.twin in NOT_YET_IN_CERTDP:
+            # observed in the target through constructors certdp does not have yet
+            assert result.error == "" and result.built == 0, result.twin
+            continue
         assert result.error == "" and result.built > 0, result.twin
         # certdp's maps are certdp's: every classified value is equal
         assert result.map_classes["equal"] > 0

@@ -291,6 +291,31 @@ def _scalar_near(domain: AtomDomain, x, budget: Fraction) -> st.SearchStrategy:
     ).filter(domain.member)
 
 
+def _is_text_domain(domain) -> bool:
+    return isinstance(domain, AtomDomain) and domain.T.name == "String"
+
+
+@st.composite
+def _texts(draw, d_in: int, max_size: int):
+    """Two texts whose lines are at symmetric distance at most ``d_in`` (the metric reads a text
+    as the dataset of its lines): edited line lists joined by ``"\n"`` or ``"\r\n"``, with or
+    without a final line ending; or two arbitrary texts of few lines."""
+    from certdp.core.domains import atom_domain, vector_domain
+
+    if draw(st.integers(0, 3)) == 0:
+        alphabet = st.sampled_from(["a", "b", "\n", "\r", " ", ","])
+        return draw(st.text(alphabet, max_size=8)), draw(st.text(alphabet, max_size=8))
+    lines = vector_domain(atom_domain(T="String"))
+    x, x_prime = draw(_edited(lines, d_in, False, max_size))
+
+    def joined(records):
+        ending = draw(st.sampled_from(["\n", "\r\n"]))
+        text = ending.join(records)
+        return text + ending if records and draw(st.booleans()) else text
+
+    return joined(x), joined(x_prime)
+
+
 _NEIGHBOUR_HOOKS: list[tuple[type, object]] = []
 
 
@@ -308,6 +333,8 @@ def neighbours(domain, metric, d_in, max_size: int = 12) -> st.SearchStrategy:
     hooks = [pairs for domain_type, pairs in _NEIGHBOUR_HOOKS if isinstance(domain, domain_type)]
     if hooks:
         pairs = hooks[-1](domain, metric, d_in, max_size)
+    elif isinstance(metric, SymmetricDistance) and _is_text_domain(domain):
+        pairs = _texts(d_in, max_size)
     elif isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         pairs = _edited(domain, d_in, isinstance(metric, InsertDeleteDistance), max_size)
     elif isinstance(metric, (AbsoluteDistance, L1Distance, L2Distance)):

@@ -34,6 +34,7 @@ __all__ = [
     "l1_distance",
     "l2_distance",
     "exact",
+    "text_lines",
 ]
 
 # proof: begin records
@@ -68,13 +69,16 @@ def record_key(value):
 
     Floats are compared as IEEE values: every NaN is one element, and -0.0 and
     +0.0 are distinct records (their bit patterns differ).  A 1-D numpy array (a
-    row of a 2-D dataset) is the record made of its entries, in order.  A NumPy scalar
+    row of a 2-D dataset), a list or a tuple (a line split into fields) is the
+    record made of its entries, in order.  A NumPy scalar
     counts by its exact type; a subclass of a NumPy scalar or array type raises
     :class:`FailedCastError`.
     """
     kind = type(value)
     if kind is np.ndarray:
         return ("row", tuple(record_key(entry) for entry in value.tolist()))  # label: key-row
+    if kind is list or kind is tuple:
+        return ("row", tuple(record_key(entry) for entry in value))  # label: key-list
     if kind in _NUMPY_RECORDS:
         value = value.item()  # label: key-item
     elif issubclass(kind, (np.generic, np.ndarray)):  # label: key-refuse
@@ -100,6 +104,22 @@ def _bound(d):
 
 
 # proof: end records
+
+
+# proof: begin text-lines
+def text_lines(text: str) -> list[str]:
+    """The lines of ``text``, as Rust's ``str::lines`` (and so OpenDP) reads them: split at every
+    ``"\n"``, one ``"\r"`` right before a ``"\n"`` dropped, the final line ending optional (a
+    text ending in ``"\n"`` has no empty last line; the empty text has no line)."""
+    pieces = text.split("\n")  # label: lines-split
+    last = pieces.pop()  # label: lines-last
+    lines = [piece[:-1] if piece.endswith("\r") else piece for piece in pieces]  # label: lines-cr
+    if last:
+        lines.append(last)  # label: lines-append
+    return lines
+
+
+# proof: end text-lines
 
 
 # proof: begin dataset-metrics
@@ -133,9 +153,12 @@ class Metric(Frozen):
 
 
 class SymmetricDistance(Metric):
-    """Size of the symmetric difference of two datasets seen as multisets (order ignored)."""
+    """Size of the symmetric difference of two datasets seen as multisets (order ignored); a
+    text (a ``str``) is the dataset of its lines (:func:`text_lines`), as in OpenDP."""
 
     def distance(self, a, b) -> int:
+        a = text_lines(str(a)) if type(a) in (str, np.str_) else a  # label: text-as-lines
+        b = text_lines(str(b)) if type(b) in (str, np.str_) else b
         histogram_a = Counter(record_key(x) for x in a)  # label: histogram
         histogram_b = Counter(record_key(x) for x in b)
         return sum(  # label: l1-of-histograms

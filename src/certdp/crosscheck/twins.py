@@ -787,3 +787,27 @@ def _chain_pm_points(quick: bool) -> list[Point]:
         for scale in (_QUICK_SCALES if quick else _SCALES)
         for T in (("f64",) if quick else ("f64", "i32"))
     ]
+
+
+# -- ingest: texts, lines and fields --------------------------------------------------------------
+@register("make_split_lines", "transformation")
+def _split_lines_points(quick: bool) -> list[Point]:
+    return [Point("make_split_lines", "dp.t.make_split_lines()", _d_ins(quick))]
+
+
+@register("make_split_records", "transformation")
+def _split_records_points(quick: bool) -> list[Point]:
+    # OpenDP 0.16 cannot return a Vec<Vec<String>> to Python: its split_records is observed
+    # through its only way out, a dataframe of three columns (fields padded or cut to three)
+    # and its second column.  certdp has no dataframe yet, so it builds no oracle here (a note
+    # says so); the search runs OpenDP's chain on neighbouring vectors of lines.
+    separators = (",",) if quick else (",", "", " ", ", ", "\t", "ab")
+    space = "dp.vector_domain(dp.atom_domain(T='String')), dp.symmetric_distance()"
+    found = []
+    for separator in separators:
+        code = (
+            f"dp.t.make_split_records({separator!r}) >> dp.t.make_create_dataframe([0, 1, 2])"
+            " >> dp.t.make_select_column(1, str)"
+        )
+        found.append(Point("make_split_records", code, _d_ins(quick), space=space))
+    return found
