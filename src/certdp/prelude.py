@@ -25,7 +25,23 @@ from certdp.combinators._search import binary_search, binary_search_chain, binar
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
+from certdp.core.change_metrics import (
+    ChangeOneDistance,
+    DiscreteDistance,
+    HammingDistance,
+    change_one_distance,
+    discrete_distance,
+    hamming_distance,
+)
 from certdp.core.errors import DPError
+from certdp.core.map_domain import MapDomain, map_domain
+from certdp.core.partition_metrics import (
+    L0PInfDistance,
+    LInfDistance,
+    l01inf_distance,
+    l02inf_distance,
+    linf_distance,
+)
 from certdp.core.postprocess import Function, new_function
 from certdp.core.typenames import *  # noqa: F403
 from certdp.core.typenames import __all__ as _typenames
@@ -80,4 +96,17 @@ __all__ = [
     "disable_contracts",
     "contracts_enabled",
     "OpenDPException",
+    "MapDomain",
+    "map_domain",
+    "LInfDistance",
+    "L0PInfDistance",
+    "linf_distance",
+    "l01inf_distance",
+    "l02inf_distance",
+    "ChangeOneDistance",
+    "HammingDistance",
+    "DiscreteDistance",
+    "change_one_distance",
+    "hamming_distance",
+    "discrete_distance",
 ]

@@ -1,0 +1,167 @@
+"""linf_distance, l01inf_distance, l02inf_distance: exact distances and closeness."""
+
+import math
+from fractions import Fraction
+
+import pytest
+import sympy
+from hypothesis import given
+from hypothesis import strategies as st
+
+import certdp.prelude as dp
+from certdp.core.errors import FailedCastError, FailedMapError, MakeDomainError
+
+
+def test_linf_is_the_largest_coordinate_difference():
+    metric = dp.linf_distance("i32")
+    assert repr(metric) == "LInfDistance(T=i32)" and metric.distance_type == "i32"
+    assert metric.distance([1, 2, 3], [3, 2, 1]) == 2
+    assert metric.distance([], []) == 0
+    assert metric.distance([1], [1, 2]) == math.inf
+    f64 = dp.linf_distance("f64")
+    assert f64.distance([0.1, 0.0], [0.2, 0.0]) == Fraction(0.2) - Fraction(0.1)
+    assert f64.distance([math.nan], [0.0]) == math.inf
+    assert f64.close([0.0, 1.0], [0.5, 1.0], 0.5) and not f64.close([0.0], [0.5], 0.25)
+
+
+def test_monotonic_linf_is_infinite_for_crossing_vectors():
+    metric = dp.linf_distance("f64", monotonic=True)
+    assert repr(metric) == "LInfDistance(monotonic, T=f64)"
+    assert metric.distance([1.0, 2.0], [3.0, 2.0]) == 2
+    assert metric.distance([1.0, 2.0], [3.0, 1.0]) == math.inf
+    assert metric.distance([3.0, 2.0], [1.0, 2.0]) == 2
+    assert dp.linf_distance("f64").distance([1.0, 2.0], [3.0, 1.0]) == 2
+    assert metric != dp.linf_distance("f64")
+    assert metric == dp.linf_distance(float, monotonic=True)
+
+
+@pytest.mark.parametrize(
+    ("arguments", "parameter"), [(("bool",), "T"), (("String",), "T"), (("i32", 1), "monotonic")]
+)
+def test_linf_constructor_refusals(arguments, parameter):
+    with pytest.raises(MakeDomainError) as info:
+        dp.linf_distance(*arguments)
+    assert info.value.parameter == parameter
+
+
+def test_l01inf_between_maps_counts_changed_keys():
+    metric = dp.l01inf_distance(dp.absolute_distance("i32"))
+    assert repr(metric) == "L01InfDistance(AbsoluteDistance(i32))"
+    assert metric.distance_type == "(u32, i32, i32)"
+    a, b = {"a": 2, "b": 1, "same": 5}, {"a": 1, "c": 4, "same": 5}
+    assert metric.distance(a, b) == (3, 6, 4)
+    assert metric.close(a, b, (3, 6, 4))
+    assert not metric.close(a, b, (2, 6, 4))
+    assert not metric.close(a, b, (3, 5, 4))
+    assert not metric.close(a, b, (3, 6, 3))
+    # a key on one side only is changed even when its value is the zero
+    assert metric.distance({"a": 0}, {}) == (1, 0, 0)
+    assert metric.distance({}, {}) == (0, 0, 0)
+
+
+def test_l02inf_uses_the_euclidean_norm_exactly():
+    metric = dp.l02inf_distance(dp.absolute_distance("f64"))
+    a, b = {"a": 2.0, "b": 1.0}, {"a": 1.0, "c": 4.0}
+    assert metric.distance(a, b) == (3, 3 * sympy.sqrt(2), 4)
+    root = 3 * math.sqrt(2)  # 4.242640687119286, above 3*sqrt(2)
+    assert metric.close(a, b, (3, root, 4))
+    assert not metric.close(a, b, (3, math.nextafter(root, 0), 4))
+    assert not metric.close(a, b, (3, -1.0, 4))
+
+
+def test_vectors_and_symmetric_inner_metric():
+    metric = dp.l01inf_distance(dp.absolute_distance("i64"))
+    assert metric.distance([1, 2, 3], [1, 5, 4]) == (2, 4, 3)
+    assert metric.distance([1], [1, 2]) == (math.inf, math.inf, math.inf)
+    partitions = dp.l01inf_distance(dp.symmetric_distance())
+    assert partitions.distance_type == "(u32, u32, u32)"
+    assert partitions.distance({"x": [1, 2], "y": [3]}, {"x": [1]}) == (2, 2, 1)
+    with pytest.raises(FailedCastError):
+        metric.distance({"a": 1}, [1])
+
+
+def test_bounds_must_be_triples():
+    metric = dp.l01inf_distance(dp.absolute_distance("i32"))
+    with pytest.raises(FailedMapError, match="triple"):
+        metric.close({}, {}, 1)
+    with pytest.raises(FailedMapError, match="NaN"):
+        metric.close({}, {}, (0, math.nan, 0))
+    assert metric.close({"a": 1}, {}, (1, math.inf, 1))
+
+
+@pytest.mark.parametrize(
+    "inner", [dp.l1_distance("i32"), dp.insert_delete_distance(), "AbsoluteDistance<i32>"]
+)
+def test_inner_metrics_other_than_absolute_and_symmetric_are_refused(inner):
+    for build in (dp.l01inf_distance, dp.l02inf_distance):
+        with pytest.raises(MakeDomainError) as info:
+            build(inner)
+        assert info.value.parameter == "metric"
+        assert isinstance(info.value, TypeError) == isinstance(inner, str)
+
+
+counts = st.dictionaries(st.sampled_from("abcde"), st.integers(-50, 50), max_size=5)
+
+
+@given(counts, counts)
+def test_l0pinf_matches_the_definition(a, b):
+    keys = a.keys() | b.keys()
+    d = {k: abs(a.get(k, 0) - b.get(k, 0)) for k in keys}
+    changed = sum(1 for k in keys if (k in a) != (k in b) or d[k] > 0)
+    l1 = dp.l01inf_distance(dp.absolute_distance("i32"))
+    l2 = dp.l02inf_distance(dp.absolute_distance("i32"))
+    largest = max(d.values(), default=0)
+    assert l1.distance(a, b) == (changed, sum(d.values()), largest)
+    assert l2.distance(a, b) == (changed, sympy.sqrt(sum(v * v for v in d.values())), largest)
+    assert l1.distance(a, b) == l1.distance(b, a)
+
+
+def test_names_and_distance_types_agree_with_opendp():
+    odp = pytest.importorskip("opendp.prelude")
+    pairs = [
+        (dp.linf_distance("i32"), odp.linf_distance("i32")),
+        (dp.linf_distance("f64", monotonic=True), odp.linf_distance("f64", monotonic=True)),
+        (
+            dp.l01inf_distance(dp.absolute_distance("i32")),
+            odp.l01inf_distance(odp.absolute_distance("i32")),
+        ),
+        (
+            dp.l02inf_distance(dp.absolute_distance("f64")),
+            odp.l02inf_distance(odp.absolute_distance("f64")),
+        ),
+        (
+            dp.l01inf_distance(dp.symmetric_distance()),
+            odp.l01inf_distance(odp.symmetric_distance()),
+        ),
+    ]
+    for ours, theirs in pairs:
+        assert repr(ours) == str(theirs)
+        assert ours.distance_type == theirs.distance_type
+
+
+def test_change_one_hamming_and_discrete_distances():
+    change_one = dp.change_one_distance()
+    assert change_one.distance([1, 2, 3], [3, 2, 1]) == 0
+    assert change_one.distance([1, 2, 3], [4, 2, 5]) == 2
+    assert change_one.distance([1], [1, 2]) == math.inf
+    hamming = dp.hamming_distance()
+    assert hamming.distance([1, 2, 3], [3, 2, 1]) == 2
+    assert hamming.distance([0.0, math.nan], [-0.0, math.nan]) == 1
+    assert hamming.distance([1], []) == math.inf
+    discrete = dp.discrete_distance()
+    assert discrete.distance("a", "a") == 0 and discrete.distance("a", "b") == 1
+    assert discrete.close(1, 2, 1) and not discrete.close(1, 2, 0)
+    assert change_one != hamming and change_one == dp.change_one_distance()
+
+
+@given(st.lists(st.integers(0, 3), max_size=6), st.lists(st.integers(0, 3), max_size=6))
+def test_change_one_is_half_the_symmetric_distance(a, b):
+    b = (b + a)[: len(a)] if len(b) < len(a) else b[: len(a)]
+    assert dp.change_one_distance().distance(a, b) * 2 == dp.symmetric_distance().distance(a, b)
+
+
+def test_change_metric_names_agree_with_opendp():
+    odp = pytest.importorskip("opendp.prelude")
+    for name in ("change_one_distance", "hamming_distance", "discrete_distance"):
+        ours, theirs = getattr(dp, name)(), getattr(odp, name)()
+        assert repr(ours) == str(theirs) and ours.distance_type == theirs.distance_type
