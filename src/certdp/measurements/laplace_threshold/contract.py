@@ -35,7 +35,24 @@ from certdp.core.partition_metrics import L0PInfDistance, l01inf_distance
 
 from .make_laplace_threshold import make_laplace_threshold
 
-EPSILON, DELTA = sympy.symbols("epsilon delta", nonnegative=True)
+L0, L1, LINF = sympy.symbols("l_0 l_1 l_inf", nonnegative=True)
+SCALE = sympy.Symbol("scale", positive=True)
+THRESHOLD = sympy.Symbol("threshold", integer=True)
+_L1_REDUCED = sympy.Min(sympy.floor(L1), sympy.floor(LINF) * L0)
+_LINF_REDUCED = sympy.Min(sympy.floor(LINF), _L1_REDUCED)
+_TAIL = sympy.exp(-(sympy.Abs(THRESHOLD) - _LINF_REDUCED) / SCALE) / (1 + sympy.exp(-1 / SCALE))
+#: The postcondition for scale > 0 (rendered on the docs page; the runtime check is
+#: :meth:`ThresholdContract.check_map_value`, which also handles l0 = 0 and scale = 0).
+BOUND = sympy.Tuple(_L1_REDUCED / SCALE, 1 - (1 - _TAIL) ** L0)
+
+SYMBOL_MEANINGS = {
+    "l_0": "the first component of ``d_in``: how many keys may differ (a key of one side only "
+    "counts)",
+    "l_1": "the second component of ``d_in``: the sum over keys of the change of the value",
+    "l_inf": "the third component of ``d_in``: the largest change of one key's value",
+    "threshold": "the ``threshold`` argument: a key is released when its noisy value is at "
+    "least it (at most it, for a negative threshold)",
+}
 KEYS = ["a", "b", "c", "d", "e"]
 
 
@@ -288,7 +305,7 @@ CONTRACT = ThresholdContract(
             parameter="threshold",
         ),
     ],
-    bound=sympy.Tuple(EPSILON, DELTA),
+    bound=BOUND,
     arguments=arguments,
     divergence=None,
 )
