@@ -790,3 +790,30 @@ def _threshold_noise(T: str, scale: float) -> Noise:
         f"enumerate(xs)}}).values()])({release})"
     )
     return Noise("laplace", T, scale, sampler)
+
+
+@register("make_geometric", "measurement")
+def _geometric_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32",) if quick else ("i8", "i32", "i64", "u32"):
+        for vector in (False, True):
+            space = _numeric_space(T, vector)
+            for scale in _QUICK_SCALES if quick else _SCALES:
+                for bounds in (None,) if quick else (None, (0, 10)):
+                    extra = "" if bounds is None else f", bounds={bounds!r}"
+                    code = f"dp.m.make_geometric({space}, {scale!r}{extra})"
+                    noisy = vector and bounds is None and scale == _QUICK_SCALES[0] and T == "i32"
+                    noise = None
+                    if noisy:
+                        sampler = f"dp.m.make_geometric({space}, {scale!r})"
+                        noise = Noise("laplace", T, scale, sampler)
+                    found.append(
+                        Point(
+                            "make_geometric",
+                            code,
+                            numeric_d_ins(T, quick),
+                            search="",
+                            noise=noise,
+                        )
+                    )
+    return found
