@@ -817,3 +817,25 @@ def _geometric_points(quick: bool) -> list[Point]:
                         )
                     )
     return found
+
+
+@register("make_noise", "measurement")
+def _noise_points(quick: bool) -> list[Point]:
+    found = []
+    measures = {"laplace": "dp.max_divergence()", "gaussian": "dp.zero_concentrated_divergence()"}
+    for kind, measure in measures.items():
+        for T in ("i32",) if quick else ("i32", "i64", "f64"):
+            for vector in (False,) if quick else (False, True):
+                space = _numeric_space(T, vector, l2=kind == "gaussian")
+                for scale in _QUICK_SCALES if quick else _SCALES:
+                    code = f"dp.m.make_noise({space}, {measure}, {scale!r})"
+                    noisy = T == "i32" and not vector and scale == _QUICK_SCALES[0]
+                    noise = None
+                    if noisy:
+                        vector_space = _numeric_space(T, True, l2=kind == "gaussian")
+                        sampler = f"dp.m.make_noise({vector_space}, {measure}, {scale!r})"
+                        noise = Noise(kind, T, scale, sampler)
+                    found.append(
+                        Point("make_noise", code, numeric_d_ins(T, quick), search="", noise=noise)
+                    )
+    return found
