@@ -112,15 +112,17 @@ def test_every_violation_reproduces_with_opendp_alone(quick_report, tmp_path):
 
 def test_the_violations_are_only_the_known_ones(quick_report):
     """On OpenDP 0.16.0 elsewhere, no violation: the saturating pairwise float sums (f32 and
-    f64, sized and unsized), resize and the thresholded Laplace's delta, nothing else."""
+    f64, sized and unsized), resize and the thresholded Laplace's delta (make_laplace_threshold
+    and make_noise_threshold), nothing else."""
     twins = {f.twin for f in quick_report.violations}
     assert twins <= {
         "make_sized_bounded_float_ordered_sum",
         "make_bounded_float_ordered_sum",
         "make_resize",
         "make_laplace_threshold",
+        "make_noise_threshold",
     }
     for finding in quick_report.violations:
-        if finding.twin not in ("make_resize", "make_laplace_threshold"):
+        if finding.twin not in ("make_resize", "make_laplace_threshold", "make_noise_threshold"):
             assert "Pairwise" in finding.point
     assert not [f for f in quick_report.findings if f.severity == "deviation"]

@@ -839,3 +839,34 @@ def _noise_points(quick: bool) -> list[Point]:
                         Point("make_noise", code, numeric_d_ins(T, quick), search="", noise=noise)
                     )
     return found
+
+
+@register("make_noise_threshold", "measurement")
+def _noise_threshold_points(quick: bool) -> list[Point]:
+    found = []
+    measure = "dp.approximate(dp.max_divergence())"
+    for T in ("i32",) if quick else ("i32", "i64"):
+        for scale in (1.0,) if quick else (0.5, 1.0, 2.5):
+            for threshold in (5,) if quick else (1, 5, -3):
+                space = _threshold_space(T)
+                code = f"dp.m.make_noise_threshold({space}, {measure}, {scale!r}, {threshold!r})"
+                noisy = (T, scale, threshold) == ("i32", 1.0, 5)
+                noise = None
+                if noisy:
+                    release = f"dp.m.make_noise_threshold({space}, {measure}, {scale!r}, 0)"
+                    sampler = (
+                        f"(lambda m: lambda xs: [v - 1000 for v in m({{str(i): 1000 + x for i, x "
+                        f"in enumerate(xs)}}).values()])({release})"
+                    )
+                    noise = Noise("laplace", T, scale, sampler)
+                found.append(
+                    Point(
+                        "make_noise_threshold",
+                        code,
+                        _THRESHOLD_D_INS,
+                        search="lone-keys",
+                        noise=noise,
+                        threshold=(scale, threshold, "laplace"),
+                    )
+                )
+    return found
