@@ -219,3 +219,22 @@ def test_runtime_contracts():
             make(*space(), 1.0, 5, MO="MaxDivergence")
     finally:
         dp.disable_contracts()
+
+
+def test_a_distance_class_built_on_tuple_is_read_by_its_stored_items():
+    """A transformation may state its triple as a tuple subclass (a Triple in the product
+    order); the map reads the items the tuple stores, not what an override presents."""
+
+    class Triple(tuple):
+        def __iter__(self):
+            return iter((0, 0, 0))  # an override must not shrink the distance
+
+    measurement = make(*space(), 1.0, 5)
+    assert measurement.map(Triple((1, 1, 1))) == measurement.map((1, 1, 1))
+    assert measurement.map([2, 5, 3]) == measurement.map((2, 5, 3))
+
+    class Listed(list):
+        pass
+
+    with pytest.raises(FailedMapError, match="triple"):
+        measurement.map(Listed([1, 1, 1]))

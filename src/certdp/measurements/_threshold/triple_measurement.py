@@ -1,7 +1,8 @@
 """Measurements whose input distances are triples ``(l0, lp, linf)``.
 
 Guarantee (triple_measurement.tex): :func:`exact_triple` returns ``(l0, lp, linf)`` as an
-``int`` and two exact ``Fraction``s for a tuple or list of three numbers with ``l0`` a
+``int`` and two exact ``Fraction``s for a tuple (of any tuple class: its stored items are read,
+so a distance class built on ``tuple`` passes) or a list of three numbers with ``l0`` a
 non-negative integer and ``lp``, ``linf`` finite and non-negative, and raises
 :class:`FailedMapError` naming ``d_in`` for anything else. :class:`TripleMeasurement` is a
 :class:`Measurement` whose ``map`` passes ``d_in`` through :func:`exact_triple` (instead of the
@@ -26,11 +27,15 @@ __all__ = ["TripleMeasurement", "exact_triple"]
 def exact_triple(d_in) -> tuple[int, Fraction, Fraction]:
     """``(l0, lp, linf)`` exactly; a typed error for anything but three non-negative finite
     numbers with an integer ``l0``."""
-    if type(d_in) not in (tuple, list) or len(d_in) != 3:  # label: triple-shape
+    if isinstance(d_in, tuple):
+        parts = list(tuple.__iter__(d_in))  # the stored items, whatever a subclass overrides
+    else:
+        parts = list(d_in) if type(d_in) is list else None  # label: stored-parts
+    if parts is None or len(parts) != 3:  # label: triple-shape
         raise type_mismatch(FailedMapError)(
             f"must be a triple (l0, lp, linf), got {shown(d_in)}", parameter="d_in"
         )
-    l0, lp, linf = (exact_scalar(part, "d_in", FailedMapError) for part in d_in)  # label: parts
+    l0, lp, linf = (exact_scalar(part, "d_in", FailedMapError) for part in parts)  # label: parts
     if type(l0) is not int or l0 < 0:  # label: l0-check
         raise FailedMapError(
             f"l0 must be a non-negative integer, got {shown(l0)}", parameter="d_in"
