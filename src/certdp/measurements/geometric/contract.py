@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, MeasurementContract, Precondition, as_rational
 from certdp.core.domains import AtomDomain, VectorDomain
+from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import MaxDivergence
 from certdp.measurements._laplace.contract_support import SCALE, laplace_divergence
 from certdp.measurements._laplace.laplace_contracts import laplace_arguments
@@ -80,9 +81,7 @@ CONTRACT = MeasurementContract(
     preconditions=[
         Precondition(
             "output-measure-max-divergence",
-            lambda a: (
-                a.MO == "MaxDivergence" or a.MO is MaxDivergence or isinstance(a.MO, MaxDivergence)
-            ),
+            lambda a: measure_requested(a.MO, MaxDivergence(), "MaxDivergence"),
             "MO must be MaxDivergence",
             parameter="MO",
         ),

@@ -5,7 +5,8 @@ without ``bounds`` it returns ``make_laplace(input_domain, input_metric, scale)`
 discrete Laplace mechanism; with ``bounds = (L, U)`` (integers of the carrier type, ``L <=
 U``) every value is clamped to ``[L, U]``, receives that same noise and is clamped to ``[L, U]``
 again. Either way the privacy map is make_laplace's, ``d_in -> d_in / scale`` rounded up, valid
-for the max-divergence. OpenDP samples within bounds in constant time; certdp's sampler is the
+for the max-divergence. At scale 0 OpenDP 0.16 ignores ``bounds`` (it releases the input);
+certdp still clamps. OpenDP samples within bounds in constant time; certdp's sampler is the
 same exact sampler with or without them (it does not hide the time a draw takes).
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
 from certdp.core.errors import MakeMeasurementError, shown
+from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import MaxDivergence
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
@@ -25,7 +27,7 @@ __all__ = ["make_geometric", "then_geometric"]
 # proof: begin constructor
 def max_divergence_requested(MO) -> bool:
     """Is ``MO`` the max-divergence (its name, its class or an instance)?"""
-    return MO == "MaxDivergence" or MO is MaxDivergence or isinstance(MO, MaxDivergence)
+    return measure_requested(MO, MaxDivergence(), "MaxDivergence")
 
 
 def integer_bounds(bounds, T):

@@ -29,6 +29,7 @@ from certdp.contracts.neighbours import register_neighbours
 from certdp.core.domains import AtomDomain, atom_domain
 from certdp.core.errors import ContractError, DPError
 from certdp.core.map_domain import MapDomain, map_domain
+from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import ApproximateDivergence, MaxDivergence
 from certdp.core.metrics import AbsoluteDistance, absolute_distance
 from certdp.core.partition_metrics import L0PInfDistance, l01inf_distance
@@ -233,8 +234,8 @@ class ThresholdContract(MeasurementContract):
 
 
 def _measure_ok(MO) -> bool:
-    return MO == "Approximate<MaxDivergence>" or (
-        isinstance(MO, ApproximateDivergence) and type(MO.measure) is MaxDivergence
+    return measure_requested(
+        MO, ApproximateDivergence(MaxDivergence()), "Approximate<MaxDivergence>"
     )
 
 

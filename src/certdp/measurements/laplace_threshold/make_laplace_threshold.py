@@ -21,6 +21,7 @@ from certdp.contracts import certified
 from certdp.core.domains import AtomDomain
 from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
 from certdp.core.map_domain import MapDomain
+from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, approximate, max_divergence
 from certdp.core.metrics import AbsoluteDistance, Metric
 from certdp.core.partial import partial_constructor
@@ -37,9 +38,9 @@ __all__ = ["make_laplace_threshold", "then_laplace_threshold"]
 # proof: begin constructor
 def approximate_max_divergence_requested(MO) -> bool:
     """Is ``MO`` Approximate(MaxDivergence) (its OpenDP name or an instance)?"""
-    if MO == "Approximate<MaxDivergence>":
-        return True
-    return isinstance(MO, ApproximateDivergence) and type(MO.measure) is MaxDivergence
+    return measure_requested(
+        MO, ApproximateDivergence(MaxDivergence()), "Approximate<MaxDivergence>"
+    )
 
 
 def threshold_map(scale: Fraction, threshold: int):
