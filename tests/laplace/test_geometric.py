@@ -66,6 +66,23 @@ def test_bounds_clamp_input_and_output():
     assert all(-4 <= v <= 4 for v in release([100] * 200 + [-100] * 200 + [0] * 200))
 
 
+def test_at_scale_zero_bounds_still_clamp_where_opendp_ignores_them():
+    """make_geometric.tex, Relation to OpenDP: at scale 0 certdp clamps twice (the release stays
+    in [L, U]); OpenDP 0.16 releases the input itself. Both maps are inf for d_in > 0."""
+    m = make(*atom(), 0.0, bounds=(0, 10))
+    assert (m(-5), m(100), m(7)) == (0, 10, 7)
+    assert (m.map(0), m.map(1)) == (0.0, math.inf)
+    space = (dp.vector_domain(dp.atom_domain(T="i32")), dp.l1_distance(T="i32"))
+    assert make(*space, 0.0, bounds=(0, 10))([-5, 100, 5]) == [0, 10, 5]
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib")
+    theirs = odp.m.make_geometric(
+        odp.atom_domain(T="i32"), odp.absolute_distance(T="i32"), 0.0, bounds=(0, 10)
+    )
+    assert (theirs(-5), theirs(100)) == (-5, 100)
+    assert theirs.map(1) == m.map(1)
+
+
 def test_bounded_release_is_the_clamped_laplace():
     """x = 50, bounds (0, 10), scale 1: the value released is clamp(10 + Z) (as OpenDP), so
     10 has probability P[Z >= 0] = 1 / (1 + e^-1) and 9 has P[Z = -1]; chi-square at 1e-6."""
