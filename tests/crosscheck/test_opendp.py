@@ -53,6 +53,27 @@ def test_resize_claims_2_where_the_coupling_gives_4(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr
 
 
+def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_path):
+    """OpenDP issue #2922: scale 1, threshold 5, a key of count 1 on one side only (distance
+    (1, 1, 1)) is released with probability e^-4 / (1 + e^-1) = 1.339 %, OpenDP claims
+    delta = 0.4926 %; a lone key of count 0 (distance (1, 0, 0)) with P[Z >= 5], OpenDP claims
+    (0, 0)."""
+    report = certdp.crosscheck(TARGET, ["make_laplace_threshold"], quick=True)
+    found = {f.d_in: f for f in report.findings if f.severity == VIOLATION}
+    assert set(found) == {"(1, 1, 1)", "(1, 0, 0)"}
+    assert all(f.check == "lone-keys" for f in found.values())
+    tail = found["(1, 1, 1)"]
+    assert eval(tail.claimed) == (1.0, 0.004925833956035741)
+    assert abs(float(eval(tail.actual.replace("exp", "__import__('math').exp"))) - 0.0133898) < 1e-6
+    assert eval(found["(1, 0, 0)"].claimed) == (0.0, 0.0)
+    for index, finding in enumerate(found.values()):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        result = run_reproducer(finding.reproducer, folder)
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert "import certdp" not in finding.reproducer
+
+
 def test_np_sum_under_idealized_numerics_is_reported_as_what_the_flag_gives_up():
     report = certdp.crosscheck(TARGET, ["make_np_sum"], quick=True)
     assert report.findings
@@ -91,14 +112,17 @@ def test_every_violation_reproduces_with_opendp_alone(quick_report, tmp_path):
 
 def test_the_violations_are_only_the_known_ones(quick_report):
     """On OpenDP 0.16.0 elsewhere, no violation: the saturating pairwise float sums (f32 and
-    f64, sized and unsized) and resize, nothing else."""
+    f64, sized and unsized), resize and the thresholded Laplace's delta (make_laplace_threshold
+    and make_noise_threshold), nothing else."""
     twins = {f.twin for f in quick_report.violations}
     assert twins <= {
         "make_sized_bounded_float_ordered_sum",
         "make_bounded_float_ordered_sum",
         "make_resize",
+        "make_laplace_threshold",
+        "make_noise_threshold",
     }
     for finding in quick_report.violations:
-        if finding.twin != "make_resize":
+        if finding.twin not in ("make_resize", "make_laplace_threshold", "make_noise_threshold"):
             assert "Pairwise" in finding.point
     assert not [f for f in quick_report.findings if f.severity == "deviation"]

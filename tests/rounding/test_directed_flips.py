@@ -830,7 +830,42 @@ ACCURACY_ROWS = [
 ]
 
 
-ROWS = CDP_ROWS + RATIONAL_ROWS + SUM_ROWS + NUMPY_ROWS + ACCURACY_ROWS
+THRESHOLD = "certdp.measurements._threshold.threshold_delta"
+
+
+def _threshold_exact(scale: int, distance: int, l0: int):
+    """1 - (1 - P[Z >= distance])^l0 for Z ~ DLap(0, scale), P = e^(-t/b) / (1 + e^(-1/b)),
+    as -expm1(l0 log1p(-P)) (accurate for a tiny P)."""
+
+    def value(mp):
+        tail = mp.exp(-mp.mpf(distance) / scale) / (1 + mp.exp(-mp.mpf(1) / scale))
+        return -mp.expm1(l0 * mp.log1p(-tail))
+
+    return _mp(value)
+
+
+THRESHOLD_ROWS = [
+    Row(
+        "threshold_delta:delta rounds up",
+        THRESHOLD,
+        "round-up",
+        '"up")',
+        '"down")',
+        lambda m: m.threshold_delta(Fraction(1), 4, 1),
+        _threshold_exact(1, 4, 1),
+    ),
+    Row(
+        "threshold_delta:far tail rounds up",
+        THRESHOLD,
+        "far-tail",
+        '"up")',
+        '"down")',
+        lambda m: m.threshold_delta(Fraction(1), 5000, 1),
+        _threshold_exact(1, 5000, 1),
+    ),
+]
+
+ROWS = CDP_ROWS + RATIONAL_ROWS + SUM_ROWS + NUMPY_ROWS + ACCURACY_ROWS + THRESHOLD_ROWS
 
 
 @pytest.fixture(autouse=True)

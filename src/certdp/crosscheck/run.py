@@ -235,6 +235,38 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                     QUICK if quick else FULL,
                 )
 
+    # 2b. thresholded releases: a key of one side only is released with an exact probability
+    if point.search == "lone-keys" and point.threshold:
+        from .lone_keys import check_lone_keys, lone_key_script
+
+        scale, threshold, _ = point.threshold
+        lone = check_lone_keys(built, scale, threshold)
+        result.pairs += len(lone)
+        # one finding for a lone key short of the threshold (the tail, OpenDP #2922) and one
+        # for a lone key of value 0 (l1 = 0 with l0 > 0)
+        for first in [pair for pair in lone if pair.d_in[2] > 0][:1] + [
+            pair for pair in lone if pair.d_in[2] == 0
+        ][:1]:
+            result.findings.append(
+                Finding(
+                    twin=twin.name,
+                    check="lone-keys",
+                    severity=_severity(idealized, VIOLATION),
+                    point=point.code,
+                    summary=f"x = {first.x!r} and x' = {first.x_prime!r} are at distance "
+                    f"{first.d_in}; the key is released with probability "
+                    f"{float(first.exact):.6g} on x and never on x', but the target claims "
+                    f"{first.claimed!r}{idealized_note}",
+                    claimed=_text(first.claimed),
+                    actual=str(first.exact),
+                    d_in=repr(first.d_in),
+                    x=repr(first.x),
+                    x_prime=repr(first.x_prime),
+                    proof=result.proof,
+                    reproducer=lone_key_script(target.name, point.code, first),
+                )
+            )
+
     # 3. noise
     if point.noise is not None:
         try:

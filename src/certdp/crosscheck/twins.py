@@ -55,9 +55,11 @@ class Point:
     d_ins: tuple
     oracle: str | None = None
     space: str | None = None
-    search: str = "pairs"  # "pairs", "coupling" (randomised transformations) or "" (none)
+    search: str = "pairs"  # "pairs", "coupling" (randomised transformations), "lone-keys"
+    # (thresholded releases: see lone_keys.py) or "" (none)
     noise: Noise | None = None
     deltas: tuple = ()  # for privacy profiles: the deltas at which epsilon is compared
+    threshold: tuple = ()  # for search "lone-keys": (scale, threshold, noise kind)
 
     @property
     def oracle_code(self) -> str:
@@ -810,4 +812,129 @@ def _split_records_points(quick: bool) -> list[Point]:
             " >> dp.t.make_select_column(1, str)"
         )
         found.append(Point("make_split_records", code, _d_ins(quick), space=space))
+
+
+def _threshold_space(T: str, D: str | None = None) -> str:
+    """Maps from strings to ``T`` under ``l01inf_distance(absolute_distance(D))``."""
+    domain = f"dp.map_domain(dp.atom_domain(T='String'), dp.atom_domain(T={T!r}))"
+    return f"{domain}, dp.l01inf_distance(dp.absolute_distance(T={(D or T)!r}))"
+
+
+_THRESHOLD_D_INS = ((0, 0, 0), (1, 0, 0), (1, 1, 1), (2, 1, 1), (2, 5, 1), (2, 5, 3), (1, 3, 6))
+
+
+@register("make_laplace_threshold", "measurement")
+def _laplace_threshold_points(quick: bool) -> list[Point]:
+    found = []
+    types = (
+        (("i32", None),) if quick else (("i32", None), ("i64", None), ("u32", None), ("i32", "f64"))
+    )
+    for T, D in types:
+        for scale in (1.0,) if quick else (0.0, 0.5, 1.0, 2.5):
+            for threshold in (5,) if quick else (1, 5, 14, -3):
+                if threshold < 0 and T.startswith("u"):
+                    continue
+                code = f"dp.m.make_laplace_threshold({_threshold_space(T, D)}, {scale!r}, {threshold!r})"
+                noisy = (T, D, scale, threshold) == ("i32", None, 1.0, 5)
+                found.append(
+                    Point(
+                        "make_laplace_threshold",
+                        code,
+                        _THRESHOLD_D_INS,
+                        search="lone-keys",
+                        noise=_threshold_noise(T, scale) if noisy else None,
+                        threshold=(scale, threshold, "laplace"),
+                    )
+                )
+    return found
+
+
+def _threshold_noise(T: str, scale: float) -> Noise:
+    """The release's own noise: every value is 1000 above a threshold of 0 (a key is dropped
+    with probability below e^-999 at scale 1), and the released values minus 1000 are draws."""
+    release = f"dp.m.make_laplace_threshold({_threshold_space(T)}, {scale!r}, 0)"
+    sampler = (
+        f"(lambda m: lambda xs: [v - 1000 for v in m({{str(i): 1000 + x for i, x in "
+        f"enumerate(xs)}}).values()])({release})"
+    )
+    return Noise("laplace", T, scale, sampler)
+
+
+@register("make_geometric", "measurement")
+def _geometric_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32",) if quick else ("i8", "i32", "i64", "u32"):
+        for vector in (False, True):
+            space = _numeric_space(T, vector)
+            for scale in _QUICK_SCALES if quick else _SCALES:
+                for bounds in (None,) if quick else (None, (0, 10)):
+                    extra = "" if bounds is None else f", bounds={bounds!r}"
+                    code = f"dp.m.make_geometric({space}, {scale!r}{extra})"
+                    noisy = vector and bounds is None and scale == _QUICK_SCALES[0] and T == "i32"
+                    noise = None
+                    if noisy:
+                        sampler = f"dp.m.make_geometric({space}, {scale!r})"
+                        noise = Noise("laplace", T, scale, sampler)
+                    found.append(
+                        Point(
+                            "make_geometric",
+                            code,
+                            numeric_d_ins(T, quick),
+                            search="",
+                            noise=noise,
+                        )
+                    )
+    return found
+
+
+@register("make_noise", "measurement")
+def _noise_points(quick: bool) -> list[Point]:
+    found = []
+    measures = {"laplace": "dp.max_divergence()", "gaussian": "dp.zero_concentrated_divergence()"}
+    for kind, measure in measures.items():
+        for T in ("i32",) if quick else ("i32", "i64", "f64"):
+            for vector in (False,) if quick else (False, True):
+                space = _numeric_space(T, vector, l2=kind == "gaussian")
+                for scale in _QUICK_SCALES if quick else _SCALES:
+                    code = f"dp.m.make_noise({space}, {measure}, {scale!r})"
+                    noisy = T == "i32" and not vector and scale == _QUICK_SCALES[0]
+                    noise = None
+                    if noisy:
+                        vector_space = _numeric_space(T, True, l2=kind == "gaussian")
+                        sampler = f"dp.m.make_noise({vector_space}, {measure}, {scale!r})"
+                        noise = Noise(kind, T, scale, sampler)
+                    found.append(
+                        Point("make_noise", code, numeric_d_ins(T, quick), search="", noise=noise)
+                    )
+    return found
+
+
+@register("make_noise_threshold", "measurement")
+def _noise_threshold_points(quick: bool) -> list[Point]:
+    found = []
+    measure = "dp.approximate(dp.max_divergence())"
+    for T in ("i32",) if quick else ("i32", "i64"):
+        for scale in (1.0,) if quick else (0.5, 1.0, 2.5):
+            for threshold in (5,) if quick else (1, 5, -3):
+                space = _threshold_space(T)
+                code = f"dp.m.make_noise_threshold({space}, {measure}, {scale!r}, {threshold!r})"
+                noisy = (T, scale, threshold) == ("i32", 1.0, 5)
+                noise = None
+                if noisy:
+                    release = f"dp.m.make_noise_threshold({space}, {measure}, {scale!r}, 0)"
+                    sampler = (
+                        f"(lambda m: lambda xs: [v - 1000 for v in m({{str(i): 1000 + x for i, x "
+                        f"in enumerate(xs)}}).values()])({release})"
+                    )
+                    noise = Noise("laplace", T, scale, sampler)
+                found.append(
+                    Point(
+                        "make_noise_threshold",
+                        code,
+                        _THRESHOLD_D_INS,
+                        search="lone-keys",
+                        noise=noise,
+                        threshold=(scale, threshold, "laplace"),
+                    )
+                )
     return found

@@ -21,6 +21,7 @@ import numpy as np
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, Domain, VectorDomain
 from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
+from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import ZeroConcentratedDivergence, zero_concentrated_divergence
 from certdp.core.metrics import AbsoluteDistance, L2Distance, Metric
 from certdp.core.partial import partial_constructor
@@ -40,11 +41,7 @@ __all__ = ["make_gaussian", "then_gaussian"]
 # proof: begin constructor
 def zcdp_requested(MO) -> bool:
     """Is ``MO`` the zero-concentrated divergence (its name, its class or an instance)?"""
-    return (
-        MO == "ZeroConcentratedDivergence"
-        or MO is ZeroConcentratedDivergence
-        or isinstance(MO, ZeroConcentratedDivergence)
-    )
+    return measure_requested(MO, ZeroConcentratedDivergence(), "ZeroConcentratedDivergence")
 
 
 def distance_type_fits(distance_T, T) -> bool:
