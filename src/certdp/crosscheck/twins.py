@@ -812,6 +812,7 @@ def _split_records_points(quick: bool) -> list[Point]:
             " >> dp.t.make_select_column(1, str)"
         )
         found.append(Point("make_split_records", code, _d_ins(quick), space=space))
+    return found
 
 
 def _threshold_space(T: str, D: str | None = None) -> str:
