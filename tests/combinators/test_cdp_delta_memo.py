@@ -97,3 +97,29 @@ def test_a_key_without_ar_e_is_caught():
         differs |= bits(got) != bits(module.delta_at_order(a, rho, epsilon))
     assert differs
     assert not math.isnan(got)
+
+
+def test_a_full_memo_is_emptied_and_changes_no_value():
+    """Past MEMO_CAP entries the memo is emptied before the next store (cdp_delta.tex, "the
+    memo"): it never holds more, and every value is still the memo-free one."""
+    memo, rho = {}, 0.5
+    epsilons = [1.0 + i * 1e-6 for i in range(3 * module.MEMO_CAP)]
+    for epsilon in epsilons + epsilons[::-1]:
+        assert bits(module.cdp_delta(rho, epsilon, memo)) == bits(module.cdp_delta(rho, epsilon))
+        assert 1 <= len(memo) <= module.MEMO_CAP
+
+
+def test_rho_passes_the_boundary():
+    """rho passes exact_scalar as epsilon does: a NumPy float is its float, a float subclass is
+    refused naming rho."""
+    import numpy as np
+
+    from certdp.core.errors import FailedMapError
+
+    class F(float):
+        pass
+
+    assert bits(module.cdp_delta(np.float64(0.5), 1.0)) == bits(module.cdp_delta(0.5, 1.0))
+    with pytest.raises(FailedMapError) as caught:
+        module.cdp_delta(F(0.5), 1.0)
+    assert caught.value.parameter == "rho"

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from certdp.core.conversion import exact_scalar
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError, shown
 from certdp.numeric import inf_cast, inf_exp, inf_ln_1p, neg_inf_cast
 from certdp.numeric.quick import (
@@ -40,14 +41,19 @@ __all__ = ["cdp_delta", "delta_at_order", "inf_exp", "inf_ln_1p"]
 # proof: begin cdp-delta
 #: Largest finite f64.
 F64_MAX = 1.7976931348623157e308  # label: f64-max
+#: The most entries a memo holds: a call that would store one more first empties it.
+MEMO_CAP = 512  # label: memo-cap
 
 
 def _f64(value, name: str, up: bool) -> float:
     """``value`` as an f64: rounded up (``up``, +inf beyond the range) or down (the largest
-    finite f64 beyond it); refuses what is not a number, NaN and values with the sign set."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, Fraction)):
-        raise FailedMapError(f"must be a number, got {shown(value)}", parameter=name)  # label: type
-    if isinstance(value, float):
+    finite f64 beyond it); refuses what is not a number, NaN and values with the sign set.
+    ``value`` passes the boundary first (a NumPy float becomes its float, a float subclass is
+    refused), as ``epsilon`` does in ``PrivacyProfile.delta``."""
+    value = exact_scalar(value, name, FailedMapError)  # label: boundary
+    if type(value) not in (int, float, Fraction):  # label: type
+        raise FailedMapError(f"must be a number, got {shown(value)}", parameter=name)
+    if type(value) is float:
         if math.isnan(value) or math.copysign(1.0, value) < 0:  # label: float-check
             raise FailedMapError(f"must be non-negative, got {shown(value)}", parameter=name)
         return value  # label: float-kept
@@ -61,7 +67,8 @@ def _f64(value, name: str, up: bool) -> float:
 
 def cdp_delta(rho, epsilon, memo: dict | None = None) -> float:
     """A delta, rounded up, such that rho-zCDP implies (epsilon, delta)-DP. ``memo``: a dict
-    that calls may share (it only saves work: the values are those computed without it)."""
+    that calls may share (it only saves work: the values are those computed without it; it
+    never holds more than ``MEMO_CAP`` entries when used by one thread at a time)."""
     rho = _f64(rho, "rho", up=True)  # label: rho-check
     epsilon = _f64(epsilon, "epsilon", up=False)  # label: epsilon-check
     if rho == 0 or math.isinf(epsilon):  # label: trivial-zero
@@ -100,9 +107,13 @@ def delta_at_order(a: float, rho: float, epsilon: float, memo: dict | None = Non
     if memo is None:
         return _from_ar_e(a, ar_e)  # label: tail
     key = ("tail", a, ar_e)  # the rest depends on a and ar_e alone  # label: tail-key
-    if key not in memo:
-        memo[key] = _from_ar_e(a, ar_e)  # label: tail-memo
-    return memo[key]  # label: tail-remembered
+    value = memo.get(key)  # label: tail-look-up
+    if value is None:
+        value = _from_ar_e(a, ar_e)  # label: tail-compute
+        if len(memo) >= MEMO_CAP:
+            memo.clear()  # bounded: an emptied entry is only computed again  # label: memo-clear
+        memo[key] = value  # label: tail-memo
+    return value  # label: tail-remembered
 
 
 def _from_ar_e(a: float, ar_e: float) -> float:

@@ -32,7 +32,7 @@ def make_zCDP_to_approxDP(measurement) -> Measurement:
 
     def privacy_map(d_in) -> PrivacyProfile:
         rho = measurement.map(d_in)  # label: inner-map
-        memo = {}  # shared by this profile's evaluations: saves work, same values  # label: memo
+        memo = {}  # shared by this profile's evaluations, bounded: saves work, same values  # label: memo
         return PrivacyProfile(lambda epsilon: cdp_delta(rho, epsilon, memo))  # label: profile
 
     return Measurement(
