@@ -1,6 +1,7 @@
 """map_domain: construction rules (OpenDP's key types), admission and membership."""
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -48,8 +49,10 @@ def test_a_dict_subclass_is_refused():
             return [("a", 1)]
 
     domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="i32"))
-    with pytest.raises(FailedFunctionError, match="not a dict"):
+    with pytest.raises(FailedFunctionError, match="must be a dict, got Tricky"):
         domain.admit(Tricky(b=2))
+    with pytest.raises(FailedFunctionError, match="must be a dict, got OrderedDict"):
+        domain.admit(OrderedDict(a=1))
 
 
 def test_bool_and_int_keys_stay_distinct_types():
@@ -106,3 +109,13 @@ def test_membership_agrees_with_opendp():
         assert repr(dp.map_domain(dp.atom_domain(T=T), dp.atom_domain(T="i32"))) == str(
             odp.map_domain(odp.atom_domain(T=T), odp.atom_domain(T="i32"))
         )
+
+
+def test_referee_float_keys_refused_and_numpy_entries_made_exact():
+    """referee-hist (session 7)."""
+    with pytest.raises(MakeDomainError):
+        dp.map_domain(dp.atom_domain(T="f64"), dp.atom_domain(T="i32"))
+    domain = dp.map_domain(dp.atom_domain(T="i32"), dp.atom_domain(T="i32"))
+    admitted = domain.admit({np.int32(1): np.int64(3)})
+    assert admitted == {1: 3} and [type(x) for x in (*admitted, *admitted.values())] == [int, int]
+    assert not domain.member({True: 1})

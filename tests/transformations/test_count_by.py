@@ -124,6 +124,48 @@ def test_agrees_with_opendp():
         assert repr(ours.output_domain) == str(theirs.output_domain)
 
 
+_INTEGERS = ("i8", "i16", "i32", "i64", "i128", "u8", "u16", "u32", "u64", "u128", "usize")
+
+
+def _accepted(module, types, build):
+    accepted = set()
+    for T in types:
+        try:
+            build(module, T)
+        except Exception:  # noqa: BLE001 - OpenDP raises its own error types
+            continue
+        accepted.add(T)
+    return accepted
+
+
+def test_accepted_key_and_value_types_are_the_ones_the_proof_lists():
+    """make_count_by.tex, Differences from OpenDP 0.16: OpenDP's TK and TV sets, and certdp's."""
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib")
+    keys = (*_INTEGERS, "isize", "bool", "String")
+    values = (*_INTEGERS, "isize", "f32", "f64")
+
+    def by_value(m, TV):
+        return m.t.make_count_by(
+            m.vector_domain(m.atom_domain(T="i32")), m.symmetric_distance(), TV=TV
+        )
+
+    def by_key(m, TK):
+        return m.t.make_count_by(m.vector_domain(m.atom_domain(T=TK)), m.symmetric_distance())
+
+    opendp_values = {"i32", "i64", "u32", "u64", "usize"}
+    opendp_keys = {"i32", "i64", "u32", "u64", "usize", "bool", "String"}
+    assert _accepted(odp, values, by_value) == opendp_values
+    assert _accepted(odp, keys, by_key) == opendp_keys
+    assert _accepted(dp, values, by_value) == {*_INTEGERS, "f32", "f64"}
+    assert _accepted(dp, keys, by_key) == {*_INTEGERS, "bool", "String"}
+    u64 = dp.t.make_count_by(*space(), TV="u64")
+    theirs = odp.t.make_count_by(
+        odp.vector_domain(odp.atom_domain(T=str)), odp.symmetric_distance(), TV="u64"
+    )
+    assert [u64.map(d) for d in (0, 1, 2**32 - 1)] == [theirs.map(d) for d in (0, 1, 2**32 - 1)]
+
+
 # -- contract ----------------------------------------------------------------------------------
 
 

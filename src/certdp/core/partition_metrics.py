@@ -47,7 +47,10 @@ __all__ = [
 class Triple(tuple):
     """A distance ``(l0, lp, linf)`` of an L0-Lp-Linf metric, ordered component by component
     (``a <= b`` when each component of ``a`` is at most that of ``b``); ``<`` and ``>`` are
-    refused, never lexicographic."""
+    refused, never lexicographic.  NumPy defers to these methods (``__array_ufunc__ = None``), so
+    an array or NumPy scalar on the left of a comparison cannot answer elementwise."""
+
+    __array_ufunc__ = None  # label: triple-numpy
 
     def __le__(self, other):
         return _componentwise(self, other, lambda a, b: a <= b)  # label: triple-le
@@ -198,7 +201,8 @@ class L0PInfDistance(Metric):
             norm = _sum(distances)  # label: components-l1
         else:
             norm = _sum(d * d for d in distances)  # label: components-l2
-        return (l0, norm, max(distances, default=Fraction(0)))  # label: components-linf
+        linf = max(distances, default=0)  # label: components-linf
+        return (l0, norm, linf if linf == INFINITY else Fraction(linf))  # label: components-type
 
     def close(self, a, b, d) -> bool:
         """Exactly: is each component of the distance at most that of the triple ``d``?"""
