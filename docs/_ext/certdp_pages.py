@@ -84,6 +84,7 @@ NAMESPACES = [
 #: the module's name).
 PRELUDE_SECTIONS = {
     "certdp.core.domains": "Domains",
+    "certdp.core.option_domain": "Option domains",
     "certdp.core.metrics": "Metrics",
     "certdp.core.measures": "Measures",
     "certdp.core.transformation": "Transformations and measurements",

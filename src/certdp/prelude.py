@@ -26,6 +26,7 @@ from certdp.contracts import contracts_enabled, disable_contracts, enable_contra
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
 from certdp.core.errors import DPError
+from certdp.core.option_domain import OptionDomain, option_domain
 from certdp.core.postprocess import Function, new_function
 from certdp.core.typenames import *  # noqa: F403
 from certdp.core.typenames import __all__ as _typenames
@@ -80,4 +81,6 @@ __all__ = [
     "disable_contracts",
     "contracts_enabled",
     "OpenDPException",
+    "OptionDomain",
+    "option_domain",
 ]

@@ -244,10 +244,13 @@ def _impute_constant_points(quick: bool) -> list[Point]:
     return found
 
 
+_CAST_TYPES = ("i32", "i64", "u32", "u64", "f32", "f64", "bool", "String")
+
+
 @register("make_cast_default", "transformation")
 def _cast_default_points(quick: bool) -> list[Point]:
-    # The types OpenDP 0.16 casts between (String aside, which certdp refuses).
-    types = ("i32", "f64", "bool") if quick else ("i32", "i64", "u32", "u64", "f32", "f64", "bool")
+    # The types OpenDP 0.16 casts between.
+    types = ("i32", "f64", "bool") if quick else _CAST_TYPES
     found = []
     for T in types:
         element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
@@ -256,6 +259,27 @@ def _cast_default_points(quick: bool) -> list[Point]:
                 space = f"{_vector(element)}, {_metric(ordered)}"
                 code = f"dp.t.make_cast_default({space}, TOA={TOA!r})"
                 found.append(Point("make_cast_default", code, _d_ins(quick)))
+    return found
+
+
+@register("make_cast", "transformation")
+def _cast_points(quick: bool) -> list[Point]:
+    # The maps are compared. OpenDP 0.16's Python API cannot return make_cast's output (a
+    # vector of options: "unrecognized generic Vec"), so the pair search runs OpenDP's cast
+    # followed by its make_impute_constant (1-stable, a row map) and checks that chain's outputs
+    # against its own map and certdp's output domain; the values themselves are compared with
+    # OpenDP's by tests/transformations/test_cast.py.
+    types = ("i32", "f64", "String") if quick else _CAST_TYPES
+    fill = {"bool": "True", "String": "'-'", "f32": "7.0", "f64": "7.0"}
+    found = []
+    for T in types:
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for TOA in types:
+            for ordered in (False, True) if TOA == types[0] else (False,):
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                oracle = f"dp.t.make_cast({space}, TOA={TOA!r})"
+                code = f"{oracle} >> dp.t.then_impute_constant({fill.get(TOA, '7')})"
+                found.append(Point("make_cast", code, _d_ins(quick), oracle=oracle))
     return found
 
 

@@ -1,0 +1,75 @@
+"""option_domain: members, admission, refusals (typed, naming the parameter), as OpenDP 0.16."""
+
+import math
+
+import numpy as np
+import pytest
+
+import certdp.prelude as dp
+from certdp.core.errors import FailedFunctionError, MakeDomainError
+
+
+def test_members_are_none_and_the_element_domain_members():
+    domain = dp.option_domain(dp.atom_domain(T="f64", nan=False))
+    assert domain.member(None) and domain.member(1.5) and domain.member(np.float64(2.0))
+    assert not domain.member(math.nan) and not domain.member(1) and not domain.member("1")
+    bounded = dp.option_domain(dp.atom_domain(bounds=(0, 10)))
+    assert bounded.member(None) and bounded.member(10) and not bounded.member(11)
+
+
+def test_a_nan_admitting_float_atom_is_allowed_as_in_opendp():
+    domain = dp.option_domain(dp.atom_domain(T="f64"))
+    assert domain.member(math.nan) and domain.member(None)
+    assert domain.element_domain == dp.atom_domain(T="f64", nan=True)
+
+
+def test_admission_hands_exact_values_and_refuses_by_rule():
+    domain = dp.option_domain(dp.atom_domain(T="i32"))
+    assert domain.admit(None) is None
+    assert type(domain.admit(np.int64(3))) is int
+    with pytest.raises(FailedFunctionError) as error:
+        domain.admit(2**40)
+    assert str(2**40) not in str(error.value)
+
+
+def test_vectors_of_options_admit_lists_and_object_arrays():
+    vector = dp.vector_domain(dp.option_domain(dp.atom_domain(T="String")), size=3)
+    assert vector.member(["a", None, ""])
+    assert vector.member(np.array(["a", None, "b"], dtype=object))
+    assert not vector.member(["a", None]) and not vector.member(["a", None, 1])
+
+
+def test_only_atom_domains_are_allowed():
+    atoms = dp.atom_domain(T="i32")
+    for element in (dp.vector_domain(atoms), dp.option_domain(atoms), 3, None):
+        with pytest.raises(MakeDomainError) as error:
+            dp.option_domain(element)
+        assert error.value.parameter == "element_domain" and isinstance(error.value, TypeError)
+
+
+def test_the_descriptor_must_name_the_element_domain():
+    atoms = dp.atom_domain(T="f64")
+    assert dp.option_domain(atoms, D="AtomDomain<f64>") == dp.option_domain(atoms)
+    for D in ("AtomDomain<i32>", "AtomDomain", "OptionDomain"):
+        with pytest.raises(MakeDomainError) as error:
+            dp.option_domain(atoms, D=D)
+        assert error.value.parameter == "D"
+
+
+def test_equality_repr_and_immutability():
+    a = dp.option_domain(dp.atom_domain(T="i32"))
+    assert a == dp.option_domain(dp.atom_domain(T="i32"))
+    assert a != dp.option_domain(dp.atom_domain(T="i64")) and a != dp.atom_domain(T="i32")
+    assert hash(a) == hash(dp.option_domain(dp.atom_domain(T="i32")))
+    assert repr(a) == "OptionDomain(AtomDomain(T=i32))"
+    with pytest.raises(MakeDomainError):
+        a.element_domain = dp.atom_domain(T="i64")
+
+
+def test_opendp_accepts_and_refuses_the_same_element_domains():
+    odp = pytest.importorskip("opendp.prelude")
+    odp.option_domain(odp.atom_domain(T=float))  # NaN-admitting floats are allowed
+    with pytest.raises(odp.OpenDPException):
+        odp.option_domain(odp.vector_domain(odp.atom_domain(T=int)))
+    with pytest.raises(odp.OpenDPException):
+        odp.option_domain(odp.atom_domain(T=float), D="AtomDomain<i32>")
