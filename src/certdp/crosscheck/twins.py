@@ -283,6 +283,20 @@ def _cast_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_cast_inherent", "transformation")
+def _cast_inherent_points(quick: bool) -> list[Point]:
+    types = ("i32", "f64", "String") if quick else _CAST_TYPES
+    found = []
+    for T in types:
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for TOA in ("f32", "f64"):
+            for ordered in (False, True) if TOA == "f64" else (False,):
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_cast_inherent({space}, TOA={TOA!r})"
+                found.append(Point("make_cast_inherent", code, _d_ins(quick)))
+    return found
+
+
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []
