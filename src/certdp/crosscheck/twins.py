@@ -297,6 +297,41 @@ def _cast_inherent_points(quick: bool) -> list[Point]:
     return found
 
 
+def _null_points(name: str, quick: bool) -> list[Point]:
+    # Float atom domains: OpenDP 0.16's Python API cannot build a vector of an option domain
+    # (only make_cast outputs one), so option inputs are compared by tests/transformations.
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for size in (None,) if quick else (None, 3):
+            for ordered in (False, True):
+                sized = "" if size is None else f", size={size}"
+                vector = f"dp.vector_domain(dp.atom_domain(T={T!r}, nan=True){sized})"
+                code = f"dp.t.make_{name}({vector}, {_metric(ordered)})"
+                found.append(Point(f"make_{name}", code, _d_ins(quick)))
+    return found
+
+
+@register("make_is_null", "transformation")
+def _is_null_points(quick: bool) -> list[Point]:
+    return _null_points("is_null", quick)
+
+
+@register("make_drop_null", "transformation")
+def _drop_null_points(quick: bool) -> list[Point]:
+    return _null_points("drop_null", quick)
+
+
+@register("make_identity", "transformation")
+def _identity_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else _CAST_TYPES:
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for ordered in (False, True):
+            code = f"dp.t.make_identity({_vector(element)}, {_metric(ordered)})"
+            found.append(Point("make_identity", code, _d_ins(quick)))
+    return found
+
+
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []
