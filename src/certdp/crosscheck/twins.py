@@ -332,6 +332,19 @@ def _identity_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_impute_uniform_float", "transformation")
+def _impute_uniform_float_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for bounds in ((0.0, 1.0),) if quick else ((0.0, 1.0), (-1e30, 5e-324), (-2.5, -1.0)):
+            for ordered in (False, True):
+                element = f"dp.atom_domain(T={T!r}, nan=True)"
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_impute_uniform_float({space}, {bounds!r})"
+                found.append(Point("make_impute_uniform_float", code, _d_ins(quick)))
+    return found
+
+
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []
