@@ -345,6 +345,23 @@ def _impute_uniform_float_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_find_bin", "transformation")
+def _find_bin_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else ("i32", "i64", "u32", "u64", "f32", "f64"):
+        if T.startswith("f"):
+            edge_lists = [[-0.5, 0.0, 2.5]] if quick else [[-0.5, 0.0, 2.5], [], [-1e30, 1e30]]
+        else:
+            edge_lists = [[0, 3, 7]] if quick else [[0, 3, 7], [], [1]]
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for edges in edge_lists:
+            for ordered in (False, True):
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_find_bin({space}, {edges!r})"
+                found.append(Point("make_find_bin", code, _d_ins(quick)))
+    return found
+
+
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []
