@@ -362,6 +362,24 @@ def _find_bin_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_find", "transformation")
+def _find_points(quick: bool) -> list[Point]:
+    # As for make_cast: OpenDP's Python API cannot return make_find's vector of options, so the
+    # pair search runs it followed by make_impute_constant (1-stable); the oracle is make_find.
+    cases = {"i32": [[3, 1, 0]], "String": [["a", "", "b"]]}
+    if not quick:
+        cases.update({"u64": [[0, 2**64 - 1]], "bool": [[True]], "i64": [[]]})
+    found = []
+    for T, category_lists in cases.items():
+        for categories in category_lists:
+            for ordered in (False, True):
+                space = f"{_vector(_plain_atom(T))}, {_metric(ordered)}"
+                oracle = f"dp.t.make_find({space}, {categories!r})"
+                code = f"{oracle} >> dp.t.then_impute_constant(1000000)"
+                found.append(Point("make_find", code, _d_ins(quick), oracle=oracle))
+    return found
+
+
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []
