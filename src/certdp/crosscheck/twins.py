@@ -380,6 +380,20 @@ def _find_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_index", "transformation")
+def _index_points(quick: bool) -> list[Point]:
+    cases = [(["a", "b"], "'z'", "None"), ([1.5, -0.0], "0.5", "None")]
+    if not quick:
+        cases += [([3, 3], "0", "'i64'"), ([True], "False", "None"), ([0.1], "2.0", "'f32'")]
+    found = []
+    for categories, null, TOA in cases:
+        for ordered in (False, True):
+            space = f"{_vector(_plain_atom('usize'))}, {_metric(ordered)}"
+            code = f"dp.t.make_index({space}, {categories!r}, {null}, TOA={TOA})"
+            found.append(Point("make_index", code, _d_ins(quick)))
+    return found
+
+
 @register("make_count", "transformation")
 def _count_points(quick: bool) -> list[Point]:
     found = []
