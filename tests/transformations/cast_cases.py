@@ -18,6 +18,12 @@ HOSTILE_TEXTS = [
     "3.4028236e38", "3.4028235677973366e38", "340282356779733661637539395458142568448",
     "7.006492321624085354618647916449580656402e-46", "1.000000059604644775390625",
     "1.00000005960464477539062500001", "1.00000017881393432617187499999",
+    # Unicode letters that case-fold to an ASCII letter of inf/infinity/nan (the Turkish
+    # dotless and dotted i, the Kelvin sign), look-alikes and Unicode spaces, signs, numerals.
+    "\u0131nf", "\u0130nf", "-\u0131nfinity", "+INF\u0130NITY", "\u0130nf\u0131n\u0131ty",
+    "\u0131nfinity", "na\u0131", "\u212anan", "n\u0430n", "\uff49\uff4e\uff46", "\u00a01",
+    "1\u2003", "\u22121", "\u2160", "\u0661\u0662", "1\u00b2", "\u0661e3", "1e\u0663",
+    "1.\u0665", "\ufeff1", "1\u200b",
 ]  # fmt: skip
 
 FLOATS = [

@@ -24,13 +24,16 @@ __all__ = ["convert", "record_value"]
 
 # proof: begin convert
 #: Rust's grammar of an integer (``str::parse`` of i8 ... u128): ASCII digits after an optional
-#: sign; no spaces, underscores, radix prefixes or exponents.
-_SIGNED = re.compile(r"[+-]?[0-9]+")
-_UNSIGNED = re.compile(r"\+?[0-9]+")
+#: sign; no spaces, underscores, radix prefixes or exponents.  Every pattern is compiled with
+#: ``re.ASCII``, so that no class or case rule reaches beyond ASCII.
+_SIGNED = re.compile(r"[+-]?[0-9]+", re.ASCII)
+_UNSIGNED = re.compile(r"\+?[0-9]+", re.ASCII)
 #: Rust's grammar of a float (``str::parse`` of f32 and f64): a sign, then inf, infinity or
-#: nan in any case, or decimal digits with an optional point and exponent.
+#: nan in any ASCII case (``re.ASCII``: without it, the dotless and the dotted Turkish i would
+#: match ``i``), or decimal digits with an optional point and exponent.
 _FLOAT = re.compile(
-    r"[+-]?(?:(?i:inf|infinity|nan)|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)"
+    r"[+-]?(?:(?i:inf|infinity|nan)|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)",
+    re.ASCII,
 )
 #: No integer type has more than 39 decimal digits (u128); longer digit strings are out of range.
 _MOST_DIGITS = 40
