@@ -88,8 +88,8 @@ def _nan(sort):
 EDITS = {
     "nan kept": (
         "transformations/impute_constant/make_impute_constant.py",
-        "if math.isnan(record):  # label: row",
-        "if False:  # label: row",
+        "if value is None or (T.is_float and math.isnan(value)):  # label: row",
+        "if value is None:  # label: row",
     ),
     "half the map": (
         "transformations/_rowmap/rowmap.py",

@@ -1,14 +1,16 @@
 """SMT model of ``make_impute_constant`` and its bounded theorem.
 
-Model of one record (``constant`` if ``math.isnan(record)``, else the record's value, in
-make_impute_constant.py),
-compared with the real function at NaN, signed zeros, infinities and 1.5 in every obligation:
+Model of one record of a float atom domain (``constant`` if the record is NaN, else the
+record's value, in make_impute_constant.py), compared with the real function at NaN, signed zeros, infinities and 1.5 in every obligation:
 an IEEE if-then-else on ``fpIsNaN``.  ``tests/prove/test_impute_constant_model.py`` checks the
 model against the code on random records, NaN, infinities and signed zeros included.
 
 Theorem, instantiated per type and constant: every record's image is not NaN (the output element
 domain), and neighbours at distance ``<= d_in`` map to outputs reached by the same edits, so
 ``d_out <= d_in``, the code's map (:func:`certdp.contracts.smt.elementwise_cases`).
+
+Not modelled: vectors of options (``None`` imputed), which only the proof and the tests
+cover.
 """
 
 from __future__ import annotations
