@@ -73,3 +73,59 @@ def test_opendp_accepts_and_refuses_the_same_element_domains():
         odp.option_domain(odp.vector_domain(odp.atom_domain(T=int)))
     with pytest.raises(odp.OpenDPException):
         odp.option_domain(odp.atom_domain(T=float), D="AtomDomain<i32>")
+
+
+#: Descriptors OpenDP 0.16 parses as the type of the element domain (checked live below).
+OPENDP_DESCRIPTORS = [
+    ("i32", "AtomDomain<int>"),
+    ("i32", "AtomDomain< i32 >"),
+    ("i32", " AtomDomain<\ti32\n> "),
+    ("f64", "AtomDomain<float>"),
+    ("String", "AtomDomain<str>"),
+    ("bool", "AtomDomain<bool>"),
+    ("u8", "AtomDomain<u8>"),
+]
+
+#: Descriptors both refuse: another type, another shape, no such type.
+REFUSED_DESCRIPTORS = [
+    ("f64", "AtomDomain<f32>"),
+    ("u64", "AtomDomain<usize>"),
+    ("i32", "AtomDomain<i32, i32>"),
+    ("i32", "OptionDomain<i32>"),
+    ("i32", "atomdomain<i32>"),
+    ("i32", "AtomDomain <i32>"),
+    ("i32", "AtomDomain<\u0131nt>"),
+]
+
+
+@pytest.mark.parametrize("T, D", OPENDP_DESCRIPTORS)
+def test_descriptors_opendp_parses_are_accepted(T, D):
+    atoms = dp.atom_domain(T=T)
+    assert dp.option_domain(atoms, D=D) == dp.option_domain(atoms)
+
+
+@pytest.mark.parametrize("T, D", REFUSED_DESCRIPTORS)
+def test_descriptors_of_other_types_or_shapes_are_refused(T, D):
+    with pytest.raises(MakeDomainError) as error:
+        dp.option_domain(dp.atom_domain(T=T), D=D)
+    assert error.value.parameter == "D" and isinstance(error.value, TypeError)
+
+
+@pytest.mark.parametrize("D", ["i32", "AtomDomain<\u00a0i32>", 3, int])
+def test_descriptors_opendp_also_reads_are_refused_as_stated(D):
+    """OpenDP 0.16 also takes a bare type name and strips Unicode spaces; certdp refuses
+    (option_domain.tex, 'The descriptor and OpenDP')."""
+    with pytest.raises(MakeDomainError) as error:
+        dp.option_domain(dp.atom_domain(T="i32"), D=D)
+    assert error.value.parameter == "D"
+
+
+def test_opendp_agrees_on_the_descriptors():
+    odp = pytest.importorskip("opendp.prelude")
+    for T, D in OPENDP_DESCRIPTORS:
+        assert str(odp.option_domain(odp.atom_domain(T=T), D=D)) == str(
+            odp.option_domain(odp.atom_domain(T=T))
+        )
+    for T, D in REFUSED_DESCRIPTORS:
+        with pytest.raises(odp.OpenDPException):
+            odp.option_domain(odp.atom_domain(T=T), D=D)
