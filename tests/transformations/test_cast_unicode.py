@@ -74,8 +74,13 @@ def _near_words(draw):
     return draw(st.sampled_from(["", "+", "-"])) + "".join(letters)
 
 
-#: Full Unicode (surrogates included), and near-misses of the float words.
-_TEXTS = st.one_of(st.text(), _near_words())
+#: Any Unicode text; texts of lone surrogates, Unicode spaces, digits and numerals (which
+#: ``int``/``float`` would read) mixed with ASCII digits and signs; near-misses of the words.
+_TEXTS = st.one_of(
+    st.text(st.characters(exclude_categories=())),
+    st.text(st.characters(categories=["Cs", "Zs", "Nd", "Nl", "No"], include_characters="+-.e1")),
+    _near_words(),
+)
 
 
 @settings(max_examples=300, deadline=None)
