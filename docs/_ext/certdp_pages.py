@@ -84,6 +84,7 @@ NAMESPACES = [
 #: the module's name).
 PRELUDE_SECTIONS = {
     "certdp.core.domains": "Domains",
+    "certdp.core.option_domain": "Option domains",
     "certdp.core.metrics": "Metrics",
     "certdp.core.map_domain": "Map domains",
     "certdp.core.partition_metrics": "Metrics of aggregates with many parts",

@@ -42,6 +42,7 @@ from certdp.core.partition_metrics import (
     l02inf_distance,
     linf_distance,
 )
+from certdp.core.option_domain import OptionDomain, option_domain
 from certdp.core.postprocess import Function, new_function
 from certdp.core.typenames import *  # noqa: F403
 from certdp.core.typenames import __all__ as _typenames
@@ -109,4 +110,6 @@ __all__ = [
     "change_one_distance",
     "hamming_distance",
     "discrete_distance",
+    "OptionDomain",
+    "option_domain",
 ]

@@ -82,7 +82,14 @@ def in_form(form):
     return convert
 
 
+#: Constructors whose input element type has no wider NumPy dtype (usize, 64 bits, only), so
+#: the form ``wider`` applies to none of their datasets.
+NO_WIDER_FORM = {"make_index"}
+
+
 @pytest.mark.parametrize("form", FORMS, ids=[form.__name__ for form in FORMS])
 @pytest.mark.parametrize("contract", vector_contracts())
 def test_contract_holds_on_numpy_forms(contract, form):
+    if form is wider and contract.name in NO_WIDER_FORM:
+        pytest.skip("no wider NumPy dtype than usize's")
     contract.verify(max_examples=6, data_form=in_form(form))

@@ -13,10 +13,14 @@ from certdp.transformations.cast_default.smt_model import PAIRS, cast_record, en
 
 from .edited import prove_edited
 
-_DTYPES = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_}
+_DTYPES = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_,
+           "String": object}  # fmt: skip
 
 
 def _records(source):
+    if source == "String":  # texts near the integer grammar, and any text
+        near = st.from_regex(r"[+\- ]?[0-9]{0,11}[e.x ]?[0-9]?", fullmatch=True)
+        return st.one_of(near, st.text(max_size=6))
     if source == "bool":
         return st.booleans()
     if source == "i64":
@@ -45,14 +49,28 @@ EDITS = {
         "return d_in // 2  # label: stability-map",
     ),
     "rounding instead of truncation": (
-        "transformations/cast_default/make_cast_default.py",
+        "transformations/_cast/convert.py",
         "value = math.trunc(value)  # label: int-trunc",
         "value = round(value)  # label: int-trunc",
     ),
     "saturation instead of the default": (
-        "transformations/cast_default/make_cast_default.py",
-        "return value if TOA.min <= value <= TOA.max else 0  # label: int-range",
+        "transformations/_cast/convert.py",
+        "return value if TOA.min <= value <= TOA.max else None  # label: int-range",
         "return min(max(value, TOA.min), TOA.max)  # label: int-range",
+    ),
+}
+
+
+TEXT_EDITS = {
+    "Python's liberal int() on the raw text": (
+        "transformations/_cast/convert.py",
+        "if grammar.fullmatch(text) is None:  # label: text-int-grammar",
+        "if not text.strip().lstrip('+-').isdigit():  # label: text-int-grammar",
+    ),
+    "a blank text counted as true": (
+        "transformations/_cast/convert.py",
+        'return text != ""  # label: text-bool',
+        "return text.strip() != ''  # label: text-bool",
     ),
 }
 
@@ -61,6 +79,14 @@ EDITS = {
 def test_edits_are_refuted(tmp_path, edit):
     file, old, new = EDITS[edit]
     summary = prove_edited(tmp_path, "make_cast_default", {file: [(old, new)]}, select="f64->i32")
+    assert summary["status"] == "counterexample", summary
+
+
+@pytest.mark.parametrize("edit", sorted(TEXT_EDITS))
+def test_text_edits_are_refuted(tmp_path, edit):
+    file, old, new = TEXT_EDITS[edit]
+    select = "String->i32" if "int" in edit else "String->bool"
+    summary = prove_edited(tmp_path, "make_cast_default", {file: [(old, new)]}, select=select)
     assert summary["status"] == "counterexample", summary
 
 

@@ -7,12 +7,15 @@ import struct
 
 import numpy as np
 import pytest
+import z3
 from hypothesis import given
 from hypothesis import strategies as st
 
 import certdp.prelude as dp
 from certdp.contracts.smt import float_of, float_sort, float_value
-from certdp.transformations.impute_constant.smt_model import impute_record
+from certdp.transformations.cast.smt_model import encode_option
+from certdp.transformations.cast_default.smt_model import encode
+from certdp.transformations.impute_constant.smt_model import impute_option, impute_record
 
 from .edited import prove_edited
 
@@ -88,8 +91,8 @@ def _nan(sort):
 EDITS = {
     "nan kept": (
         "transformations/impute_constant/make_impute_constant.py",
-        "if math.isnan(record):  # label: row",
-        "if False:  # label: row",
+        "if value is None or (T.is_float and math.isnan(value)):  # label: row",
+        "if value is None:  # label: row",
     ),
     "half the map": (
         "transformations/_rowmap/rowmap.py",
@@ -111,3 +114,46 @@ def test_unsound_edits_are_refuted(tmp_path, edit):
 def test_the_unedited_code_is_proved_on_the_same_instances(tmp_path):
     summary = prove_edited(tmp_path, "make_impute_constant", {}, select="f32 constant=1.5")
     assert summary["status"] == "proved", summary
+
+
+#: Unsound edits of the option path, each refuted on the option obligations named.
+OPTION_EDITS = {
+    "None kept": (
+        "if value is None or (T.is_float and math.isnan(value)):  # label: row",
+        "if T.is_float and value is not None and math.isnan(value):  # label: row",
+        "option-i32",
+    ),
+    "NaN inside an option kept": (
+        "if value is None or (T.is_float and math.isnan(value)):  # label: row",
+        "if value is None:  # label: row",
+        "option-f64",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(OPTION_EDITS))
+def test_unsound_edits_of_the_option_path_are_refuted(tmp_path, edit):
+    old, new, select = OPTION_EDITS[edit]
+    file = "transformations/impute_constant/make_impute_constant.py"
+    summary = prove_edited(tmp_path, "make_impute_constant", {file: [(old, new)]}, select=select)
+    assert summary["status"] == "counterexample", summary
+
+
+def test_the_unedited_option_path_is_proved(tmp_path):
+    summary = prove_edited(tmp_path, "make_impute_constant", {}, select="option-")
+    assert summary["status"] == "proved", summary
+
+
+@given(st.data())
+def test_option_model_is_the_code(data):
+    inner = data.draw(st.sampled_from(["i32", "f64"]))
+    value = st.integers(-(2**31), 2**31 - 1) if inner == "i32" else st.floats()
+    records = data.draw(st.lists(st.one_of(st.none(), value), max_size=6))
+    constant = data.draw(value.filter(lambda v: v == v))
+    dp.enable_features("contrib")
+    domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T=inner)))
+    built = dp.t.make_impute_constant(domain, dp.symmetric_distance(), constant)
+    target = encode(constant, inner)
+    for record, image in zip(records, built(records)):
+        model = z3.simplify(impute_option(encode_option(record, inner), target, inner))
+        assert z3.is_true(z3.simplify(model == encode(image, inner))), (record, image)

@@ -190,3 +190,77 @@ def test_largest_f32_constant_below_the_overflow_is_kept():
     below = math.nextafter(3.4028235677973366e38, 0.0)
     t = dp.t.make_impute_constant(floats("f32"), dp.symmetric_distance(), below)
     assert t([math.nan]) == [3.4028234663852886e38]
+
+
+# Vectors of options (make_cast's output): None (and NaN inside a float option) is imputed.
+
+#: (TOA, constant, texts, outputs observed on OpenDP 0.16.0 for make_cast >> impute_constant)
+CAST_THEN_IMPUTE = [
+    ("i32", 0, ["1", "x", "3", "nan", ""], [1, 0, 3, 0, 0]),
+    ("f64", 0.0, ["1", "x", "3", "nan", ""], [1.0, 0.0, 3.0, 0.0, 0.0]),
+    ("f64", 0.0, ["1", "x", "nan", "inf", ""], [1.0, 0.0, 0.0, math.inf, 0.0]),
+    ("f32", 0.5, ["1", "x", "nan", "inf", ""], [1.0, 0.5, 0.5, math.inf, 0.5]),
+    ("bool", False, ["1", "x", "nan", "inf", ""], [True, True, True, True, False]),
+    ("String", "z", ["1", "x", ""], ["1", "x", ""]),
+]
+
+
+def _strings():
+    return (dp.vector_domain(dp.atom_domain(T=str)), dp.symmetric_distance())
+
+
+@pytest.mark.parametrize("TOA, constant, texts, expected", CAST_THEN_IMPUTE)
+def test_cast_then_impute_constant_as_in_opendp(TOA, constant, texts, expected):
+    chain = _strings() >> dp.t.then_cast(TOA=TOA) >> dp.t.then_impute_constant(constant)
+    out = chain(texts)
+    assert out == expected and [type(v) for v in out] == [type(v) for v in expected]
+    T = dp.atom_domain(T=TOA).T
+    element = dp.atom_domain(T=TOA, nan=False) if T.is_float else dp.atom_domain(T=TOA)
+    assert chain.output_domain == dp.vector_domain(element)
+    assert chain.map(3) == 3
+
+
+@pytest.mark.parametrize("TOA, constant, texts, expected", CAST_THEN_IMPUTE)
+def test_cast_then_impute_constant_same_as_opendp_itself(TOA, constant, texts, expected):
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib")
+    space = (odp.vector_domain(odp.atom_domain(T=str)), odp.symmetric_distance())
+    theirs = (space >> odp.t.then_cast(TOA=TOA) >> odp.t.then_impute_constant(constant))(texts)
+    assert theirs == expected
+
+
+def test_option_records_none_and_nan_are_imputed_others_kept():
+    inner = dp.atom_domain(T="f64", nan=True)
+    domain = dp.vector_domain(dp.option_domain(inner), size=4)
+    t = dp.t.make_impute_constant(domain, dp.insert_delete_distance(), -1.0)
+    out = t([None, math.nan, -0.0, 2.5])
+    assert out[0] == -1.0 and out[1] == -1.0 and out[3] == 2.5
+    assert out[2] == 0.0 and math.copysign(1.0, out[2]) == -1.0
+    assert t.output_domain == dp.vector_domain(dp.atom_domain(T="f64", nan=False), size=4)
+    assert t.output_metric == dp.insert_delete_distance() and t.map(2) == 2
+
+
+def test_option_of_integers_keeps_every_value_and_refuses_bad_constants():
+    domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T="u8")))
+    assert dp.t.make_impute_constant(domain, dp.symmetric_distance(), 255)([None, 0]) == [255, 0]
+    for bad in (256, -1, 1.0, "1", None):
+        with pytest.raises(MakeTransformationError) as error:
+            dp.t.make_impute_constant(domain, dp.symmetric_distance(), bad)
+        assert error.value.parameter == "constant"
+
+
+def test_option_of_float_nan_constant_is_refused():
+    domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T="f32")))
+    with pytest.raises(MakeTransformationError, match="NaN") as error:
+        dp.t.make_impute_constant(domain, dp.symmetric_distance(), math.nan)
+    assert error.value.parameter == "constant"
+
+
+@given(
+    records=st.lists(st.one_of(st.none(), st.integers(-(2**31), 2**31 - 1)), max_size=8),
+    constant=st.integers(-(2**31), 2**31 - 1),
+)
+def test_option_output_is_null_free_and_keeps_values(records, constant):
+    domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T="i32")))
+    out = dp.t.make_impute_constant(domain, dp.symmetric_distance(), constant)(records)
+    assert out == [constant if r is None else r for r in records]

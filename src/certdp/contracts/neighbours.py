@@ -23,6 +23,7 @@ from certdp.core.metrics import (
     L2Distance,
     SymmetricDistance,
 )
+from certdp.core.option_domain import OptionDomain
 
 __all__ = [
     "DATASET_DISTANCE_LIMIT",
@@ -41,7 +42,10 @@ __all__ = [
 
 
 def members(domain: AtomDomain) -> st.SearchStrategy:
-    """Members of an atom domain, biased towards its bounds and special values."""
+    """Members of an atom domain, biased towards its bounds and special values (or of an
+    option domain: ``None`` and members of its atom domain)."""
+    if type(domain) is OptionDomain:
+        return st.one_of(st.none(), members(domain.element_domain))
     T = domain.T
     if T.name == "bool":
         return st.booleans()

@@ -246,10 +246,13 @@ def _impute_constant_points(quick: bool) -> list[Point]:
     return found
 
 
+_CAST_TYPES = ("i32", "i64", "u32", "u64", "f32", "f64", "bool", "String")
+
+
 @register("make_cast_default", "transformation")
 def _cast_default_points(quick: bool) -> list[Point]:
-    # The types OpenDP 0.16 casts between (String aside, which certdp refuses).
-    types = ("i32", "f64", "bool") if quick else ("i32", "i64", "u32", "u64", "f32", "f64", "bool")
+    # The types OpenDP 0.16 casts between.
+    types = ("i32", "f64", "bool") if quick else _CAST_TYPES
     found = []
     for T in types:
         element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
@@ -258,6 +261,138 @@ def _cast_default_points(quick: bool) -> list[Point]:
                 space = f"{_vector(element)}, {_metric(ordered)}"
                 code = f"dp.t.make_cast_default({space}, TOA={TOA!r})"
                 found.append(Point("make_cast_default", code, _d_ins(quick)))
+    return found
+
+
+@register("make_cast", "transformation")
+def _cast_points(quick: bool) -> list[Point]:
+    # The maps are compared. OpenDP 0.16's Python API cannot return make_cast's output (a
+    # vector of options: "unrecognized generic Vec"), so the pair search runs OpenDP's cast
+    # followed by its make_impute_constant (1-stable, a row map) and checks that chain's outputs
+    # against its own map and certdp's output domain; the values themselves are compared with
+    # OpenDP's by tests/transformations/test_cast.py.
+    types = ("i32", "f64", "String") if quick else _CAST_TYPES
+    fill = {"bool": "True", "String": "'-'", "f32": "7.0", "f64": "7.0"}
+    found = []
+    for T in types:
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for TOA in types:
+            for ordered in (False, True) if TOA == types[0] else (False,):
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                oracle = f"dp.t.make_cast({space}, TOA={TOA!r})"
+                code = f"{oracle} >> dp.t.then_impute_constant({fill.get(TOA, '7')})"
+                found.append(Point("make_cast", code, _d_ins(quick), oracle=oracle))
+    return found
+
+
+@register("make_cast_inherent", "transformation")
+def _cast_inherent_points(quick: bool) -> list[Point]:
+    types = ("i32", "f64", "String") if quick else _CAST_TYPES
+    found = []
+    for T in types:
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for TOA in ("f32", "f64"):
+            for ordered in (False, True) if TOA == "f64" else (False,):
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_cast_inherent({space}, TOA={TOA!r})"
+                found.append(Point("make_cast_inherent", code, _d_ins(quick)))
+    return found
+
+
+def _null_points(name: str, quick: bool) -> list[Point]:
+    # Float atom domains: OpenDP 0.16's Python API cannot build a vector of an option domain
+    # (only make_cast outputs one), so option inputs are compared by tests/transformations.
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for size in (None,) if quick else (None, 3):
+            for ordered in (False, True):
+                sized = "" if size is None else f", size={size}"
+                vector = f"dp.vector_domain(dp.atom_domain(T={T!r}, nan=True){sized})"
+                code = f"dp.t.make_{name}({vector}, {_metric(ordered)})"
+                found.append(Point(f"make_{name}", code, _d_ins(quick)))
+    return found
+
+
+@register("make_is_null", "transformation")
+def _is_null_points(quick: bool) -> list[Point]:
+    return _null_points("is_null", quick)
+
+
+@register("make_drop_null", "transformation")
+def _drop_null_points(quick: bool) -> list[Point]:
+    return _null_points("drop_null", quick)
+
+
+@register("make_identity", "transformation")
+def _identity_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else _CAST_TYPES:
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for ordered in (False, True):
+            code = f"dp.t.make_identity({_vector(element)}, {_metric(ordered)})"
+            found.append(Point("make_identity", code, _d_ins(quick)))
+    return found
+
+
+@register("make_impute_uniform_float", "transformation")
+def _impute_uniform_float_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for bounds in ((0.0, 1.0),) if quick else ((0.0, 1.0), (-1e30, 5e-324), (-2.5, -1.0)):
+            for ordered in (False, True):
+                element = f"dp.atom_domain(T={T!r}, nan=True)"
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_impute_uniform_float({space}, {bounds!r})"
+                found.append(Point("make_impute_uniform_float", code, _d_ins(quick)))
+    return found
+
+
+@register("make_find_bin", "transformation")
+def _find_bin_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32", "f64") if quick else ("i32", "i64", "u32", "u64", "f32", "f64"):
+        if T.startswith("f"):
+            edge_lists = [[-0.5, 0.0, 2.5]] if quick else [[-0.5, 0.0, 2.5], [], [-1e30, 1e30]]
+        else:
+            edge_lists = [[0, 3, 7]] if quick else [[0, 3, 7], [], [1]]
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T.startswith("f") else _plain_atom(T)
+        for edges in edge_lists:
+            for ordered in (False, True):
+                space = f"{_vector(element)}, {_metric(ordered)}"
+                code = f"dp.t.make_find_bin({space}, {edges!r})"
+                found.append(Point("make_find_bin", code, _d_ins(quick)))
+    return found
+
+
+@register("make_find", "transformation")
+def _find_points(quick: bool) -> list[Point]:
+    # As for make_cast: OpenDP's Python API cannot return make_find's vector of options, so the
+    # pair search runs it followed by make_impute_constant (1-stable); the oracle is make_find.
+    cases = {"i32": [[3, 1, 0]], "String": [["a", "", "b"]]}
+    if not quick:
+        cases.update({"u64": [[0, 2**64 - 1]], "bool": [[True]], "i64": [[]]})
+    found = []
+    for T, category_lists in cases.items():
+        for categories in category_lists:
+            for ordered in (False, True):
+                space = f"{_vector(_plain_atom(T))}, {_metric(ordered)}"
+                oracle = f"dp.t.make_find({space}, {categories!r})"
+                code = f"{oracle} >> dp.t.then_impute_constant(1000000)"
+                found.append(Point("make_find", code, _d_ins(quick), oracle=oracle))
+    return found
+
+
+@register("make_index", "transformation")
+def _index_points(quick: bool) -> list[Point]:
+    cases = [(["a", "b"], "'z'", "None"), ([1.5, -0.0], "0.5", "None")]
+    if not quick:
+        cases += [([3, 3], "0", "'i64'"), ([True], "False", "None"), ([0.1], "2.0", "'f32'")]
+    found = []
+    for categories, null, TOA in cases:
+        for ordered in (False, True):
+            space = f"{_vector(_plain_atom('usize'))}, {_metric(ordered)}"
+            code = f"dp.t.make_index({space}, {categories!r}, {null}, TOA={TOA})"
+            found.append(Point("make_index", code, _d_ins(quick)))
     return found
 
 

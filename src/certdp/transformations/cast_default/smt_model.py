@@ -4,7 +4,11 @@ Model of one record (``_cast_value`` in make_cast_default.py), per (input type, 
 ``fpRoundToIntegral`` towards zero and a range test before ``fpToSBV``/``fpToUBV`` (floats to
 integers, 0 for NaN, infinities and out-of-range values); ``fpToFP`` with round-to-nearest-even
 (f64 and i64 to f32); ``!= 0`` with IEEE semantics (to bool); a signed range test and an
-extraction (i64 to i32).  Every obligation also runs the real function on special records and
+extraction (i64 to i32); in the theory of strings, Rust's integer grammar (a regular
+expression), ``str.to_int`` and a range test (String to i32), a non-empty test (String to
+bool), and the texts ``true``/``false`` and of integers (bool and i64 to String).
+:func:`cast_outcome` separates whether a record converts from its value, so that the model of
+``make_cast`` (``transformations/cast/smt_model.py``) reuses it.  Every obligation also runs the real function on special records and
 requires the model to agree with it bit for bit; ``tests/prove/test_cast_default_model.py``
 checks the model against the code on random records.
 
@@ -24,7 +28,7 @@ from certdp.contracts.smt import elementwise_cases, float_sort, float_value, int
 from certdp.contracts.smt_code import Scope
 from certdp.core.types import carrier
 
-__all__ = ["cast_record", "encode", "obligations", "MODELLED", "PAIRS"]
+__all__ = ["cast_outcome", "cast_record", "encode", "obligations", "MODELLED", "PAIRS"]
 
 _SIZE = 3
 _RNE, _RTZ = z3.RNE(), z3.RTZ()
@@ -33,7 +37,12 @@ _RNE, _RTZ = z3.RNE(), z3.RTZ()
 PAIRS = (
     ("f64", "i32"), ("f64", "i64"), ("f64", "u32"), ("f64", "f32"), ("f64", "bool"),
     ("f32", "i32"), ("i64", "f32"), ("i64", "i32"), ("i64", "bool"), ("bool", "f64"),
+    ("String", "i32"), ("String", "u32"), ("String", "bool"), ("bool", "String"), ("i64", "String"),
 )  # fmt: skip
+
+_DIGITS = z3.Plus(z3.Range("0", "9"))
+_SIGNED_TEXT = z3.Concat(z3.Option(z3.Union(z3.Re("+"), z3.Re("-"))), _DIGITS)
+_UNSIGNED_TEXT = z3.Concat(z3.Option(z3.Re("+")), _DIGITS)
 
 
 def encode(value, name: str):
@@ -41,23 +50,58 @@ def encode(value, name: str):
     T = carrier(name)
     if name == "bool":
         return z3.BoolVal(bool(value))
+    if name == "String":
+        return z3.StringVal(value)
     if T.is_float:
         sort = float_sort(name)
         return z3.fpNaN(sort) if value != value else float_value(value, sort)
     return int_value(int(value), T.bits)
 
 
+def _default(target: str):
+    T = carrier(target)
+    return encode("" if target == "String" else 0.0 if T.is_float else 0, target)
+
+
 def cast_record(record, source: str, target: str):
-    """The code's image of ``record`` (a z3 term of type ``source``) in type ``target``."""
+    """The code's image of ``record`` (a z3 term of type ``source``) in type ``target``, under
+    ``make_cast_default``: the value where it converts, the default of ``target`` otherwise."""
+    converts, value = cast_outcome(record, source, target)
+    return value if z3.is_true(converts) else z3.If(converts, value, _default(target))
+
+
+def cast_outcome(record, source: str, target: str):
+    """``(converts, value)``: whether ``record`` has a value in ``target`` (a z3 Boolean) and
+    that value (meaningful only where it converts)."""
     S, T = carrier(source), carrier(target)
+    yes = z3.BoolVal(True)
+    if S.name == "String":
+        if T.name == "bool":
+            return yes, z3.Length(record) > 0
+        if T.is_integer:
+            negative = z3.PrefixOf(z3.StringVal("-"), record)
+            signed = z3.Or(negative, z3.PrefixOf(z3.StringVal("+"), record))
+            digits = z3.If(signed, z3.SubString(record, 1, z3.Length(record) - 1), record)
+            number = z3.If(negative, -z3.StrToInt(digits), z3.StrToInt(digits))
+            grammar = _SIGNED_TEXT if T.is_signed else _UNSIGNED_TEXT
+            inside = z3.And(z3.InRe(record, grammar), number >= T.min, number <= T.max)
+            return inside, z3.Int2BV(number, T.bits)
+        raise NotImplementedError(target)
+    if T.name == "String":
+        if S.name == "bool":
+            return yes, z3.If(record, z3.StringVal("true"), z3.StringVal("false"))
+        number = z3.BV2Int(record, is_signed=S.is_signed)
+        text = z3.If(number < 0, z3.Concat(z3.StringVal("-"), z3.IntToStr(-number)),
+                     z3.IntToStr(number))  # fmt: skip
+        return yes, text
     if S.name == "bool":
         if T.is_float:
-            return z3.If(record, encode(1.0, target), encode(0.0, target))
+            return yes, z3.If(record, encode(1.0, target), encode(0.0, target))
         raise NotImplementedError(target)
     if T.name == "bool":
         if S.is_float:
-            return z3.Not(z3.fpIsZero(record))
-        return record != z3.BitVecVal(0, S.bits)
+            return yes, z3.Not(z3.fpIsZero(record))
+        return yes, record != z3.BitVecVal(0, S.bits)
     if S.is_float and T.is_integer:
         truncated = z3.fpRoundToIntegral(_RTZ, record)
         low, high = float(T.min), float(T.max + 1)  # T.max + 1 is a power of two
@@ -67,19 +111,28 @@ def cast_record(record, source: str, target: str):
             z3.fpLT(truncated, float_value(high, record.sort())),
         )  # fmt: skip
         convert = z3.fpToSBV if T.is_signed else z3.fpToUBV
-        return z3.If(inside, convert(_RTZ, truncated, z3.BitVecSort(T.bits)), encode(0, target))
+        return inside, convert(_RTZ, truncated, z3.BitVecSort(T.bits))
     if S.is_float and T.is_float:
-        return z3.fpToFP(_RNE, record, float_sort(target))
+        return yes, z3.fpToFP(_RNE, record, float_sort(target))
     if S.is_integer and T.is_float:
-        return z3.fpSignedToFP(_RNE, record, float_sort(target))
+        return yes, z3.fpSignedToFP(_RNE, record, float_sort(target))
     if S.is_integer and T.is_integer:
         wide = z3.SignExt(128 - S.bits, record)
         inside = z3.And(wide >= int_value(T.min, 128), wide <= int_value(T.max, 128))
-        return z3.If(inside, z3.Extract(T.bits - 1, 0, record), encode(0, target))
+        return inside, z3.Extract(T.bits - 1, 0, record)
     raise NotImplementedError((source, target))
 
 
+#: Texts probing Rust's integer grammar (signs, spaces, exponents, radix prefixes, non-ASCII
+#: digits, the range ends of i32).
+TEXT_PROBES = ["12", "", " ", " 1", "1 ", "+7", "-0", "-", "+", "+-1", "1e3", "1.5", "0x10", "1_000",
+               "\u0661", "\uff11", "00012", "2147483647", "2147483648", "-2147483648",
+               "-2147483649", "4294967295", "4294967296", "true", "nan"]  # fmt: skip
+
+
 def _probes(source: str) -> list:
+    if source == "String":
+        return TEXT_PROBES
     if source == "bool":
         return [True, False]
     if source == "i64":
@@ -100,6 +153,8 @@ def _element(source: str):
     S = carrier(source)
     if source == "bool":
         return z3.Bool
+    if source == "String":
+        return z3.String
     if S.is_float:
         return lambda label: z3.FP(label, float_sort(source))
     return lambda label: z3.BitVec(label, S.bits)
@@ -121,7 +176,8 @@ def _instance(source: str, target: str, metric: str, d_in: int):
         if stated != d_in:
             return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": d_in})]
         probes = _probes(source)
-        dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_}[source]
+        dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_,
+                 "String": object}[source]  # fmt: skip
         images = built(np.array(probes, dtype=dtype))
         for record, image in zip(probes, images):
             expected = z3.simplify(cast_record(encode(record, source), source, target))
@@ -152,22 +208,27 @@ def obligations(names=None) -> list[Obligation]:
 MODELLED = {
     "make_cast_default": [
         "transformations/cast_default/make_cast_default.py",
+        "transformations/_cast/convert.py",
         "transformations/_rowmap/rowmap.py",
     ]
 }
 
 SCOPE = {
     "make_cast_default": Scope(
-        formats=("f64", "f32", "i64", "i32", "u32", "bool"),
+        formats=("f64", "f32", "i64", "i32", "u32", "bool", "String"),
         sizes=(_SIZE,),
         bound_to_code="the real make_cast_default is built for each pair of types, its own map "
         "is called at d_in, and its own function is run on special records (NaN, +-0, +-inf, "
-        "range edges, rounding ties) and must agree with the modelled cast bit for bit",
+        "range edges, rounding ties; texts probing Rust's integer grammar) and must agree with "
+        "the modelled cast bit for bit (character for character for texts)",
         bit_precise=("the cast of every record for the pairs "
                      + ", ".join(f"{s}->{t}" for s, t in PAIRS)
                      + ", and every pair of datasets of length <= N at distance <= d_in",),
-        assumed=("the other pairs of types (other integer widths, f32->f64, int->f64, and the "
-                 "reverse directions) are covered by the proof only",
+        assumed=("the other pairs of types (other integer widths, f32->f64, int->f64, the "
+                 "reverse directions, texts to and from floats and the other integer widths) are "
+                 "covered by the proof and the tests only",
+                 "z3's theory of strings (str.to_int, int.to_str, regular expressions) is "
+                 "trusted for the text pairs; texts in the dataset cases are unbounded in length",
                  "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
         instances="d_in = 1",
     )

@@ -1,0 +1,71 @@
+"""``option_domain``: a domain of values that may be missing.
+
+Guarantee (option_domain.tex): the members of ``option_domain(D)`` are ``None`` and the members
+of ``D``; ``admit`` hands a function ``None`` for ``None`` and what ``D.admit`` hands it
+otherwise.  As in OpenDP 0.16, ``D`` must be an ``atom_domain`` (a NaN-admitting float atom is
+allowed: NaN and ``None`` are then two distinct members).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .domains import AtomDomain, Domain
+from .errors import MakeDomainError, shown, type_mismatch
+from .fpenv import require_ieee_environment
+from .types import _STRING_ALIASES, ALL_TYPES, CarrierType
+
+__all__ = ["OptionDomain", "option_domain"]
+
+
+# proof: begin option-domain
+class OptionDomain(Domain):
+    """``None`` or a member of ``element_domain``."""
+
+    def __init__(self, element_domain: AtomDomain):
+        self.element_domain = element_domain
+
+    def admit(self, value):
+        if value is None:  # label: option-none
+            return None
+        return self.element_domain.admit(value)  # label: option-element
+
+    def _key(self) -> tuple:
+        return (self.element_domain,)
+
+    def __repr__(self) -> str:
+        return f"OptionDomain({shown(self.element_domain)})"
+
+
+def option_domain(element_domain, D=None) -> OptionDomain:
+    """The domain whose members are ``None`` and the members of ``element_domain`` (an
+    ``atom_domain``).  ``D``, when given, must be OpenDP's text ``AtomDomain<T>`` naming the
+    type of ``element_domain`` (``T`` may be ``int``, ``float`` or ``str``; spaces allowed)."""
+    require_ieee_environment()  # label: option-environment
+    if type(element_domain) is not AtomDomain:  # label: option-atom
+        raise type_mismatch(MakeDomainError)(
+            f"must be an atom_domain, got {shown(element_domain)}", parameter="element_domain"
+        )
+    if D is not None and _described(D) != element_domain.T:
+        raise type_mismatch(MakeDomainError)(  # label: option-descriptor
+            f"must describe {shown(element_domain)}, got {shown(D)}", parameter="D"
+        )
+    return OptionDomain(element_domain)  # label: option-domain
+
+
+#: OpenDP's text for the type of an atom domain, ``AtomDomain<T>``: ASCII whitespace allowed
+#: around ``T`` and around the whole, ``T`` a type name (``i32``, ``String``...) or a Python
+#: type's name (``int``, ``float``, ``str``, read as OpenDP reads them; core/types.py).
+_DESCRIPTOR = re.compile(r"\s*AtomDomain<\s*(\w+)\s*>\s*", re.ASCII)
+
+
+def _described(D):
+    """The carrier type the descriptor ``D`` names, or ``None`` when it names none."""
+    match = _DESCRIPTOR.fullmatch(D) if type(D) is str else None  # label: descriptor-parse
+    if match is None:
+        return None
+    name = _STRING_ALIASES.get(match.group(1), match.group(1))  # label: descriptor-alias
+    return CarrierType(name) if name in ALL_TYPES else None  # label: descriptor-type
+
+
+# proof: end option-domain

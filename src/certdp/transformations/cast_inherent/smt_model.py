@@ -1,0 +1,111 @@
+"""SMT model of ``make_cast_inherent`` and its bounded theorem.
+
+Model of one record: the outcome of the cast (``cast_outcome`` of the model of
+``make_cast_default``, which models ``transformations/_cast/convert.py``) with NaN where it does
+not convert.  Every obligation runs the real function on special records and requires the model
+to agree with it bit for bit (all NaNs alike); ``tests/prove/test_cast_inherent_model.py``
+checks the model against the code on random records.
+
+Theorem, instantiated per pair of types: every image is a member of the output element domain
+(any float), and neighbours at distance ``<= d_in`` map to outputs reached by the same edits,
+so ``d_out <= d_in``, the code's map (:func:`certdp.contracts.smt.elementwise_cases`).
+"""
+
+from __future__ import annotations
+
+import z3
+
+from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt import elementwise_cases, float_sort
+from certdp.contracts.smt_code import Scope
+from certdp.transformations.cast_default.smt_model import _element, _probes, cast_outcome, encode
+
+__all__ = ["cast_nan", "obligations", "MODELLED", "PAIRS"]
+
+_SIZE = 3
+
+#: (input type, TOA) pairs checked.
+PAIRS = (("f64", "f32"), ("f64", "f64"), ("f32", "f64"), ("i64", "f32"), ("bool", "f64"))
+
+
+def cast_nan(record, source: str, target: str):
+    """The code's image of ``record`` under ``make_cast_inherent``."""
+    converts, value = cast_outcome(record, source, target)
+    return z3.If(converts, value, z3.fpNaN(float_sort(target)))
+
+
+def _same(expected, image, target: str) -> bool:
+    if image != image:  # every NaN is the same record
+        return z3.is_true(z3.simplify(z3.fpIsNaN(expected)))
+    return z3.is_true(z3.simplify(expected == encode(image, target)))
+
+
+def _instance(source: str, target: str, metric: str, d_in: int):
+    import numpy as np
+
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import insert_delete_distance, symmetric_distance
+
+    from .make_cast_inherent import make_cast_inherent
+
+    space_metric = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
+    built = make_cast_inherent(vector_domain(atom_domain(T=source)), space_metric, TOA=target)
+    stated = built.map(d_in)
+
+    def violation():
+        if stated != d_in:
+            return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": d_in})]
+        probes = _probes(source)
+        dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_}[source]
+        images = built(np.array(probes, dtype=dtype))
+        for record, image in zip(probes, images):
+            expected = z3.simplify(cast_nan(encode(record, source), source, target))
+            if not _same(expected, image, target):
+                return [(z3.BoolVal(True), lambda m, r=record, i=image: {"r": r, "code": i})]
+        return elementwise_cases(
+            lambda r: cast_nan(r, source, target), _element(source),
+            lambda r: z3.BoolVal(True), lambda out: z3.BoolVal(True), _SIZE, d_in, metric,
+        )  # fmt: skip
+
+    return Obligation(
+        constructor="make_cast_inherent",
+        claim=f"{source}->{target} {metric} d_in={d_in} len<={_SIZE}",
+        format=source, size=_SIZE, violation=violation,
+    )  # fmt: skip
+
+
+def obligations(names=None) -> list[Obligation]:
+    if names is not None and "make_cast_inherent" not in names:
+        return []
+    return [
+        _instance(source, target, metric, 1)
+        for source, target in PAIRS
+        for metric in ("symmetric", "insert_delete")
+    ]
+
+
+MODELLED = {
+    "make_cast_inherent": [
+        "transformations/cast_inherent/make_cast_inherent.py",
+        "transformations/_cast/convert.py",
+        "transformations/_rowmap/rowmap.py",
+    ]
+}
+
+SCOPE = {
+    "make_cast_inherent": Scope(
+        formats=("f64", "f32", "i64", "bool"),
+        sizes=(_SIZE,),
+        bound_to_code="the real make_cast_inherent is built for each pair of types, its own map "
+        "is called at d_in, and its own function is run on special records (NaN, +-0, +-inf, "
+        "range edges, rounding ties) and must agree with the modelled cast bit for bit (NaN "
+        "for NaN)",
+        bit_precise=("the cast of every record for the pairs "
+                     + ", ".join(f"{s}->{t}" for s, t in PAIRS)
+                     + ", and every pair of datasets of length <= N at distance <= d_in",),
+        assumed=("texts to floats (the only casts to a float type that can fail) and the other "
+                 "pairs of types are covered by the proof and the tests only",
+                 "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
+        instances="d_in = 1",
+    )
+}  # fmt: skip
