@@ -12,23 +12,29 @@ the callback reads nothing but its argument and randomness of its own.
 
 from __future__ import annotations
 
+import numpy as np
+
+from .conversion import NUMPY_INTEGER_TYPES
 from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .features import assert_features
 from .transformation import Measurement
+from .types import INTEGER_TYPES, CarrierType
 
-__all__ = ["Function", "new_function", "postprocess"]
+__all__ = ["Function", "new_function", "postprocess", "output_shape", "convert_output"]
 
 
 # proof: begin postprocess
 class Function:
-    """A postprocessing function: ``Function(callback, TO)(x)`` is ``callback(x)``."""
+    """A postprocessing function: ``Function(callback, TO)(x)`` is ``callback(x)`` converted to
+    the type ``TO`` names, as OpenDP converts a callback's value (:func:`convert_output`)."""
 
     def __init__(self, callback, TO: str):
         self._callback = callback
         self.TO = TO
+        self._shape = output_shape(TO)  # label: shape
 
     def __call__(self, arg):
-        return self._callback(arg)  # label: call
+        return convert_output(self._callback(arg), self._shape)  # label: call
 
     def __repr__(self) -> str:
         return f"Function(TO={self.TO})"
@@ -36,7 +42,7 @@ class Function:
 
 def new_function(function, TO) -> Function:
     """``function`` as a :class:`Function` with output type ``TO`` (a type name or a Python
-    type; recorded, not converted to: see postprocess.tex)."""
+    type; each value the function returns is converted to it, see :func:`convert_output`)."""
     assert_features("honest-but-curious", reason="the callback is trusted")  # label: feature
     if not callable(function):  # label: callable
         raise type_mismatch(MakeDomainError)(
@@ -52,6 +58,104 @@ def new_function(function, TO) -> Function:
             f"must be a type name or a Python type, got {TO!r}", parameter="TO"
         )
     return Function(function, name)  # label: build
+
+
+#: The scalar type names a Function converts to, and ``ExtrinsicObject`` (any value, unchanged).
+_SCALARS = (*INTEGER_TYPES[:4], *INTEGER_TYPES[5:9], "usize", "f32", "f64", "bool", "String")
+
+
+def output_shape(TO: str):
+    """The parsed form of the output type name ``TO``: a scalar name, ``"ExtrinsicObject"``,
+    ``("Vec", T)``, ``("Option", T)``, ``("HashMap", K, V)`` or ``("tuple", T1, ..., Tn)`` for
+    scalar ``T``s; a typed error naming ``TO`` for any other name."""
+    name = TO.replace(" ", "")  # label: shape-name
+    if name in _SCALARS or name == "ExtrinsicObject":  # label: shape-scalar
+        return name
+    for outer in ("Vec", "Option", "HashMap"):
+        if name.startswith(outer + "<") and name.endswith(">"):  # label: shape-generic
+            inner = tuple(name[len(outer) + 1 : -1].split(","))
+            if len(inner) == (2 if outer == "HashMap" else 1) and set(inner) <= set(_SCALARS):
+                return (outer, *inner)
+    if name.startswith("(") and name.endswith(")"):  # label: shape-tuple
+        inner = tuple(name[1:-1].split(","))
+        if len(inner) >= 2 and set(inner) <= set(_SCALARS):
+            return ("tuple", *inner)
+    raise type_mismatch(MakeDomainError)(
+        f"must name an output type certdp converts to: one of {', '.join(_SCALARS)}, "
+        "ExtrinsicObject, Vec<T>, Option<T>, HashMap<K, V> or a tuple (T1, ..., Tn) of them, "
+        f"got {TO!r}",
+        parameter="TO",
+    )
+
+
+def convert_output(value, shape):
+    """``value`` converted to the type ``shape`` describes (:func:`output_shape`), as OpenDP
+    converts a callback's value: an integer type takes an ``int`` (or NumPy integer) in its
+    range, ``f64`` an ``int`` or ``float`` (as ``float()`` rounds it), ``f32`` the same, then
+    rounded to the nearest binary32 (overflowing to an infinity), ``bool`` and ``String`` their own
+    values; a vector a list or tuple of such values (a list), a tuple one of the same length, a
+    map a dict; ``ExtrinsicObject`` anything, unchanged.  Any other value raises
+    :class:`FailedFunctionError` naming ``TO``."""
+    if type(shape) is tuple:
+        kind, inner = shape[0], shape[1:]
+        if kind == "Option":  # label: convert-option
+            return None if value is None else convert_output(value, inner[0])
+        if kind == "Vec" and type(value) in (list, tuple):  # label: convert-vec
+            return [convert_output(item, inner[0]) for item in value]
+        if kind == "HashMap" and type(value) is dict:  # label: convert-map
+            key, item = inner
+            return {convert_output(k, key): convert_output(v, item) for k, v in value.items()}
+        if kind == "tuple" and type(value) is tuple and len(value) == len(inner):
+            return tuple(convert_output(v, t) for v, t in zip(value, inner))  # label: convert-tuple
+        raise FailedFunctionError(
+            f"the function's value, a {type(value).__name__}, is not a {_shown_shape(shape)}",
+            parameter="TO",
+        )
+    if shape == "ExtrinsicObject":  # label: convert-any
+        return value
+    if shape in ("f32", "f64"):
+        number = _float(value)  # label: convert-float
+        if shape == "f32":
+            with np.errstate(over="ignore"):
+                number = float(np.float32(number))  # label: convert-f32
+        return number
+    exact = CarrierType(shape).exact(value)  # label: convert-exact
+    if exact is None:
+        raise FailedFunctionError(
+            f"the function's value {_shown_value(value)} is not representable by {shape}",
+            parameter="TO",
+        )
+    return exact
+
+
+def _float(value) -> float:
+    """``value`` as a Python float: a float (or NumPy binary64) as it is, an ``int`` rounded by
+    ``float()``; a typed error naming ``TO`` otherwise (a ``bool`` is no number)."""
+    kind = type(value)
+    if kind is float or kind is np.float64 or kind is np.float32:  # label: float-float
+        return float(value)
+    if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: float-int
+        try:
+            return float(value)
+        except OverflowError:
+            pass
+    raise FailedFunctionError(
+        f"the function's value {_shown_value(value)} is not a float", parameter="TO"
+    )
+
+
+def _shown_shape(shape) -> str:
+    kind, inner = shape[0], shape[1:]
+    return f"({', '.join(inner)})" if kind == "tuple" else f"{kind}<{', '.join(inner)}>"
+
+
+def _shown_value(value) -> str:
+    """A short description of ``value`` for a refusal: its text when it is a short built-in
+    number or string, else its type's name only (no method of the value is called)."""
+    kind = type(value)
+    if kind in (int, float, bool, str) and len(text := repr(value)) <= 40:  # label: shown-value
+        return f"{text} (a {kind.__name__})"
+    return f"(a {kind.__name__})"
 
 
 def _apply(function: Function, release) -> tuple[bool, object]:
