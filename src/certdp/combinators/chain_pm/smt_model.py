@@ -12,20 +12,21 @@ from __future__ import annotations
 
 import z3
 
-from certdp.combinators._support.chain_smt import D_INS, below, refused
+from certdp.combinators._support.chain_smt import (
+    D_INS,
+    below,
+    inner_measures,
+    loss_obligation,
+    refused,
+    selected,
+)
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import Scope, stub_measurement
 
 __all__ = ["code_map", "code_instance", "obligations", "MODELLED", "SCOPE"]
 
 _NAME = "make_chain_pm"
-
-
-def _measures():
-    from certdp.core.measures import max_divergence, zero_concentrated_divergence
-
-    return {"MaxDivergence": max_divergence(),
-            "ZeroConcentratedDivergence": zero_concentrated_divergence()}  # fmt: skip
+_measures = inner_measures
 
 
 def code_map(loss, measure):
@@ -40,31 +41,22 @@ def code_map(loss, measure):
     return was_refused, value, built.output_measure
 
 
-def code_instance(measure_name: str, map_of=None) -> Obligation:
-    def violation():
-        measure = _measures()[measure_name]
-        cases = []
-        for loss in D_INS:
-            was_refused, value, output_measure = (map_of or code_map)(loss, measure)
-            example = {"measure": measure_name, "loss": repr(loss), "code": repr(value)}
-            wrong = output_measure != measure or was_refused
-            formula = z3.BoolVal(True) if wrong else below(value, loss)
-            cases.append((formula, lambda m, e=example: e))
-        return cases
+def _wrong(loss, outcome, measure):
+    """Satisfiable exactly when the chain refused, changed the measure, or claims less than
+    the inner loss."""
+    was_refused, value, output_measure = outcome
+    if output_measure != measure or was_refused:
+        return z3.BoolVal(True)
+    return below(value, loss)
 
-    return Obligation(
-        constructor=_NAME,
-        claim=f"real make_chain_pm over {measure_name}, at {len(D_INS)} inner losses (f64 "
-        "samples 0 to +inf, ints, Fractions): the output measure is the inner one and the map "
-        "is >= the inner loss (exact)",
-        format="f64", size=1, violation=violation,
-    )  # fmt: skip
+
+def code_instance(measure_name: str, map_of=None) -> Obligation:
+    claim = "the output measure is the inner one and the map is >= the inner loss (exact)"
+    return loss_obligation(_NAME, measure_name, D_INS, map_of or code_map, _wrong, claim)
 
 
 def obligations(names=None) -> list[Obligation]:
-    if names is not None and _NAME not in names:
-        return []
-    return [code_instance(name) for name in ("MaxDivergence", "ZeroConcentratedDivergence")]
+    return [code_instance(name) for name in _measures()] if selected(_NAME, names) else []
 
 
 SCOPE = {
