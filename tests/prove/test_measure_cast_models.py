@@ -63,8 +63,8 @@ def test_capping_the_inner_loss_in_the_code_is_refuted(tmp_path):
     edit = {
         "combinators/approximate/make_approximate.py": [
             (
-                "return measurement.map(d_in), 0.0  # label: pair",
-                "return min(measurement.map(d_in), 1.0), 0.0  # label: pair",
+                "return loss, 0.0  # label: pair",
+                "return min(loss, 1.0), 0.0  # label: pair",
             )
         ]
     }
