@@ -27,6 +27,10 @@ __all__ = [
     "chain_obligation",
     "loss_obligation",
     "selected",
+    "MAP_D_INS",
+    "scaled",
+    "scaled_stub_measurement",
+    "both_maps",
 ]
 
 #: The input distances at which the real chains are evaluated: the f64 samples (0 to +inf),
@@ -182,3 +186,35 @@ def loss_obligation(name, measure_name, losses, code_map, judge, claim) -> Oblig
 def selected(name: str, names) -> bool:
     """Does the engine ask for the obligations of ``name`` (``names`` is ``None`` for all)?"""
     return names is None or name in names
+
+
+#: The input distances at which the measure-wrapping models call the real map: an inner map
+#: that ignored or rescaled ``d_in`` would give a wrong value at one of them.
+MAP_D_INS = (1, 2, 0.5, Fraction(1, 3))
+
+
+def scaled(loss, d_in):
+    """``loss * d_in``, exact (``loss`` itself at ``d_in = 1``; ``+inf`` stays ``+inf``)."""
+    if d_in == 1 or loss == math.inf:
+        return loss
+    return Fraction(loss) * Fraction(d_in)
+
+
+def scaled_stub_measurement(loss, measure):
+    """A measurement on f64 atoms (absolute distance) under ``measure`` whose map is
+    ``d_in -> loss * d_in`` (exact): it depends on ``d_in``."""
+    from certdp.core.domains import atom_domain
+    from certdp.core.metrics import absolute_distance
+    from certdp.core.transformation import Measurement
+
+    return Measurement(
+        atom_domain(T="f64", nan=False), lambda x: x, absolute_distance(T="f64"), measure,
+        lambda d_in: scaled(loss, d_in),
+    )  # fmt: skip
+
+
+def both_maps(built, d_in) -> tuple:
+    """``((refused, value), (refused, value))``: ``built.map(d_in)`` (through the evaluator
+    when ``built`` is a recorded node) and ``built``'s own privacy-map closure called directly
+    (the code the proofs cite), so an obligation judging both binds each."""
+    return refused(lambda: built.map(d_in)), refused(lambda: built._map(d_in))
