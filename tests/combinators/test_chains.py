@@ -347,3 +347,68 @@ def test_runtime_enforcement():
     post._map = lambda d_in: 0.0
     with pytest.raises(ContractError):
         post.map(1.0)
+
+
+# Referee front (s7): regression tests of the output conversion.
+
+
+def test_hashmap_with_float_keys_is_refused_never_merged():
+    dp.enable_features("honest-but-curious")
+    for key in ("f64", "f32", "float"):
+        function = dp.new_function(lambda x: {2**53: 1, 2**53 + 1: 2}, TO=f"HashMap<{key},i32>")
+        with pytest.raises(FailedFunctionError) as error:
+            function(1.0)
+        assert error.value.parameter == "TO" and "keys may not be floats" in error.value.message
+    assert dp.new_function(lambda x: {2**53: 1, 2**53 + 1: 2}, TO="HashMap<i64,i32>")(0) == {
+        2**53: 1,
+        2**53 + 1: 2,
+    }
+
+
+@pytest.mark.parametrize(
+    "TO, value, expected",
+    [
+        ("float", 3, 3.0),
+        ("int", 3, 3),
+        ("Vec<float>", [1, 2], [1.0, 2.0]),
+        ("Option<float>", 1, 1.0),
+        ("Option<Vec<i32>>", [1], [1]),
+        ("Option<Vec<i32>>", None, None),
+        ("Tuple<f64,f64>", (1.0, 2), (1.0, 2.0)),
+        ("Option<(f64, i32)>", (1, 2), (1.0, 2)),
+    ],
+)
+def test_new_function_accepts_the_type_names_opendp_accepts(TO, value, expected):
+    dp.enable_features("honest-but-curious")
+    released = dp.new_function(lambda x: value, TO=TO)(1.0)
+    assert released == expected and type(released) is type(expected)
+
+
+@pytest.mark.parametrize("TO", ["Option<Option<f64>>", "Vec<Option<f64>>", "Tuple<f64>", "floats"])
+def test_names_still_refused_at_construction(TO):
+    dp.enable_features("honest-but-curious")
+    with pytest.raises(MakeDomainError) as error:
+        dp.new_function(lambda y: y, TO=TO)
+    assert error.value.parameter == "TO"
+
+
+def test_function_built_with_a_python_type():
+    dp.enable_features("honest-but-curious")
+    built = dp.Function(lambda x: x, float)
+    assert built(1) == 1.0 and type(built(1)) is float and built.TO == "f64"
+    with pytest.raises(MakeDomainError) as error:
+        dp.Function(lambda x: x, 3)
+    assert error.value.parameter == "TO" and isinstance(error.value, TypeError)
+
+
+@pytest.mark.parametrize("TO", ["i32", "f64", "f32", "bool", "String", "Vec<i32>", "u8"])
+def test_conversion_refuses_a_huge_int_with_a_typed_error(TO):
+    dp.enable_features("honest-but-curious")
+    huge = 10**5000
+    function = dp.new_function(lambda x: [huge] if TO == "Vec<i32>" else huge, TO=TO)
+    with pytest.raises(FailedFunctionError) as error:
+        function(1.0)
+    assert error.value.parameter == "TO" and "bits)" in error.value.message
+    chained = dp.c.make_chain_pm(dp.new_function(lambda y: huge, TO=TO), _laplace())
+    with pytest.raises(FailedFunctionError):
+        chained(1.0)
