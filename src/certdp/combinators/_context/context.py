@@ -368,8 +368,11 @@ class Context:
             raise FailedFunctionError(
                 f"the query failed: {_described(error)}", parameter="query"
             ) from error
+        from certdp.combinators.adaptive_composition.make_adaptive_composition import _plain
+
         try:
-            within = type(accountant.output_measure).ordered(loss, share)  # label: precheck-share
+            plain = _plain(loss)  # label: precheck-plain
+            within = type(accountant.output_measure).ordered(plain, share)  # label: precheck-share
         except FailedMapError as error:  # label: precheck-not-a-loss
             raise FailedMapError(
                 f"the query's privacy loss {shown(loss)} is not a loss under "
