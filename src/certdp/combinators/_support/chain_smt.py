@@ -31,6 +31,7 @@ __all__ = [
     "scaled",
     "scaled_stub_measurement",
     "both_maps",
+    "both_values",
 ]
 
 #: The input distances at which the real chains are evaluated: the f64 samples (0 to +inf),
@@ -218,3 +219,10 @@ def both_maps(built, d_in) -> tuple:
     when ``built`` is a recorded node) and ``built``'s own privacy-map closure called directly
     (the code the proofs cite), so an obligation judging both binds each."""
     return refused(lambda: built.map(d_in)), refused(lambda: built._map(d_in))
+
+
+def both_values(built, d_in=1) -> tuple:
+    """``(built.map(d_in), built._map(d_in))``: the map (through the evaluator when ``built``
+    is a recorded node) and ``built``'s own privacy-map closure called directly (the code the
+    proofs cite); an obligation judging both binds each."""
+    return built.map(d_in), built._map(d_in)
