@@ -4,6 +4,7 @@ enforcement."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import certdp.prelude as dp
@@ -182,12 +183,99 @@ def test_chain_pm_callback_error_carries_nothing_but_its_text():
         (_laplace() >> unprintable)(1.0)
 
 
-def test_chain_pm_records_TO_and_does_not_convert():
-    """A documented difference from OpenDP 0.16 (which converts the callback's value to TO, so
-    12 -> 12.0 for TO=float): certdp records TO and returns the callback's value as it is."""
+#: (TO, the callback's value, what the chain releases or None for a refusal), as OpenDP 0.16
+#: converts a callback's value to TO (checked live against OpenDP below when it is installed).
+CONVERSIONS = [
+    (float, 12, 12.0),
+    ("f64", 2**60 + 1, float(2**60)),
+    ("f64", 2**1024, None),
+    ("f64", True, None),
+    ("f64", "a", None),
+    ("f64", float("inf"), float("inf")),
+    ("f64", np.float64(1.5), 1.5),
+    ("f32", 0.1, 0.10000000149011612),
+    ("f32", 1e300, float("inf")),
+    ("f32", 2**60 + 1, float(2**60)),
+    ("i32", 2**31 - 1, 2**31 - 1),
+    ("i32", -(2**31), -(2**31)),
+    ("i32", 2**31, None),
+    ("i32", 2.5, None),
+    ("i32", np.int32(3), 3),
+    (int, True, None),
+    ("i64", 2**40, 2**40),
+    ("u8", -1, None),
+    ("u8", 300, None),
+    ("usize", 2**64 - 1, 2**64 - 1),
+    ("usize", 2**64, None),
+    ("bool", True, True),
+    ("bool", 1, None),
+    ("bool", np.bool_(True), True),
+    ("String", "x", "x"),
+    ("String", 5, None),
+    ("String", np.str_("a"), "a"),
+    ("Vec<f64>", [1, 2], [1.0, 2.0]),
+    ("Vec<f64>", (1, 2), [1.0, 2.0]),
+    ("Vec<i32>", [1.5], None),
+    ("Vec<String>", ["a"], ["a"]),
+    ("(f64, i32)", (1, 2), (1.0, 2)),
+    ("(f64, i32)", [1, 2], None),
+    ("(f64, f64)", (1, 2, 3), None),
+    ("Option<f64>", 1, 1.0),
+    ("HashMap<String, f64>", {"a": 1}, {"a": 1.0}),
+    ("ExtrinsicObject", {"a": 1}, {"a": 1}),
+]
+
+
+@pytest.mark.parametrize("TO, value, expected", CONVERSIONS)
+def test_chain_pm_converts_the_value_to_TO_as_opendp(TO, value, expected):
     dp.enable_features("honest-but-curious")
-    chained = dp.c.make_chain_pm(dp.new_function(lambda y: 12, TO=float), _laplace())
-    assert chained(1.0) == 12 and type(chained(1.0)) is int
+    chained = dp.c.make_chain_pm(dp.new_function(lambda y: value, TO=TO), _laplace())
+    if expected is None:
+        with pytest.raises(FailedFunctionError) as error:
+            chained(1.0)
+        assert "TO:" in error.value.message
+        return
+    released = chained(1.0)
+    assert released == expected and type(released) is type(expected)
+    if type(expected) in (list, tuple):
+        assert [type(v) for v in released] == [type(v) for v in expected]
+    via_rshift = (_laplace() >> dp.new_function(lambda y: value, TO=TO))(1.0)
+    assert via_rshift == expected and type(via_rshift) is type(expected)
+
+
+def test_a_called_function_converts_and_refuses_typed():
+    dp.enable_features("honest-but-curious")
+    assert dp.new_function(lambda y: 12, TO=float)(0) == 12.0
+    with pytest.raises(FailedFunctionError) as error:
+        dp.new_function(lambda y: 2**40, TO="i32")(0)
+    assert error.value.parameter == "TO" and "not representable by i32" in error.value.message
+    big = [1] * 1000  # only a short built-in value is shown in the refusal
+    with pytest.raises(FailedFunctionError) as error:
+        dp.new_function(lambda y: big, TO="f64")(0)
+    assert "(a list)" in error.value.message and "1, 1" not in error.value.message
+
+
+@pytest.mark.parametrize("TO", ["i128", "Vec<Vec<f64>>", "AnyObject", "char", "Vec<>", "(f64)"])
+def test_an_output_type_certdp_does_not_convert_to_is_refused_at_construction(TO):
+    dp.enable_features("honest-but-curious")
+    with pytest.raises(MakeDomainError) as error:
+        dp.new_function(lambda y: y, TO=TO)
+    assert error.value.parameter == "TO" and isinstance(error.value, TypeError)
+
+
+def test_conversions_match_opendp():
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib", "honest-but-curious")
+    space = odp.atom_domain(T="f64", nan=False), odp.absolute_distance(T="f64")
+    inner = odp.m.make_laplace(*space, 1.0)
+    for TO, value, expected in CONVERSIONS:
+        chained = odp.c.make_chain_pm(odp.new_function(lambda y, v=value: v, TO=TO), inner)
+        try:
+            released = chained(1.0)
+        except odp.OpenDPException:
+            assert expected is None, (TO, value)
+            continue
+        assert released == expected and type(released) is type(expected), (TO, value)
 
 
 def test_new_function():
@@ -259,3 +347,68 @@ def test_runtime_enforcement():
     post._map = lambda d_in: 0.0
     with pytest.raises(ContractError):
         post.map(1.0)
+
+
+# Referee front (s7): regression tests of the output conversion.
+
+
+def test_hashmap_with_float_keys_is_refused_never_merged():
+    dp.enable_features("honest-but-curious")
+    for key in ("f64", "f32", "float"):
+        function = dp.new_function(lambda x: {2**53: 1, 2**53 + 1: 2}, TO=f"HashMap<{key},i32>")
+        with pytest.raises(FailedFunctionError) as error:
+            function(1.0)
+        assert error.value.parameter == "TO" and "keys may not be floats" in error.value.message
+    assert dp.new_function(lambda x: {2**53: 1, 2**53 + 1: 2}, TO="HashMap<i64,i32>")(0) == {
+        2**53: 1,
+        2**53 + 1: 2,
+    }
+
+
+@pytest.mark.parametrize(
+    "TO, value, expected",
+    [
+        ("float", 3, 3.0),
+        ("int", 3, 3),
+        ("Vec<float>", [1, 2], [1.0, 2.0]),
+        ("Option<float>", 1, 1.0),
+        ("Option<Vec<i32>>", [1], [1]),
+        ("Option<Vec<i32>>", None, None),
+        ("Tuple<f64,f64>", (1.0, 2), (1.0, 2.0)),
+        ("Option<(f64, i32)>", (1, 2), (1.0, 2)),
+    ],
+)
+def test_new_function_accepts_the_type_names_opendp_accepts(TO, value, expected):
+    dp.enable_features("honest-but-curious")
+    released = dp.new_function(lambda x: value, TO=TO)(1.0)
+    assert released == expected and type(released) is type(expected)
+
+
+@pytest.mark.parametrize("TO", ["Option<Option<f64>>", "Vec<Option<f64>>", "Tuple<f64>", "floats"])
+def test_names_still_refused_at_construction(TO):
+    dp.enable_features("honest-but-curious")
+    with pytest.raises(MakeDomainError) as error:
+        dp.new_function(lambda y: y, TO=TO)
+    assert error.value.parameter == "TO"
+
+
+def test_function_built_with_a_python_type():
+    dp.enable_features("honest-but-curious")
+    built = dp.Function(lambda x: x, float)
+    assert built(1) == 1.0 and type(built(1)) is float and built.TO == "f64"
+    with pytest.raises(MakeDomainError) as error:
+        dp.Function(lambda x: x, 3)
+    assert error.value.parameter == "TO" and isinstance(error.value, TypeError)
+
+
+@pytest.mark.parametrize("TO", ["i32", "f64", "f32", "bool", "String", "Vec<i32>", "u8"])
+def test_conversion_refuses_a_huge_int_with_a_typed_error(TO):
+    dp.enable_features("honest-but-curious")
+    huge = 10**5000
+    function = dp.new_function(lambda x: [huge] if TO == "Vec<i32>" else huge, TO=TO)
+    with pytest.raises(FailedFunctionError) as error:
+        function(1.0)
+    assert error.value.parameter == "TO" and "bits)" in error.value.message
+    chained = dp.c.make_chain_pm(dp.new_function(lambda y: huge, TO=TO), _laplace())
+    with pytest.raises(FailedFunctionError):
+        chained(1.0)

@@ -244,3 +244,97 @@ def _deep_sum(n, loss):
             [_vector_stub(value, APPROX_ZCDP), _vector_stub(loss, APPROX_ZCDP)]
         ).map(1)
     return value
+
+
+# -- measure conversions between the levels (issue #18 §5) ---------------------------------------
+
+
+def _pure_leaf(calls, tag):
+    """A pure-DP leaf: releases (tag, x), loss d / 2 (exact)."""
+
+    def function(x):
+        calls.append((tag, x))
+        return (tag, x)
+
+    return Measurement(DOMAIN, function, METRIC, PURE, lambda d: d / 2)
+
+
+def _converting_cycle(depth, calls):
+    """Approximate(pure DP) levels: m_k = fix_delta(fixed_approxDP_to_approxDP(
+    composition([t >> m_(k-1), approximate(q_k)])), 0)."""
+    m = dp.c.make_approximate(_pure_leaf(calls, 0))
+    for k in range(1, depth + 1):
+        m = dp.c.make_composition([shift() >> m, dp.c.make_approximate(_pure_leaf(calls, k))])
+        m = dp.c.make_fix_delta(dp.c.make_fixed_approxDP_to_approxDP(m), 0.0)
+    return m
+
+
+def _converting_tower(depth, calls):
+    """``depth`` pure compositions, then pureDP_to_zCDP, ``depth`` zCDP compositions, then
+    zCDP_to_approxDP and fix_delta: every conversion sits between two deep subtrees."""
+    m = _pure_leaf(calls, 0)
+    for k in range(1, depth + 1):
+        m = dp.c.make_composition([shift() >> m, _pure_leaf(calls, k)])
+    m = dp.c.make_pureDP_to_zCDP(m)
+    for k in range(1, depth + 1):
+        m = dp.c.make_composition([m, dp.c.make_pureDP_to_zCDP(_pure_leaf(calls, -k))])
+    return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(m), 1e-6)
+
+
+@pytest.mark.parametrize("contracts", [False, True])
+def test_a_deep_cycle_of_measure_conversions_maps_and_invokes(contracts):
+    depth = 2000
+    switches.contracts.enabled = contracts
+    calls = []
+    m = _converting_cycle(depth, calls)
+    assert (m.postcondition is not None) is contracts  # the checks run at every level
+    # level k adds its leaf's d_k / 2, where d_k = 1 + (depth - k) after the shifts above it
+    expected = sum((1 + depth - k) / 2 for k in range(1, depth + 1)) + (1 + depth) / 2
+    assert m.map(1.0) == (expected, 0.0)
+    released = m(0.0)
+    assert [tag for tag, _ in calls] == list(range(depth + 1))  # innermost first
+    assert calls[0] == (0, float(depth)) and calls[-1] == (depth, 0.0)
+    node, level = released, depth  # [[...[(0, depth)], (1, depth - 1)]..., (depth, 0)]
+    while level > 0:
+        assert type(node) is list and node[1] == (level, 0.0 + depth - level)
+        node, level = node[0], level - 1
+    assert node == (0, float(depth))
+
+
+@pytest.mark.parametrize("contracts", [False, True])
+def test_a_deep_tower_through_pure_zcdp_and_approximate_dp_maps(contracts):
+    depth = 2000
+    switches.contracts.enabled = contracts
+    m = _converting_tower(depth, [])
+    assert (m.postcondition is not None) is contracts
+    # the shallow equivalent: the same pure loss epsilon, then rho = sum of squares / 2
+    epsilon = sum((1 + depth - k) / 2 for k in range(1, depth + 1)) + (1 + depth) / 2
+    shallow_pure = Measurement(DOMAIN, lambda x: x, METRIC, PURE, lambda d: epsilon)
+    rho = dp.c.make_pureDP_to_zCDP(shallow_pure).map(1.0)
+    leaf_rho = dp.c.make_pureDP_to_zCDP(_pure_leaf([], 0)).map(1.0)
+    total_rho = dp.c.make_composition(
+        [Measurement(DOMAIN, lambda x: x, METRIC, dp.zero_concentrated_divergence(), lambda d, r=r: r)
+         for r in [rho] + [leaf_rho] * depth]
+    ).map(1.0)  # fmt: skip
+    shallow = dp.c.make_fix_delta(
+        dp.c.make_zCDP_to_approxDP(
+            Measurement(DOMAIN, lambda x: x, METRIC, dp.zero_concentrated_divergence(),
+                        lambda d: total_rho)
+        ),
+        1e-6,
+    )  # fmt: skip
+    assert m.map(1.0) == shallow.map(1.0)
+    node = m(0.0)  # [[...[pure part], (-1, 0.0)]..., (-depth, 0.0)]
+    for k in range(depth, 0, -1):
+        assert type(node) is list and node[1] == (-k, 0.0)
+        node = node[0]
+    for k in range(depth, 0, -1):  # the pure part: [[...[(0, depth)], (1, depth - 1)]...]
+        assert type(node) is list and node[1] == (k, 0.0 + depth - k)
+        node = node[0]
+    assert node == (0, float(depth))
+
+
+def test_a_replaced_conversion_map_is_used_not_the_record():
+    m = dp.c.make_pureDP_to_zCDP(_pure_leaf([], 0))
+    m._map = lambda d: 123.0  # no longer the recorded node: evaluated by its own map
+    assert m.map(1.0) == 123.0

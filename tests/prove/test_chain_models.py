@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import certdp.prelude as dp
-from certdp.combinators._support.chain_smt import STAGE_MAPS
+from certdp.combinators._support.chain_smt import STAGE_MAPS, scaled
 from certdp.combinators.chain_mt import smt_model as mt_model
 from certdp.combinators.chain_pm import smt_model as pm_model
 from certdp.combinators.chain_tt import smt_model as tt_model
@@ -46,9 +46,11 @@ def test_chain_models_hold_on_the_code_everywhere(d_in, outer, inner):
 
 @given(loss=d_ins, measure=st.sampled_from(["MaxDivergence", "ZeroConcentratedDivergence"]))
 def test_chain_pm_model_holds_on_the_code_everywhere(loss, measure):
-    was_refused, value, output_measure = pm_model.code_map(loss, pm_model._measures()[measure])
-    assert not was_refused and output_measure == pm_model._measures()[measure]
-    assert value == loss
+    outcomes, output_measure = pm_model.code_map(loss, pm_model._measures()[measure])
+    assert output_measure == pm_model._measures()[measure]
+    for d_in, *both in outcomes:
+        for was_refused, value in both:
+            assert not was_refused and value == scaled(loss, d_in)
 
 
 def test_every_obligation_is_proved():
@@ -103,6 +105,23 @@ def test_a_postprocess_map_that_claims_less_is_refuted(tmp_path):
             (
                 "privacy_map=measurement0.map,  # label: map",
                 "privacy_map=lambda d_in: min(measurement0.map(d_in), 1.0),  # label: map",
+            )
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_chain_pm", edit, select="MaxDivergence")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_a_postprocess_map_that_halves_d_in_is_refuted(tmp_path):
+    """Referee front (s7): the stub map ignored d_in, so calling the inner map at d_in / 2 was
+    'proved'; the stub now depends on d_in and several d_in are checked."""
+    from .edited import prove_edited
+
+    edit = {
+        "core/postprocess.py": [
+            (
+                "privacy_map=measurement0.map,  # label: map",
+                "privacy_map=lambda d_in: measurement0.map(d_in / 2),  # label: map",
             )
         ]
     }

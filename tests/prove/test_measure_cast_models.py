@@ -45,11 +45,11 @@ def test_approximate_model_holds_on_the_code_everywhere(loss, measure):
 
 
 def test_approximate_model_refutes_a_smaller_loss_and_a_negative_delta():
-    assert not _holds(approximate_model._invalid(1.0, (0.5, 0.0)))
-    assert not _holds(approximate_model._invalid(1.0, (1.0, -1e-300)))
-    assert not _holds(approximate_model._invalid(math.inf, (1e308, 0.0)))
-    assert not _holds(approximate_model._invalid(1.0, (math.nan, 0.0)))
-    assert _holds(approximate_model._invalid(Fraction(1, 3), (Fraction(1, 3), 0.0)))
+    assert not _holds(approximate_model._invalid_pair(1.0, (0.5, 0.0)))
+    assert not _holds(approximate_model._invalid_pair(1.0, (1.0, -1e-300)))
+    assert not _holds(approximate_model._invalid_pair(math.inf, (1e308, 0.0)))
+    assert not _holds(approximate_model._invalid_pair(1.0, (math.nan, 0.0)))
+    assert _holds(approximate_model._invalid_pair(Fraction(1, 3), (Fraction(1, 3), 0.0)))
 
 
 def test_every_obligation_is_proved():
@@ -63,11 +63,29 @@ def test_capping_the_inner_loss_in_the_code_is_refuted(tmp_path):
     edit = {
         "combinators/approximate/make_approximate.py": [
             (
-                "return measurement.map(d_in), 0.0  # label: pair",
-                "return min(measurement.map(d_in), 1.0), 0.0  # label: pair",
+                "return loss, 0.0  # label: pair",
+                "return min(loss, 1.0), 0.0  # label: pair",
             )
         ]
     }
+    summary = prove_edited(tmp_path, "make_approximate", edit, select="MaxDivergence")
+    assert summary["status"] == "counterexample", summary
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "return (0.0, 0.0)  # label: inner-map",
+        "return convert(measurement.map(d_in / 2))  # label: inner-map",
+    ],
+)
+def test_an_unsound_privacy_map_closure_is_refuted(tmp_path, new):
+    """Referee front (s7): the evaluator computes convert(inner.map(d)) without calling the
+    closure the proof cites, and the stub map ignored d_in; both edits were 'proved'."""
+    from .edited import prove_edited
+
+    old = "return convert(measurement.map(d_in))  # label: inner-map"
+    edit = {"combinators/approximate/make_approximate.py": [(old, new)]}
     summary = prove_edited(tmp_path, "make_approximate", edit, select="MaxDivergence")
     assert summary["status"] == "counterexample", summary
 

@@ -12,23 +12,30 @@ the callback reads nothing but its argument and randomness of its own.
 
 from __future__ import annotations
 
+import numpy as np
+
+from .conversion import NUMPY_INTEGER_TYPES
 from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .features import assert_features
 from .transformation import Measurement
+from .typenames import _PYTHON_NAMES
+from .types import INTEGER_TYPES, CarrierType
 
-__all__ = ["Function", "new_function", "postprocess"]
+__all__ = ["Function", "new_function", "postprocess", "output_shape", "convert_output"]
 
 
 # proof: begin postprocess
 class Function:
-    """A postprocessing function: ``Function(callback, TO)(x)`` is ``callback(x)``."""
+    """A postprocessing function: ``Function(callback, TO)(x)`` is ``callback(x)`` converted to
+    the type ``TO`` names, as OpenDP converts a callback's value (:func:`convert_output`)."""
 
-    def __init__(self, callback, TO: str):
+    def __init__(self, callback, TO):
         self._callback = callback
-        self.TO = TO
+        self.TO = _output_name(TO)  # label: name
+        self._shape = output_shape(self.TO)  # label: shape
 
     def __call__(self, arg):
-        return self._callback(arg)  # label: call
+        return convert_output(self._callback(arg), self._shape)  # label: call
 
     def __repr__(self) -> str:
         return f"Function(TO={self.TO})"
@@ -36,22 +43,160 @@ class Function:
 
 def new_function(function, TO) -> Function:
     """``function`` as a :class:`Function` with output type ``TO`` (a type name or a Python
-    type; recorded, not converted to: see postprocess.tex)."""
+    type; each value the function returns is converted to it, see :func:`convert_output`)."""
     assert_features("honest-but-curious", reason="the callback is trusted")  # label: feature
     if not callable(function):  # label: callable
         raise type_mismatch(MakeDomainError)(
             f"must be callable, got {type(function).__name__}", parameter="function"
         )
-    names = {int: "i32", float: "f64", bool: "bool", str: "String"}
-    if type(TO) is str:  # label: type-name
-        name = TO
-    elif any(TO is python_type for python_type in names):
-        name = next(names[t] for t in names if TO is t)
-    else:
+    return Function(function, TO)  # label: build
+
+
+def _output_name(TO) -> str:
+    """``TO`` as a type name: a string as given, ``int``/``float``/``bool``/``str`` as OpenDP
+    reads them (``core/typenames``); a typed error naming ``TO`` for anything else."""
+    for python_type, name in _PYTHON_NAMES.items():
+        if TO is python_type:
+            return name  # label: name-python
+    if type(TO) is not str:  # label: name-str
         raise type_mismatch(MakeDomainError)(
             f"must be a type name or a Python type, got {TO!r}", parameter="TO"
         )
-    return Function(function, name)  # label: build
+    return TO
+
+
+#: The scalar type names a Function converts to, and ``ExtrinsicObject`` (any value, unchanged).
+_SCALARS = (*INTEGER_TYPES[:4], *INTEGER_TYPES[5:9], "usize", "f32", "f64", "bool", "String")
+
+
+#: Scalar aliases OpenDP accepts in a type name (``core/types``: ``float`` is ``f64``).
+_ALIASES = {"int": "i32", "float": "f64", "str": "String"}
+
+
+def output_shape(TO: str):
+    """The parsed form of the output type name ``TO``: a scalar name, ``"ExtrinsicObject"``,
+    ``("Vec", T)``, ``("HashMap", K, V)`` or ``("tuple", T1, ..., Tn)`` for scalar ``T``s
+    (``Tuple<T1, ..., Tn>`` or ``(T1, ..., Tn)``), or ``("Option", S)`` for any of those ``S``
+    but an Option; ``int``, ``float`` and ``str`` stand for ``i32``, ``f64`` and ``String``.  A
+    typed error naming ``TO`` for any other name."""
+    shape = _shape(TO.replace(" ", ""), optional=True)  # label: shape-name
+    if shape is None:
+        raise type_mismatch(MakeDomainError)(
+            f"must name an output type certdp converts to: one of {', '.join(_SCALARS)} (or "
+            "int, float, str), ExtrinsicObject, Vec<T>, HashMap<K, V>, a tuple (T1, ..., Tn) or "
+            f"Tuple<T1, ..., Tn> of them, or Option<...> of any of these, got {TO!r}",
+            parameter="TO",
+        )
+    return shape
+
+
+def _scalar(name: str):
+    """The scalar name ``name`` denotes (an alias resolved), or ``None``."""
+    name = _ALIASES.get(name, name)
+    return name if name in _SCALARS else None
+
+
+def _shape(name: str, optional: bool):
+    """The shape ``name`` (spaces removed) names, or ``None``; an ``Option`` only if
+    ``optional``."""
+    if name == "ExtrinsicObject" or _scalar(name) is not None:  # label: shape-scalar
+        return name if name == "ExtrinsicObject" else _scalar(name)
+    if optional and name.startswith("Option<") and name.endswith(">"):  # label: shape-option
+        inner = _shape(name[len("Option<") : -1], optional=False)
+        return None if inner is None else ("Option", inner)
+    if name.startswith("Tuple<") and name.endswith(">"):  # label: shape-tuple-generic
+        name = "(" + name[len("Tuple<") : -1] + ")"
+    for outer in ("Vec", "HashMap"):
+        if name.startswith(outer + "<") and name.endswith(">"):  # label: shape-generic
+            inner = tuple(_scalar(item) for item in name[len(outer) + 1 : -1].split(","))
+            if len(inner) == (2 if outer == "HashMap" else 1) and None not in inner:
+                return (outer, *inner)
+    if name.startswith("(") and name.endswith(")"):  # label: shape-tuple
+        inner = tuple(_scalar(item) for item in name[1:-1].split(","))
+        if len(inner) >= 2 and None not in inner:
+            return ("tuple", *inner)
+    return None
+
+
+def convert_output(value, shape):
+    """``value`` converted to the type ``shape`` describes (:func:`output_shape`), as OpenDP
+    converts a callback's value: an integer type takes an ``int`` (or NumPy integer) in its
+    range, ``f64`` an ``int`` or ``float`` (as ``float()`` rounds it), ``f32`` the same, then
+    rounded to the nearest binary32 (overflowing to an infinity), ``bool`` and ``String`` their own
+    values; a vector a list or tuple of such values (a list), a tuple one of the same length, a
+    map a dict; ``ExtrinsicObject`` anything, unchanged.  Any other value raises
+    :class:`FailedFunctionError` naming ``TO``."""
+    if type(shape) is tuple:
+        kind, inner = shape[0], shape[1:]
+        if kind == "Option":  # label: convert-option
+            return None if value is None else convert_output(value, inner[0])
+        if kind == "Vec" and type(value) in (list, tuple):  # label: convert-vec
+            return [convert_output(item, inner[0]) for item in value]
+        if kind == "HashMap" and inner[0] in ("f32", "f64"):  # label: convert-map-float-key
+            raise FailedFunctionError(
+                f"a map's keys may not be floats (distinct keys could round to one), got "
+                f"{_shown_shape(shape)}",
+                parameter="TO",
+            )
+        if kind == "HashMap" and type(value) is dict:  # label: convert-map
+            key, item = inner
+            return {convert_output(k, key): convert_output(v, item) for k, v in value.items()}
+        if kind == "tuple" and type(value) is tuple and len(value) == len(inner):
+            return tuple(convert_output(v, t) for v, t in zip(value, inner))  # label: convert-tuple
+        raise FailedFunctionError(
+            f"the function's value, a {type(value).__name__}, is not a {_shown_shape(shape)}",
+            parameter="TO",
+        )
+    if shape == "ExtrinsicObject":  # label: convert-any
+        return value
+    if shape in ("f32", "f64"):
+        number = _float(value)  # label: convert-float
+        if shape == "f32":
+            with np.errstate(over="ignore"):
+                number = float(np.float32(number))  # label: convert-f32
+        return number
+    exact = CarrierType(shape).exact(value)  # label: convert-exact
+    if exact is None:
+        raise FailedFunctionError(
+            f"the function's value {_shown_value(value)} is not representable by {shape}",
+            parameter="TO",
+        )
+    return exact
+
+
+def _float(value) -> float:
+    """``value`` as a Python float: a float (or NumPy binary64) as it is, an ``int`` rounded by
+    ``float()``; a typed error naming ``TO`` otherwise (a ``bool`` is no number)."""
+    kind = type(value)
+    if kind is float or kind is np.float64 or kind is np.float32:  # label: float-float
+        return float(value)
+    if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: float-int
+        try:
+            return float(value)
+        except OverflowError:
+            pass
+    raise FailedFunctionError(
+        f"the function's value {_shown_value(value)} is not a float", parameter="TO"
+    )
+
+
+def _shown_shape(shape) -> str:
+    if type(shape) is not tuple:
+        return shape
+    kind, inner = shape[0], [_shown_shape(item) for item in shape[1:]]
+    return f"({', '.join(inner)})" if kind == "tuple" else f"{kind}<{', '.join(inner)}>"
+
+
+def _shown_value(value) -> str:
+    """A short description of ``value`` for a refusal: its text when it is a short built-in
+    number or string, an ``int`` of more than 128 bits by its bit length (its text is never
+    made), else its type's name only (no method of the value is called)."""
+    kind = type(value)
+    if kind is int and value.bit_length() > 128:  # label: shown-huge-int
+        return f"(an int of {value.bit_length()} bits)"
+    if kind in (int, float, bool, str) and len(text := repr(value)) <= 40:  # label: shown-value
+        return f"{text} (a {kind.__name__})"
+    return f"(a {kind.__name__})"
 
 
 def _apply(function: Function, release) -> tuple[bool, object]:

@@ -13,6 +13,7 @@ Python's recursion limit (Lemma [evaluator]).
 
 from __future__ import annotations
 
+import contextvars
 import math
 from fractions import Fraction
 
@@ -342,6 +343,18 @@ def composite(measurement, leaves, losses, releases, hooks) -> None:
     )
 
 
+def converted(measurement, inner, convert) -> None:
+    """Record ``measurement`` (built with ``privacy_map = d -> convert(inner.map(d))`` and
+    ``function = inner.invoke``) as a node whose one leaf is ``inner``, so that ``map`` and
+    ``invoke`` evaluate a tower of such wrappers without nested calls."""
+    composite(measurement, (inner,), lambda maps: convert(maps[0]), _only, None)  # label: converted
+
+
+def _only(releases):
+    """The release of a node's one leaf."""
+    return releases[0]  # label: only
+
+
 def _node(mapped):
     """The node record of a chain or composition evaluated by the loops below, or ``None``:
     only an object of exactly :class:`Transformation` or :class:`Measurement` (so ``map``
@@ -364,21 +377,54 @@ def _checked_map(mapped, d_in, d_out):
     return d_out
 
 
+#: While contracts are on and ``_evaluate_map`` runs in this thread: the values it has
+#: computed, ``(id(node), type(d), d) -> (node, value)`` (the node kept, so its id is not
+#: reused), which a contract check's own call of a child node's ``map`` reads instead of
+#: evaluating the child's tree again (so the checks do not nest with the depth).
+_MEMO = contextvars.ContextVar("certdp_evaluated_maps", default=None)
+
+
+def _remembered(memo, mapped, d):
+    """``(True, value)`` if ``memo`` holds node ``mapped``'s map at ``d``, else
+    ``(False, None)``."""
+    if memo is None:
+        return False, None
+    entry = memo.get((id(mapped), type(d), d))  # label: memo-read
+    if entry is None or entry[0] is not mapped:
+        return False, None
+    return True, entry[1]
+
+
 def _evaluate_map(root, d_in):
     """``root.map(d_in)`` computed with an explicit stack (transformation.tex, Lemma
     [evaluator]): each frame is ``[mapped, d_in, node, next child, value]``, the value being
-    a chain's running distance or a composition's list of children's maps."""
+    a chain's running distance or a composition's list of children's maps.  With contracts
+    on, the values of the nodes are remembered for the contract checks run meanwhile."""
+    memo = _MEMO.get()
+    found, value = _remembered(memo, root, d_in)
+    if found:
+        return value  # label: memo-hit
+    if memo is None and switches.contracts.enabled:
+        token = _MEMO.set({})  # label: memo-open
+        try:
+            return _evaluate_map(root, d_in)
+        finally:
+            _MEMO.reset(token)  # label: memo-close
     frames = []
     mapped, d = root, d_in
     while True:
         node = _node(mapped)
+        found, value = _remembered(memo, mapped, d) if node is not None else (False, None)
         if node is None:
             value = mapped.map(d)  # label: eval-map-leaf
+        elif found:
+            pass  # label: eval-map-remembered
         else:
             require_ieee_environment()  # label: eval-map-environment
+            given = d
             d = validate_d_in(mapped.input_metric, d)  # label: eval-map-validate
             frames.append(
-                [mapped, d, node, 0, d if node[1] is None else []]
+                [mapped, d, node, 0, d if node[1] is None else [], given]
             )  # label: eval-map-push
             value = _PENDING
         while True:
@@ -401,6 +447,11 @@ def _evaluate_map(root, d_in):
                 frame[4] if frame[2][1] is None else frame[2][1](frame[4])
             )  # label: eval-map-combine
             value = _checked_map(frame[0], frame[1], value)
+            if memo is not None:
+                memo[(id(frame[0]), type(frame[5]), frame[5])] = (
+                    frame[0],
+                    value,
+                )  # label: memo-write
 
 
 def _evaluate_invoke(root, arg):

@@ -134,40 +134,30 @@ def _filter(domain, input_metric, output_measure, d_in, d_out):
 
 
 # proof: begin shares
-def _compositor_state(queryable) -> tuple[list, tuple, object]:
-    """``(spent, budgets, d_in)`` of the sequential compositor that released ``queryable``: its
-    own one-element count of charged queries, its tuple of per-query budgets and its ``d_in``
-    (the cells its transition closes over), so the Context keeps no copy that could differ."""
-    transition = getattr(queryable, "_transition", None)
-    code = getattr(transition, "__code__", None)
-    cells = dict(zip(code.co_freevars, transition.__closure__ or ())) if code else {}
-    found = [cells[name].cell_contents if name in cells else None for name in _CELLS]
-    counter, budgets, d_in = found  # label: read-cells
-    if (
-        type(counter) is not list
-        or len(counter) != 1
-        or type(counter[0]) is not int
-        or type(budgets) is not tuple
-        or "d_in" not in cells
-    ):
+def _compositor_state(queryable):
+    """The ledger of the sequential compositor that released ``queryable``, read through its
+    public accessor (``CompositorQueryable.state``: its charged count, its tuple of per-query
+    budgets and its ``d_in``), so the Context keeps no copy that could differ."""
+    from certdp.combinators.adaptive_composition.make_adaptive_composition import (
+        CompositorQueryable,
+    )
+
+    if type(queryable) is not CompositorQueryable:  # label: compositor-type
         raise ContextArgumentError(
             "must be the queryable a sequential compositor (make_adaptive_composition) released",
             parameter="queryable",
         )
-    return counter, budgets, d_in
-
-
-_CELLS = ("spent", "budgets", "d_in")
+    return CompositorQueryable.state(queryable)  # label: read-state
 
 
 def _charged(queryable) -> int:
-    """How many queries the sequential compositor's ``queryable`` has charged (its ``spent``)."""
-    return _compositor_state(queryable)[0][0]  # label: read-spent
+    """How many queries the sequential compositor's ``queryable`` has charged."""
+    return _compositor_state(queryable).charged  # label: read-spent
 
 
 def _budgets(queryable) -> tuple:
     """The sequential compositor's own per-query budgets, in order."""
-    return _compositor_state(queryable)[1]  # label: read-budgets
+    return _compositor_state(queryable).budgets  # label: read-budgets
 
 
 def _shares_of(queryable, d_mids: tuple) -> tuple:
@@ -359,7 +349,7 @@ class Context:
         """Refuse (typed, before release) a query the compositor would refuse at share
         ``spent``; an exception of the query's map becomes the compositor's typed error."""
         accountant, share = self.accountant, self._shares[spent]
-        d_in = _compositor_state(self._queryable)[2]  # label: precheck-d-in
+        d_in = _compositor_state(self._queryable).d_in  # label: precheck-d-in
         if not isinstance(query, Measurement):
             raise ContextArgumentError(f"must be a measurement, got {shown(query)}", "query")
         for what in ("input_domain", "input_metric", "output_measure"):
@@ -378,8 +368,11 @@ class Context:
             raise FailedFunctionError(
                 f"the query failed: {_described(error)}", parameter="query"
             ) from error
+        from certdp.combinators.adaptive_composition.make_adaptive_composition import _plain
+
         try:
-            within = type(accountant.output_measure).ordered(loss, share)  # label: precheck-share
+            plain = _plain(loss)  # label: precheck-plain
+            within = type(accountant.output_measure).ordered(plain, share)  # label: precheck-share
         except FailedMapError as error:  # label: precheck-not-a-loss
             raise FailedMapError(
                 f"the query's privacy loss {shown(loss)} is not a loss under "

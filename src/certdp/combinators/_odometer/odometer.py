@@ -15,6 +15,7 @@ import copy
 import math
 import threading
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from certdp.core.queryable import _HOOKS, end_all, start_hooks
 from certdp.core.transformation import Measurement, validate_d_in
 from certdp.numeric import neg_inf_cast
 
-__all__ = ["Odometer", "OdometerQueryable"]
+__all__ = ["Odometer", "OdometerQueryable", "OdometerState"]
 
 # proof: begin queryable
 #: The largest finite f64 (what is left of a budget past it is reported as this value).
@@ -150,6 +151,16 @@ def _within(pair: bool, after, d_out) -> bool:
     return after <= d_out  # label: within
 
 
+class OdometerState(NamedTuple):
+    """A read-only snapshot of an odometer queryable's ledger: how many measurements it had
+    charged, its budget ``(d_in, d_out)`` (``None`` without one) and, under a budget, the exact
+    total of the charged measurements' maps at that ``d_in`` (``None`` without one)."""
+
+    charged: int
+    budget: tuple | None
+    spent: object
+
+
 class OdometerQueryable:
     """The release of an odometer: answers measurements on the data it holds, and reports the
     privacy loss spent so far (``privacy_loss(d_in)``)."""
@@ -237,6 +248,13 @@ class OdometerQueryable:
     def eval(self, query):
         """The same as :meth:`invoke`."""
         return self.invoke(query)
+
+    def state(self) -> OdometerState:
+        """The ledger's charged count, budget and exact total, read together under the lock
+        that every charge and every budget check takes."""
+        with self._lock:  # label: state-lock
+            spent = self._spent if self._budget is not None else None
+            return OdometerState(len(self._charged), self._budget, spent)  # label: state
 
     def privacy_loss(self, d_in):
         """The privacy loss spent so far at ``d_in``: the exact sum of the answered (charged)

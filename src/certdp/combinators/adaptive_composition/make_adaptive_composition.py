@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import threading
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,6 +43,8 @@ from certdp.core.queryable import Queryable, guarded
 from certdp.core.transformation import Measurement, validate_d_in
 
 __all__ = [
+    "CompositorQueryable",
+    "CompositorState",
     "make_adaptive_composition",
     "then_adaptive_composition",
     "make_sequential_composition",
@@ -149,6 +152,29 @@ def _remaining(budgets, spent: int) -> str:
     return f"{len(left)} of {len(budgets)} queries remain, with budgets {list(left)!r} in order"
 
 
+class CompositorState(NamedTuple):
+    """A read-only snapshot of a sequential compositor's ledger: how many queries it had
+    charged, its per-query budgets in order, and the ``d_in`` it checks every query at."""
+
+    charged: int
+    budgets: tuple
+    d_in: object
+
+
+class CompositorQueryable(Queryable):
+    """The queryable :func:`make_adaptive_composition` releases: a :class:`Queryable` whose
+    :meth:`state` reports its ledger, read-only."""
+
+    def __init__(self, transition, snapshot):
+        super().__init__(transition, query_type="AnyMeasurement")
+        self._snapshot = snapshot
+
+    def state(self) -> CompositorState:
+        """The compositor's charged count, budgets and ``d_in``, read together under the lock
+        that every charge takes (it never waits for a running query)."""
+        return self._snapshot()  # label: state
+
+
 def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets, sequential):
     """The queryable released on ``data``: its state is the number of queries charged and, under
     the sequential rule, the number of queries its releases are answering."""
@@ -177,6 +203,10 @@ def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets,
     def done():
         with state:
             busy[0] -= 1  # label: idle
+
+    def snapshot() -> CompositorState:
+        with state:  # label: snapshot-lock
+            return CompositorState(spent[0], budgets, d_in)  # label: snapshot
 
     def transition(query, is_internal):
         if is_internal:  # label: internal
@@ -220,7 +250,8 @@ def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets,
                 parameter="query",
             )
         if not sequential:
-            spent[0] = index + 1  # charged before anything is released  # label: charge
+            with state:  # label: charge-lock-plain
+                spent[0] = index + 1  # charged before anything is released  # label: charge
             return query.invoke(_fresh(data))  # label: invoke
         with state:  # label: charge-lock
             if busy[0]:  # label: busy-refuse
@@ -234,7 +265,7 @@ def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets,
         with guarded(permission(index)):  # label: guarded
             return query.invoke(_fresh(data))  # label: invoke-guarded
 
-    return Queryable(transition, query_type="AnyMeasurement")  # label: queryable
+    return CompositorQueryable(transition, snapshot)  # label: queryable
 
 
 then_adaptive_composition = partial_constructor(make_adaptive_composition)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from certdp.contracts import certified
 from certdp.core.errors import MakeMeasurementError
 from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence, approximate
-from certdp.core.transformation import Measurement
+from certdp.core.transformation import Measurement, converted
 
 __all__ = ["make_approximate"]
 
@@ -30,15 +30,20 @@ def make_approximate(measurement) -> Measurement:
         )
 
     def privacy_map(d_in) -> tuple:
-        return measurement.map(d_in), 0.0  # label: pair
+        return convert(measurement.map(d_in))  # label: inner-map
 
-    return Measurement(
+    def convert(loss) -> tuple:
+        return loss, 0.0  # label: pair
+
+    converting = Measurement(
         input_domain=measurement.input_domain,
         function=measurement.invoke,  # label: function
         input_metric=measurement.input_metric,
         output_measure=approximate(measure),  # label: output-measure
         privacy_map=privacy_map,
     )
+    converted(converting, measurement, convert)  # label: node
+    return converting
 
 
 # proof: end constructor

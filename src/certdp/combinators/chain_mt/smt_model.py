@@ -4,18 +4,21 @@ Obligations bound to the code, one per pair of stage maps (as for ``make_chain_t
 ``make_chain_mt(m1, t0)`` is built over a stub transformation and a stub measurement (max-
 divergence) with those exact maps, and its map is called at every ``d_in`` of ``D_INS``.  A case
 is satisfiable exactly when the chain returns a value that is not a number, is NaN, or is below
-``map1(map0(d_in))`` (exact), or returns at all when ``map0`` gave a negative or NaN distance.
+``map1(map0(d_in))`` (exact), or returns at all when ``map0`` gave a negative or NaN distance
+(``chain_smt.chained_case``).
 """
 
 from __future__ import annotations
 
-import z3
-
 from certdp.combinators._support.chain_smt import (
     D_INS,
     STAGE_MAPS,
-    below,
+    STAGE_PAIRS,
+    chain_obligation,
+    chained_case,
     refused,
+    selected,
+    stub_privacy_measurement,
     stub_transformation,
 )
 from certdp.contracts.obligation import Obligation
@@ -24,20 +27,7 @@ from certdp.contracts.smt_code import Scope
 __all__ = ["code_map", "code_instance", "obligations", "MODELLED", "SCOPE"]
 
 _NAME = "make_chain_mt"
-_VALID = ("halve", "plus one", "third")
-_PAIRS = [(outer, inner) for outer in _VALID for inner in STAGE_MAPS]
-
-
-def _stub_measurement(privacy_map):
-    from certdp.core.domains import atom_domain
-    from certdp.core.measures import max_divergence
-    from certdp.core.metrics import absolute_distance
-    from certdp.core.transformation import Measurement
-
-    return Measurement(
-        atom_domain(T="f64", nan=False), lambda x: x, absolute_distance(T="f64"),
-        max_divergence(), privacy_map,
-    )  # fmt: skip
+_case = chained_case
 
 
 def code_map(outer: str, inner: str, d_in):
@@ -45,43 +35,17 @@ def code_map(outer: str, inner: str, d_in):
     from .make_chain_mt import make_chain_mt
 
     chain = make_chain_mt(
-        _stub_measurement(STAGE_MAPS[outer]), stub_transformation(STAGE_MAPS[inner])
+        stub_privacy_measurement(STAGE_MAPS[outer]), stub_transformation(STAGE_MAPS[inner])
     )
     return refused(lambda: chain.map(d_in))
 
 
-def _case(outer, inner, d_in, outcome):
-    was_refused, value = outcome
-    middle = STAGE_MAPS[inner](d_in)
-    if middle != middle or middle < 0:
-        return z3.BoolVal(not was_refused)
-    if was_refused:
-        return z3.BoolVal(False)
-    return below(value, STAGE_MAPS[outer](middle))
-
-
 def code_instance(outer: str, inner: str, map_of=None) -> Obligation:
-    def violation():
-        cases = []
-        for d_in in D_INS:
-            outcome = (map_of or code_map)(outer, inner, d_in)
-            example = {"outer": outer, "inner": inner, "d_in": repr(d_in), "code": repr(outcome)}
-            cases.append((_case(outer, inner, d_in, outcome), lambda m, e=example: e))
-        return cases
-
-    return Obligation(
-        constructor=_NAME,
-        claim=f"real make_chain_mt(m1: {outer}, t0: {inner}) at {len(D_INS)} d_in (f64 samples "
-        "0 to +inf, ints, Fractions): the map is >= map1(map0(d_in)) (exact), and refuses when "
-        "map0 returns a negative or NaN distance",
-        format="f64", size=1, violation=violation,
-    )  # fmt: skip
+    return chain_obligation(_NAME, "m1: {outer}, t0: {inner}", outer, inner, map_of or code_map)
 
 
 def obligations(names=None) -> list[Obligation]:
-    if names is not None and _NAME not in names:
-        return []
-    return [code_instance(outer, inner) for outer, inner in _PAIRS]
+    return [code_instance(*pair) for pair in STAGE_PAIRS] if selected(_NAME, names) else []
 
 
 SCOPE = {
@@ -89,7 +53,7 @@ SCOPE = {
         formats=("f64", "real"),
         bound_to_code="the real make_chain_mt is built over a stub transformation and a stub "
         "measurement with exact maps, and the chain's own map is called",
-        instances=f"{len(_PAIRS)} pairs of stage maps x {len(D_INS)} d_in",
+        instances=f"{len(STAGE_PAIRS)} pairs of stage maps x {len(D_INS)} d_in",
         bit_precise=("at the instances: the value is compared exactly with map1(map0(d_in))",),
         assumed=(
             "the stages' maps are valid (their own theorems); the chaining theorem "

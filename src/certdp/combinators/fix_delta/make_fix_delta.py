@@ -15,7 +15,7 @@ from fractions import Fraction
 from certdp.contracts import certified
 from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
 from certdp.core.measures import SmoothedMaxDivergence, approximate, max_divergence
-from certdp.core.transformation import Measurement
+from certdp.core.transformation import Measurement, converted
 
 __all__ = ["make_fix_delta"]
 
@@ -43,7 +43,9 @@ def make_fix_delta(measurement, delta) -> Measurement:
     delta = 0.0 if as_float == 0 else as_float  # label: delta-zero
 
     def privacy_map(d_in) -> tuple[float, float]:
-        profile = measurement.map(d_in)  # label: inner-map
+        return convert(measurement.map(d_in))  # label: inner-map
+
+    def convert(profile) -> tuple[float, float]:
         epsilon = profile.epsilon(delta)  # label: epsilon
         if not math.isinf(epsilon) and not profile.delta(epsilon) <= delta:  # label: recheck
             raise FailedMapError(
@@ -51,13 +53,15 @@ def make_fix_delta(measurement, delta) -> Measurement:
             )
         return epsilon, delta  # label: pair
 
-    return Measurement(
+    converting = Measurement(
         input_domain=measurement.input_domain,
         function=measurement.invoke,  # label: function
         input_metric=measurement.input_metric,
         output_measure=approximate(max_divergence()),  # label: output-measure
         privacy_map=privacy_map,
     )
+    converted(converting, measurement, convert)  # label: node
+    return converting
 
 
 # proof: end constructor

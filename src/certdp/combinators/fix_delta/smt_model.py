@@ -215,6 +215,24 @@ def code_map(profile, delta):
         return None
 
 
+def code_maps(profile, delta) -> tuple:
+    """:func:`code_map`'s outcome and that of the constructor's privacy-map closure called
+    directly (the code make_fix_delta.tex cites; ``map`` runs the evaluator)."""
+    from certdp.core.errors import FailedMapError
+    from certdp.core.measures import smoothed_max_divergence
+
+    from .make_fix_delta import make_fix_delta
+
+    built = make_fix_delta(stub_measurement(profile, smoothed_max_divergence()), delta)
+    outcomes = []
+    for call in (built.map, built._map):
+        try:
+            outcomes.append(call(1))
+        except FailedMapError:
+            outcomes.append(None)
+    return tuple(outcomes)
+
+
 def _invalid(profile, delta, pair):
     if pair is None:
         return z3.BoolVal(False)
@@ -234,15 +252,17 @@ def code_instance(profile_name: str, map_of=None) -> Obligation:
         profile = PROFILES[profile_name]()
         cases = []
         for delta in DELTAS:
-            pair = (map_of or code_map)(profile, delta)
-            example = {"profile": profile_name, "delta": repr(delta), "code map": repr(pair)}
-            cases.append((_invalid(profile, delta, pair), lambda m, e=example: e))
+            pairs = (map_of(profile, delta),) if map_of else code_maps(profile, delta)
+            for path, pair in zip(("map", "closure"), pairs):
+                example = {"profile": profile_name, "delta": repr(delta), "path": path,
+                           "code map": repr(pair)}  # fmt: skip
+                cases.append((_invalid(profile, delta, pair), lambda m, e=example: e))
         return cases
 
     return Obligation(
         constructor=_NAME,
         claim=f"real make_fix_delta over the profile {profile_name}, at delta in {DELTAS}: the "
-        "pair returned keeps delta, and its epsilon is +inf or the profile there is <= delta "
+        "pair returned (by the map and by the privacy-map closure called directly) keeps delta, and its epsilon is +inf or the profile there is <= delta "
         "(exact)",
         format="f64", size=1, violation=violation,
     )  # fmt: skip
@@ -259,7 +279,8 @@ SCOPE = {
     _NAME: Scope(
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_fix_delta is built over inner measurements whose maps "
-        "return each profile, its own map is called at each delta, and the pair it returns is "
+        "return each profile, its map (through the evaluator) and its privacy-map closure (called "
+        "directly) are called at d_in = 1 only (the inner map ignores d_in) at each delta, and the pair it returns is "
         "checked against the profile's own value",
         instances=f"{len(PROFILES)} inner profiles (real make_zCDP_to_approxDP at rho from 1e-10 "
         f"to +inf; exponential curves; steps) x {len(DELTAS)} deltas from 0 to 1",

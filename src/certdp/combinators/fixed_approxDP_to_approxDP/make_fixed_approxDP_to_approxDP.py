@@ -19,7 +19,7 @@ from certdp.core.measures import (
     PrivacyProfile,
     smoothed_max_divergence,
 )
-from certdp.core.transformation import Measurement
+from certdp.core.transformation import Measurement, converted
 
 __all__ = ["make_fixed_approxDP_to_approxDP"]
 
@@ -51,7 +51,9 @@ def make_fixed_approxDP_to_approxDP(measurement) -> Measurement:
         )
 
     def privacy_map(d_in) -> PrivacyProfile:
-        pair = measurement.map(d_in)  # label: inner-map
+        return convert(measurement.map(d_in))  # label: inner-map
+
+    def convert(pair) -> PrivacyProfile:
         if type(pair) is not tuple or len(pair) != 2:  # label: pair
             raise FailedMapError(
                 f"the inner map must return a pair (epsilon, delta), got {pair!r}",
@@ -69,13 +71,15 @@ def make_fixed_approxDP_to_approxDP(measurement) -> Measurement:
 
         return PrivacyProfile(curve)  # label: profile
 
-    return Measurement(
+    converting = Measurement(
         input_domain=measurement.input_domain,
         function=measurement.invoke,  # label: function
         input_metric=measurement.input_metric,
         output_measure=smoothed_max_divergence(),  # label: output-measure
         privacy_map=privacy_map,
     )
+    converted(converting, measurement, convert)  # label: node
+    return converting
 
 
 # proof: end constructor

@@ -69,6 +69,18 @@ def code_profile(epsilon0, delta0):
     return make_fixed_approxDP_to_approxDP(inner).map(1)
 
 
+def code_profiles(epsilon0, delta0) -> tuple:
+    """:func:`code_profile`'s profile and that of the constructor's privacy-map closure called
+    directly (the code the proof cites; ``map`` runs the evaluator)."""
+    from certdp.combinators._support.chain_smt import both_values
+    from certdp.core.measures import approximate, max_divergence
+
+    from .make_fixed_approxDP_to_approxDP import make_fixed_approxDP_to_approxDP
+
+    inner = stub_measurement((epsilon0, delta0), approximate(max_divergence()))
+    return both_values(make_fixed_approxDP_to_approxDP(inner))
+
+
 def exp_enclosure(x) -> tuple[Fraction, Fraction]:
     """Rationals ``lo <= exp(x) <= hi`` for an exact ``x <= 0`` (or ``-inf``), never trusted from
     a floating-point library: the proven series enclosure of ``numeric/elementary.tex`` (exact
@@ -120,18 +132,22 @@ def code_instance(index: int, profile_of=None) -> Obligation:
     epsilon0, delta0 = PAIRS[index]
 
     def violation():
-        profile = (profile_of or code_profile)(epsilon0, delta0)
+        profiles = (
+            (profile_of(epsilon0, delta0),) if profile_of else code_profiles(epsilon0, delta0)
+        )
         cases = []
-        for e in points_for(epsilon0):
-            value = profile.delta(e)
-            example = {"pair": repr((epsilon0, delta0)), "e": repr(e), "code delta": repr(value)}
-            cases.append((_below(value, e, epsilon0, delta0), lambda m, x=example: x))
+        for path, profile in zip(("map", "closure"), profiles):
+            for e in points_for(epsilon0):
+                value = profile.delta(e)
+                example = {"pair": repr((epsilon0, delta0)), "path": path, "e": repr(e),
+                           "code delta": repr(value)}  # fmt: skip
+                cases.append((_below(value, e, epsilon0, delta0), lambda m, x=example: x))
         return cases
 
     return Obligation(
         constructor=_NAME,
         claim=f"real make_fixed_approxDP_to_approxDP over the pair {(epsilon0, delta0)!r}: the "
-        "profile's delta at every sampled e (f64 samples, epsilon0 and its neighbours) is a "
+        "profile's (from the map and from the privacy-map closure called directly) delta at every sampled e (f64 samples, epsilon0 and its neighbours) is a "
         "number >= delta0 where e >= epsilon0 and, below, >= the delta at e of the "
         "(epsilon0, delta0) randomised response (exact; exp enclosed by the proven rational "
         "series of numeric/elementary)",
@@ -149,7 +165,9 @@ SCOPE = {
     _NAME: Scope(
         formats=("f64", "real"),
         bound_to_code="the real make_fixed_approxDP_to_approxDP is built over inner measurements "
-        "whose maps return each pair (epsilon0, delta0), its own map is called, and the profile "
+        "whose maps return each pair (epsilon0, delta0), its map (through the evaluator) and its "
+        "privacy-map closure (called directly) are called at d_in = 1 only (the inner map "
+        "ignores d_in), and the profile "
         "it returns is read by its own delta",
         instances=f"{len(PAIRS)} pairs (epsilon0 from 0 to +inf, delta0 from 0 to 1; f64, int, "
         "Fraction) x the f64 samples and the points at and around epsilon0",

@@ -14,7 +14,7 @@ from fractions import Fraction
 from certdp.contracts import certified
 from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError, type_mismatch
 from certdp.core.measures import MaxDivergence, zero_concentrated_divergence
-from certdp.core.transformation import Measurement
+from certdp.core.transformation import Measurement, converted
 from certdp.numeric import inf_cast
 
 __all__ = ["make_pureDP_to_zCDP"]
@@ -33,7 +33,9 @@ def make_pureDP_to_zCDP(measurement) -> Measurement:
         )
 
     def privacy_map(d_in) -> float:
-        epsilon = measurement.map(d_in)  # label: inner-map
+        return convert(measurement.map(d_in))  # label: inner-map
+
+    def convert(epsilon) -> float:
         if math.isinf(epsilon):
             return math.inf  # label: infinite
         try:
@@ -41,13 +43,15 @@ def make_pureDP_to_zCDP(measurement) -> Measurement:
         except ArithmeticOverflowError:
             return math.inf  # label: overflow
 
-    return Measurement(
+    converting = Measurement(
         input_domain=measurement.input_domain,
         function=measurement.invoke,  # label: function
         input_metric=measurement.input_metric,
         output_measure=zero_concentrated_divergence(),  # label: output-measure
         privacy_map=privacy_map,
     )
+    converted(converting, measurement, convert)  # label: node
+    return converting
 
 
 # proof: end constructor

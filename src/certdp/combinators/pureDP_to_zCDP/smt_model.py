@@ -125,6 +125,17 @@ def code_map(epsilon) -> float:
     return make_pureDP_to_zCDP(stub_measurement(epsilon, max_divergence())).map(1)
 
 
+def code_maps(epsilon) -> tuple:
+    """:func:`code_map`'s value and that of the constructor's privacy-map closure called
+    directly (the code make_pureDP_to_zCDP.tex cites; ``map`` runs the evaluator)."""
+    from certdp.combinators._support.chain_smt import both_values
+    from certdp.core.measures import max_divergence
+
+    from .make_pureDP_to_zCDP import make_pureDP_to_zCDP
+
+    return both_values(make_pureDP_to_zCDP(stub_measurement(epsilon, max_divergence())))
+
+
 def _too_small(epsilon, rho):
     if math.isnan(rho):
         return z3.BoolVal(True)
@@ -150,9 +161,11 @@ def code_instance(kind: str = "code", map_of=None) -> Obligation:
     def violation():
         cases = []
         for epsilon in code_epsilons():
-            rho = (map_of or code_map)(epsilon)
-            example = {"epsilon": repr(epsilon), "code map": repr(rho)}
-            cases.append((check(epsilon, rho), lambda m, e=example: e))
+            for path, rho in zip(
+                ("map", "closure"), (map_of(epsilon),) if map_of else code_maps(epsilon)
+            ):
+                example = {"epsilon": repr(epsilon), "path": path, "code map": repr(rho)}
+                cases.append((check(epsilon, rho), lambda m, e=example: e))
         return cases
 
     what = (
@@ -163,7 +176,8 @@ def code_instance(kind: str = "code", map_of=None) -> Obligation:
     return Obligation(
         constructor="make_pureDP_to_zCDP",
         claim=f"real make_pureDP_to_zCDP at {len(code_epsilons())} inner epsilons ({len(F64_SAMPLES)} "
-        f"f64 samples: 0, subnormal, ..., MAX, +inf; 100 seeded f32 values): its map {what}",
+        f"f64 samples: 0, subnormal, ..., MAX, +inf; 100 seeded f32 values): its map and its "
+        f"privacy-map closure called directly {what}",
         format="f64", size=1, violation=violation,
     )  # fmt: skip
 
@@ -184,7 +198,9 @@ SCOPE = {
     "make_pureDP_to_zCDP": Scope(
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_pureDP_to_zCDP is built over an inner measurement whose map "
-        "returns each sampled epsilon, and its own map is called",
+        "returns each sampled epsilon, and both its map (through the evaluator) and its own "
+        "privacy-map closure (called directly) are called, at d_in = 1 only (the inner map "
+        "ignores d_in, so an edit rescaling d_in is not caught)",
         instances=f"{len(F64_SAMPLES)} f64 epsilons spanning the format (0, subnormals, 1, the "
         "overflow edge of epsilon^2/2, MAX, +inf, seeded draws) and 100 seeded f32 values",
         bit_precise=(

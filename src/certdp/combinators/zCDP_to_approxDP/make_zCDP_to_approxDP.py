@@ -13,7 +13,7 @@ from certdp.combinators._conversion import cdp_delta
 from certdp.contracts import certified
 from certdp.core.errors import MakeMeasurementError, type_mismatch
 from certdp.core.measures import PrivacyProfile, ZeroConcentratedDivergence, smoothed_max_divergence
-from certdp.core.transformation import Measurement
+from certdp.core.transformation import Measurement, converted
 
 __all__ = ["make_zCDP_to_approxDP"]
 
@@ -31,17 +31,21 @@ def make_zCDP_to_approxDP(measurement) -> Measurement:
         )
 
     def privacy_map(d_in) -> PrivacyProfile:
-        rho = measurement.map(d_in)  # label: inner-map
+        return convert(measurement.map(d_in))  # label: inner-map
+
+    def convert(rho) -> PrivacyProfile:
         memo = {}  # shared by this profile's evaluations, bounded: saves work, same values  # label: memo
         return PrivacyProfile(lambda epsilon: cdp_delta(rho, epsilon, memo))  # label: profile
 
-    return Measurement(
+    converting = Measurement(
         input_domain=measurement.input_domain,
         function=measurement.invoke,  # label: function
         input_metric=measurement.input_metric,
         output_measure=smoothed_max_divergence(),  # label: output-measure
         privacy_map=privacy_map,
     )
+    converted(converting, measurement, convert)  # label: node
+    return converting
 
 
 # proof: end constructor

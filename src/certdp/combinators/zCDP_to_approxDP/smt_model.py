@@ -223,6 +223,20 @@ def code_delta(rho, epsilon) -> tuple[float, list]:
     return traced(lambda: profile.delta(epsilon), watched)
 
 
+def code_deltas(rho, epsilon) -> tuple:
+    """:func:`code_delta` for the profile of ``map`` and for that of the constructor's
+    privacy-map closure called directly (the code the proof cites; ``map`` runs the
+    evaluator)."""
+    from certdp.combinators._support.chain_smt import both_values
+    from certdp.core.measures import zero_concentrated_divergence
+
+    from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
+
+    built = make_zCDP_to_approxDP(stub_measurement(rho, zero_concentrated_divergence()))
+    watched = ("cdp_delta", "inf_ln_1p", "inf_exp")
+    return tuple(traced(lambda p=p: p.delta(epsilon), watched) for p in both_values(built))
+
+
 def code_order(records) -> dict:
     """What the trace holds of the code's choices: ``a`` (the order, if the code chose one),
     ``ln`` and ``exp`` (the argument and result of the last completed call of ``inf_ln_1p`` and
@@ -282,17 +296,19 @@ def code_instance(rho: float, map_of=None) -> Obligation:
     def violation():
         cases = []
         for epsilon in F64_SAMPLES:
-            delta, records = (map_of or code_delta)(rho, epsilon)
-            found = code_order(records)
-            example = {"rho": repr(rho), "epsilon": repr(epsilon), "code delta": repr(delta),
-                       "code order": repr(found.get("a"))}  # fmt: skip
-            cases.append((_uncertified(rho, epsilon, delta, found), lambda m, e=example: e))
+            outcomes = (map_of(rho, epsilon),) if map_of else code_deltas(rho, epsilon)
+            for path, (delta, records) in zip(("map", "closure"), outcomes):
+                found = code_order(records)
+                example = {"rho": repr(rho), "epsilon": repr(epsilon), "path": path,
+                           "code delta": repr(delta), "code order": repr(found.get("a"))}  # fmt: skip
+                cases.append((_uncertified(rho, epsilon, delta, found), lambda m, e=example: e))
         return cases
 
     return Obligation(
         constructor="make_zCDP_to_approxDP",
         claim=f"real make_zCDP_to_approxDP at rho={rho!r}, every epsilon of {len(F64_SAMPLES)} "
-        "f64 samples (0, subnormal, ..., MAX, +inf): the profile's delta is in [0, 1] and, when "
+        "f64 samples (0, subnormal, ..., MAX, +inf): the profile's (from the map and from the "
+        "privacy-map closure called directly) delta is in [0, 1] and, when "
         "below 1, at least the CKS bound at the code's order or at (epsilon+1)/(2 rho) (exact; "
         "exp and ln free, the code's inf_exp/inf_ln_1p results assumed >= exp/ln)",
         format="f64", size=1, violation=violation,
@@ -309,7 +325,9 @@ SCOPE = {
     "make_zCDP_to_approxDP": Scope(
         formats=("f64", "f8"),
         bound_to_code="the real make_zCDP_to_approxDP is built over an inner measurement whose "
-        "map returns each sampled rho, its profile is evaluated at each sampled epsilon, and "
+        "map returns each sampled rho, the profiles of its map (through the evaluator) and of its "
+        "privacy-map closure (called directly, d_in = 1 only: the inner map ignores d_in) are "
+        "evaluated at each sampled epsilon, and "
         "the order and the inf_exp/inf_ln_1p calls the code made are read by a tracer",
         instances=f"{len(F64_SAMPLES)} x {len(F64_SAMPLES)} pairs (rho, epsilon) of f64 values "
         "spanning the format (0, subnormals, 1, huge values, MAX, +inf, seeded draws)",
