@@ -25,6 +25,7 @@ def _prove(tmp_path, name, edits, select):
         ("make_split_records", {"transformations/_rowmap/rowmap.py": [("return d_in  # label", "return max(d_in - 1, 0)  # label")]}, "','"),
         ("make_split_records", {RECORDS: [("piece.strip(RUST_WHITESPACE)", "piece.strip()")]}, "','"),
         ("make_split_records", {RECORDS: [('["", *line, ""]', "list(line)")]}, "''"),
+        ("make_split_records", {RECORDS: [('separator = ","', 'separator = ";"')]}, "None"),
     ],
 )  # fmt: skip
 def test_unsound_edits_are_refuted(tmp_path, name, edits, select):
@@ -33,7 +34,8 @@ def test_unsound_edits_are_refuted(tmp_path, name, edits, select):
 
 
 @pytest.mark.parametrize(
-    "name, select", [("make_split_lines", "d_in=1"), ("make_split_records", "','")]
+    "name, select",
+    [("make_split_lines", "d_in=1"), ("make_split_records", "','"), ("make_split_records", "None")],
 )
 def test_the_unedited_code_is_proved_on_the_same_instances(tmp_path, name, select):
     summary = _prove(tmp_path, name, {}, select)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import certdp.prelude as dp
 from certdp.contracts import contract_of
 from certdp.contracts.contract import StabilityViolation
-from certdp.core.errors import FailedFunctionError, MakeTransformationError
+from certdp.core.errors import DPError, FailedFunctionError, MakeTransformationError
 
 
 @pytest.fixture(autouse=True)
@@ -131,9 +131,9 @@ def test_joined_fields_are_split_back_trimmed(fields):
     assert out == [[field.strip(RUST_WHITESPACE) for field in fields]]
 
 
-@pytest.mark.parametrize("separator", [1, None, ["a"], 1.5])
+@pytest.mark.parametrize("separator", [1, ["a"], 1.5, True])
 def test_non_str_separator_is_refused(separator):
-    # OpenDP accepts None and bytes, and crashes the interpreter on an integer.
+    # OpenDP accepts bytes, and crashes the interpreter on an integer.
     with pytest.raises(MakeTransformationError, match="must be a str") as error:
         dp.t.make_split_records(separator)
     assert error.value.parameter == "separator" and isinstance(error.value, TypeError)
@@ -143,6 +143,33 @@ def test_bytes_separator_is_refused_at_the_boundary():
     with pytest.raises(MakeTransformationError) as error:
         dp.t.make_split_records(b",")
     assert error.value.parameter == "separator"
+
+
+def test_bytes_separator_error_names_the_rule():
+    # referee-ingest counterexample 5: the message said "bytes is not a number".
+    with pytest.raises(DPError) as error:
+        dp.t.make_split_records(b",")
+    assert isinstance(error.value, MakeTransformationError)
+    assert "number" not in str(error.value)
+    assert "str" in str(error.value)
+
+
+def test_none_separator_splits_at_comma_as_opendp():
+    lines = ["a,b;c", " x , y\tz ", "", '"q,r"']
+    assert dp.t.make_split_records(None)(lines) == dp.t.make_split_records(",")(lines)
+    assert dp.t.make_split_records(None)(["a,b"]) == [["a", "b"]]
+    assert dp.t.make_split_records(None).map(3) == 3
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_none_separator_is_opendps_comma():
+    odp = pytest.importorskip("opendp.prelude")
+    odp.enable_features("contrib")
+    lines = ["a,b;c", " x , y\tz ", ",,"]
+    assert _opendp_padded(odp, None, lines, 3) == _opendp_padded(odp, ",", lines, 3)
+    assert _opendp_padded(odp, None, lines, 3) == [
+        fields + [""] * (3 - len(fields)) for fields in dp.t.make_split_records(None)(lines)
+    ]
 
 
 def test_nul_in_separator_is_refused():
@@ -197,3 +224,25 @@ def test_the_whitespace_search_finds_exactly_the_trimmed_characters():
 
     found = {c for c in map(chr, range(sys.maxunicode + 1)) if _WHITESPACE_SEARCH(c) is not None}
     assert found == set(RUST_WHITESPACE)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_smt_probe_table_is_opendp_fields_except_at_nul():
+    """referee-ingest counterexample 6, kept with its assertion for every probe OpenDP reads
+    whole: the SMT model's table is certdp's fields, and equals OpenDP 0.16's on every probe
+    without NUL; on "a\\x00b" OpenDP cuts the line at the NUL (as the model and proof now say)."""
+    opendp = pytest.importorskip("opendp.prelude")
+    opendp.enable_features("contrib")
+    from certdp.transformations.split_records.smt_model import EXPECTED, PROBES
+
+    K = 9
+    for separator in (",", ""):
+        theirs = _opendp_padded(opendp, separator, list(PROBES), K)
+        for index, line in enumerate(PROBES):
+            expected = EXPECTED[separator][index]
+            assert dp.t.make_split_records(separator)([line]) == [expected]
+            if "\x00" in line:
+                cut = dp.t.make_split_records(separator)([line.split("\x00")[0]])[0]
+                assert theirs[index] == (cut + [""] * K)[:K] != (expected + [""] * K)[:K]
+            else:
+                assert theirs[index] == (expected + [""] * K)[:K]

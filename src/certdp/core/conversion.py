@@ -174,7 +174,7 @@ def _refusal(value) -> str:
             return f"a {name} (an ndarray subclass) is refused; pass a plain numpy.ndarray"
         return f"expected a scalar, got a {value.ndim}-d array"
     if issubclass(kind, (bytes, bytearray, memoryview)):
-        return f"{name} is not a number"
+        return f"{name} is refused (bytes are never decoded): pass a str, int or float as asked"
     if issubclass(kind, (int, float, str)):
         base = next(base for base in (int, float, str) if issubclass(kind, base))
         return f"must be a plain {base.__name__}, not the subclass {name}"  # label: subclass

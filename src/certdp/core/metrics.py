@@ -64,21 +64,35 @@ def exact(value, parameter: str = "value") -> Fraction:
     return Fraction(value)  # label: exact-fraction
 
 
+# A row nested deeper than this is refused (no constructor makes one deeper than 2; a cyclic
+# list is infinitely deep), so the recursion below stays far from Python's recursion limit.
+MAX_ROW_DEPTH = 32  # label: key-max-depth
+
+
 def record_key(value):
     """The identity of a record as a multiset element.
 
     Floats are compared as IEEE values: every NaN is one element, and -0.0 and
     +0.0 are distinct records (their bit patterns differ).  A 1-D numpy array (a
     row of a 2-D dataset), a list or a tuple (a line split into fields) is the
-    record made of its entries, in order.  A NumPy scalar
-    counts by its exact type; a subclass of a NumPy scalar or array type raises
+    record made of its entries, in order; rows nest at most ``MAX_ROW_DEPTH``
+    deep.  A NumPy scalar counts by its exact type.  A subclass of a NumPy scalar
+    or array type, and a row nested deeper (a cyclic list included), raise
     :class:`FailedCastError`.
     """
+    return _record_key(value, 0)
+
+
+def _record_key(value, depth: int):
     kind = type(value)
-    if kind is np.ndarray:
-        return ("row", tuple(record_key(entry) for entry in value.tolist()))  # label: key-row
-    if kind is list or kind is tuple:
-        return ("row", tuple(record_key(entry) for entry in value))  # label: key-list
+    if kind is np.ndarray or kind is list or kind is tuple:
+        if depth >= MAX_ROW_DEPTH:  # label: key-depth
+            raise FailedCastError(
+                f"a row nested more than {MAX_ROW_DEPTH} deep (or a cyclic one) is not a record",
+                parameter="record",
+            )
+        entries = value.tolist() if kind is np.ndarray else value  # label: key-row
+        return ("row", tuple(_record_key(entry, depth + 1) for entry in entries))  # label: key-list
     if kind in _NUMPY_RECORDS:
         value = value.item()  # label: key-item
     elif issubclass(kind, (np.generic, np.ndarray)):  # label: key-refuse
@@ -119,6 +133,20 @@ def text_lines(text: str) -> list[str]:
     return lines
 
 
+def _dataset(value, parameter: str):
+    """``value`` as a dataset: a text (exact type ``str`` or ``numpy.str_``) is the list of its
+    lines; a subclass of ``str`` raises :class:`FailedCastError` naming ``parameter``; any
+    other value is returned as it is."""
+    kind = type(value)
+    if kind is str or kind is np.str_:
+        return text_lines(str(value))  # label: text-as-lines
+    if issubclass(kind, str):  # label: text-refuse
+        raise FailedCastError(
+            f"a {kind.__name__} (a subclass of str) is not a text", parameter=parameter
+        )
+    return value
+
+
 # proof: end text-lines
 
 
@@ -154,11 +182,11 @@ class Metric(Frozen):
 
 class SymmetricDistance(Metric):
     """Size of the symmetric difference of two datasets seen as multisets (order ignored); a
-    text (a ``str``) is the dataset of its lines (:func:`text_lines`), as in OpenDP."""
+    text (a ``str``) is the dataset of its lines (:func:`text_lines`), as in OpenDP; a subclass
+    of ``str`` is refused."""
 
     def distance(self, a, b) -> int:
-        a = text_lines(str(a)) if type(a) in (str, np.str_) else a  # label: text-as-lines
-        b = text_lines(str(b)) if type(b) in (str, np.str_) else b
+        a, b = _dataset(a, "a"), _dataset(b, "b")  # label: sym-texts
         histogram_a = Counter(record_key(x) for x in a)  # label: histogram
         histogram_b = Counter(record_key(x) for x in b)
         return sum(  # label: l1-of-histograms
@@ -168,9 +196,11 @@ class SymmetricDistance(Metric):
 
 
 class InsertDeleteDistance(Metric):
-    """Fewest insertions and deletions turning one sequence into the other (order matters)."""
+    """Fewest insertions and deletions turning one sequence into the other (order matters); a
+    text is the sequence of its lines, as for :class:`SymmetricDistance`."""
 
     def distance(self, a, b) -> int:
+        a, b = _dataset(a, "a"), _dataset(b, "b")  # label: id-texts
         keys_a = [record_key(x) for x in a]
         keys_b = [record_key(x) for x in b]
         # longest common subsequence, one row at a time

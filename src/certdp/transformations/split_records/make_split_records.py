@@ -46,10 +46,14 @@ def split_fields(line: str, separator: str) -> list[str]:
 @certified
 def make_split_records(separator) -> Transformation:
     """Split each line at ``separator`` into trimmed fields (OpenDP's rule, no quoting);
-    stability ``d_in -> d_in`` under the symmetric distance."""
+    ``None`` stands for ``","``, as in OpenDP.  Stability ``d_in -> d_in`` under the symmetric
+    distance."""
+    if separator is None:  # label: separator-default
+        separator = ","
     if type(separator) is not str:  # label: separator-type
         raise type_mismatch(MakeTransformationError)(
-            f"must be a str, not {type(separator).__name__}", parameter="separator"
+            f'must be a str (or None for ","), not {type(separator).__name__}',
+            parameter="separator",
         )
     if "\x00" in separator:  # label: separator-nul
         raise MakeTransformationError(
