@@ -14,6 +14,11 @@ from certdp.registry import certified_constructors
 
 
 def _array(data, T):
+    if T.name == "String":
+        # NumPy's fixed-width text dtype drops trailing NULs: use it only where it holds the
+        # same texts, so every form still carries exactly the drawn values
+        array = np.array(data, dtype=np.str_)
+        return array if [str(text) for text in array] == list(data) else None
     if T.bits > 64 if T.is_numeric else T.name != "bool":
         return None
     return np.array(data, dtype=T.numpy_dtype)
@@ -82,14 +87,14 @@ def in_form(form):
     return convert
 
 
-#: Constructors whose input element type has no wider NumPy dtype (usize, 64 bits, only), so
-#: the form ``wider`` applies to none of their datasets.
-NO_WIDER_FORM = {"make_index"}
+#: Constructors whose input element type has no wider NumPy dtype (usize, 64 bits, only; or
+#: String, whose text has no wider form), so the form ``wider`` applies to none of their datasets.
+NO_WIDER_FORM = {"make_index", "make_split_records"}
 
 
 @pytest.mark.parametrize("form", FORMS, ids=[form.__name__ for form in FORMS])
 @pytest.mark.parametrize("contract", vector_contracts())
 def test_contract_holds_on_numpy_forms(contract, form):
     if form is wider and contract.name in NO_WIDER_FORM:
-        pytest.skip("no wider NumPy dtype than usize's")
+        pytest.skip("the input element type has no wider NumPy dtype")
     contract.verify(max_examples=6, data_form=in_form(form))
