@@ -233,7 +233,7 @@ def code_deltas(rho, epsilon) -> tuple:
     from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
 
     built = make_zCDP_to_approxDP(stub_measurement(rho, zero_concentrated_divergence()))
-    watched = ("cdp_delta", "inf_ln_1p", "inf_exp")
+    watched = ("cdp_delta", "inf_ln_1p", "inf_exp", "quick_inf_ln_1p", "quick_inf_exp")
     return tuple(traced(lambda p=p: p.delta(epsilon), watched) for p in both_values(built))
 
 
