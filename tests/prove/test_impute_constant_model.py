@@ -128,6 +128,19 @@ OPTION_EDITS = {
         "if value is None:  # label: row",
         "option-f64",
     ),
+    # The output-domain claim is read from the code's output_domain (referee-casts2).
+    "a false output domain": (
+        "input_domain, atom_domain(T=T.name, nan=False if T.is_float else None), input_metric,",
+        "input_domain, atom_domain(T=T.name, bounds=(0, 5) if T.name == 'i32' else None), "
+        "input_metric,",
+        "option-i32 constant=0 symmetric",
+    ),
+    # referee-casts2: refuted because 7 is now a probe record (not symbolically).
+    "probe 7 replaced by the constant": (
+        "return value  # label: keep",
+        "return constant if value == 7 else value  # label: keep",
+        "option-i32 constant=0 symmetric",
+    ),
 }
 
 

@@ -141,6 +141,72 @@ EDITS = {
         "return d_in - 1  # label: stability-map",
         "option-i32 insert_delete d_in=2",
     ),
+    # The output-domain obligations read the code's own output_domain (not a range in the
+    # model), so a false output-domain claim is refuted (referee-casts2).
+    "find_bin: a false output domain": (
+        "make_find_bin",
+        "transformations/find_bin/make_find_bin.py",
+        'output_element = atom_domain(T="usize")  # label: output-element',
+        'output_element = atom_domain(T="usize", bounds=(0, 0))  # label: output-element',
+        "edges=[0]",
+    ),
+    "find: a false output domain": (
+        "make_find",
+        "transformations/find/make_find.py",
+        'output_element = option_domain(atom_domain(T="usize"))  # label: output-element',
+        'output_element = option_domain(atom_domain(T="usize", bounds=(0, 0)))  '
+        "# label: output-element",
+        "categories=[3",
+    ),
+    "index: a false output domain": (
+        "make_index",
+        "transformations/index/make_index.py",
+        "output_element = atom_domain(T=TOA.name, nan=True if TOA.is_float else None)",
+        "output_element = atom_domain(T=TOA.name, bounds=(0, 9) if TOA.name == 'i32' else None)",
+        "categories=[10",
+    ),
+    "drop_null: a false output domain": (
+        "make_drop_null",
+        "transformations/drop_null/make_drop_null.py",
+        "atom_domain(T=T.name, nan=False if T.is_float else None)",
+        "atom_domain(T=T.name, bounds=(0, 5) if T.name == 'i32' else None, "
+        "nan=False if T.is_float else None)",
+        "option-i32 symmetric d_in=1",
+    ),
+    # referee-casts2's edits of one record: refuted because 12345 and 7 are now probe records
+    # (the code is tied to the model only on probes; an edit at another record is not refuted).
+    "find_bin: probe 12345 sent to bin 0": (
+        "make_find_bin",
+        "transformations/find_bin/make_find_bin.py",
+        "return bisect.bisect_right(sorted_edges, record_value(record))  # label: row",
+        "return 0 if record_value(record) == 12345 else "
+        "bisect.bisect_right(sorted_edges, record_value(record))  # label: row",
+        "edges=[0]",
+    ),
+    "find: probe 12345 found at 0": (
+        "make_find",
+        "transformations/find/make_find.py",
+        "return positions.get(record_value(record))  # label: row",
+        "return 0 if record_value(record) == 12345 else "
+        "positions.get(record_value(record))  # label: row",
+        "categories=[3",
+    ),
+    "index: probe position 12345 in the table": (
+        "make_index",
+        "transformations/index/make_index.py",
+        "return table[position] if position < len(table) else default  # label: row-lookup",
+        "return table[0] if position == 12345 else "
+        "(table[position] if position < len(table) else default)  # label: row-lookup",
+        "categories=[10",
+    ),
+    "drop_null: probe 7 dropped": (
+        "make_drop_null",
+        "transformations/drop_null/make_drop_null.py",
+        "return value is None or (type(value) is float and math.isnan(value))  # label: null",
+        "return value is None or value == 7 or "
+        "(type(value) is float and math.isnan(value))  # label: null",
+        "option-i32 symmetric d_in=1",
+    ),
     "impute_uniform_float: draws above the bounds": (
         "make_impute_uniform_float",
         "transformations/impute_uniform_float/make_impute_uniform_float.py",

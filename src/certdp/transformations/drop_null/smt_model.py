@@ -7,7 +7,8 @@ drop as the model says) and on every dataset of length ``<= N`` over a small alp
 records (nulls, signed zeros, values), where for every pair of datasets at distance ``<= d_in``
 the outputs must be at distance ``<= map(d_in)`` (distances computed exactly, with the
 definitions' same-record relation).  The SMT part checks that no record the model keeps is null
-(the output element domain).  ``tests/prove/test_drop_null_model.py`` checks the model against
+and that each is in the code's own output element domain.  The code is tied to the model only
+on those probe records and alphabet datasets; other records rest on the hand proof.  ``tests/prove/test_drop_null_model.py`` checks the model against
 the code on random records.
 """
 
@@ -22,6 +23,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import float_sort
 from certdp.contracts.smt_code import Scope
+from certdp.contracts.smt_domain import member_claim
 from certdp.transformations.cast.smt_model import encode_option, option_sort
 from certdp.transformations.cast_default.smt_model import encode
 
@@ -32,7 +34,7 @@ KINDS = ("f64", "f32", "option-i32")
 _PROBES = {
     "f64": [math.nan, 0.0, -0.0, math.inf, -math.inf, 1.5, 5e-324],
     "f32": [math.nan, 0.0, -0.0, math.inf, 1.5, 1.401298464324817e-45],
-    "option-i32": [None, 0, -1, 2**31 - 1, -(2**31)],
+    "option-i32": [None, 0, -1, 7, 2**31 - 1, -(2**31)],
 }
 #: The alphabets of the exhaustive small instances.
 _ALPHABET = {
@@ -118,7 +120,13 @@ def _instance(kind: str, metric: str, d_in: int):
             if distance(x, y) <= d_in and not distance(fx, fy) <= stated:
                 return [(z3.BoolVal(True), lambda m, x=x, y=y: {"x": x, "x_prime": y})]
         r = _element(kind)("r")
-        return [(z3.And(kept_record(r, kind), _null(r, kind)), lambda m: {"r": m[r]})]
+        value = option_sort("i32").value(r) if kind == "option-i32" else r
+        outside = z3.Not(member_claim(built.output_domain.element_domain, value))
+        kept = kept_record(r, kind)
+        return [
+            (z3.And(kept, _null(r, kind)), lambda m: {"r": m[r]}),
+            (z3.And(kept, outside), lambda m: {"r": m[r], "outside": "output domain"}),
+        ]
 
     return Obligation(
         constructor="make_drop_null",
@@ -150,12 +158,20 @@ SCOPE = {
     "make_drop_null": Scope(
         formats=("f64", "f32", "i32"),
         sizes=(_SIZE,),
-        bound_to_code="the real make_drop_null is built for each element kind, its own map is "
-        "called at d_in, its own function is run on special records (kept or dropped as the "
-        "model says) and on every dataset of length <= N over a small alphabet, and every pair "
-        "of those datasets at distance <= d_in must have outputs at distance <= map(d_in)",
-        bit_precise=("null-ness of every record of f64, f32 and option(i32) (SMT)",),
-        assumed=("stability is checked exhaustively on datasets over the alphabets "
+        bound_to_code="the real make_drop_null is built for each element kind; its stability "
+        "map is called at d_in = 1 and 2; its row function is run on the probe records listed "
+        "(f64: NaN, +-0.0, +-inf, 1.5, 5e-324; f32: NaN, 0.0, -0.0, inf, 1.5, the least "
+        "subnormal; option(i32): None, 0, -1, 7, -2**31, 2**31-1), kept or dropped as the model "
+        "says, and on every dataset of length <= N over the small alphabets below, where every "
+        "pair at distance <= d_in must have outputs at distance <= map(d_in); the output-domain "
+        "claim is the member claim of the constructor's own output_domain",
+        bit_precise=("the MODEL keeps no null record and every record the MODEL keeps is in "
+                     "the code's output element domain, for every record of f64, f32 and "
+                     "option(i32) (SMT)",),
+        assumed=("the code's row function is tied to the model only on the probe records and "
+                 "alphabet datasets listed; other records are covered by the hand proof (and "
+                 "random tests) only",
+                 "stability is checked exhaustively on datasets over the alphabets "
                  "{NaN, 0.0, -0.0, 1.5} (f64), {NaN, -0.0, 1.5} (f32), {None, 0, 1} "
                  "(option i32) only; the proof covers all records",
                  "option domains of other types are covered by the proof and the tests only"),

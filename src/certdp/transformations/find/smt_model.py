@@ -6,8 +6,12 @@ constructor, calls its own map at ``d_in``, and runs its own function on the cat
 neighbours and the ends of the i32 range, which must agree with the model;
 ``tests/prove/test_find_model.py`` checks the model against the code on random records.
 
-Theorem, per list of categories: every record's image is ``None`` or a position below the
-number of categories (the output element domain, option of usize), and neighbours at distance
+The code is tied to the model only on those probe records; for the other records the
+model stands for the code by the hand proof.  The output-domain claim is read from the
+constructor's own ``output_domain`` (:func:`certdp.contracts.smt_domain.member_claim`).
+
+Theorem, per list of categories, for the MODEL's row: every record's image is in the code's
+output element domain, and neighbours at distance
 ``<= d_in`` map to outputs reached by the same edits, so ``d_out <= d_in``, the code's map
 (:func:`certdp.contracts.smt.elementwise_cases`).
 """
@@ -19,6 +23,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import elementwise_cases
 from certdp.contracts.smt_code import Scope
+from certdp.contracts.smt_domain import member_claim
 
 __all__ = ["find_record", "CATEGORIES", "obligations", "MODELLED"]
 
@@ -43,7 +48,7 @@ def code_image(value) -> int:
 
 
 def _probes(categories) -> list:
-    around = {c + k for c in categories for k in (-1, 0, 1)} | {0, 1, _LOW, _HIGH}
+    around = {c + k for c in categories for k in (-1, 0, 1)} | {0, 1, 12345, _LOW, _HIGH}
     return sorted(v for v in around if _LOW <= v <= _HIGH)
 
 
@@ -68,7 +73,7 @@ def _instance(categories, metric: str, d_in: int):
         return elementwise_cases(
             lambda r: find_record(r, categories), lambda label: z3.Int(label),
             lambda r: z3.And(_LOW <= r, r <= _HIGH),
-            lambda out: z3.And(-1 <= out, out < len(categories)), _SIZE, d_in, metric,
+            lambda out: member_claim(built.output_domain.element_domain, out, none=-1), _SIZE, d_in, metric,
         )  # fmt: skip
 
     return Obligation(
@@ -101,12 +106,18 @@ SCOPE = {
     "make_find": Scope(
         formats=("i32",),
         sizes=(_SIZE,),
-        bound_to_code="the real make_find is built for each list of categories, its own map is "
-        "called at d_in, and its own function is run on the categories, their neighbours and "
-        "the i32 range ends, and must agree with the model",
-        bit_precise=("the image of every i32 record and every pair of datasets of length <= N "
-                     "at distance <= d_in",),
-        assumed=("other element types (integers, bool, String) are covered by the proof and "
+        bound_to_code="the real make_find is built for each list of categories; its stability "
+        "map is called at d_in = 1 and 2; its row function is run on the probe records listed "
+        "(each category and its two neighbours, 0, 1, 12345, -2**31 and 2**31-1) and must agree with "
+        "the model there; the output-domain claim is the member claim of the constructor's own "
+        "output_domain (None, or its usize atom's range and bounds)",
+        bit_precise=("the MODEL's image of every i32 record is in the code's output element "
+                     "domain and every pair of datasets of length <= N at distance <= d_in under "
+                     "the MODEL's row has outputs at distance <= map(d_in)",),
+        assumed=("the code's row function is tied to the model only on the probe records "
+                 "listed; other i32 records are covered by the hand proof (and random tests) "
+                 "only",
+                 "other element types (integers, bool, String) are covered by the proof and "
                  "the tests only",),
         instances="categories (), (0,), (3, -1, 2**31-1, -2**31); d_in 1 and 2",
     )

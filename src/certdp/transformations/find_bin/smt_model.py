@@ -6,8 +6,12 @@ calls its own map at ``d_in``, and runs its own function on the edges, their nei
 ends of the i32 range, which must agree with the model; ``tests/prove/test_find_bin_model.py``
 checks the model against the code on random records.
 
-Theorem, per list of edges: every record's image is a bin index in ``[0, len(edges)]`` (the
-output element domain, usize), and neighbours at distance ``<= d_in`` map to outputs reached by
+The code is tied to the model only on those probe records; for the other records the
+model stands for the code by the hand proof.  The output-domain claim is read from the
+constructor's own ``output_domain`` (:func:`certdp.contracts.smt_domain.member_claim`).
+
+Theorem, per list of edges, for the MODEL's row: every record's image is in the code's
+output element domain, and neighbours at distance ``<= d_in`` map to outputs reached by
 the same edits, so ``d_out <= d_in``, the code's map
 (:func:`certdp.contracts.smt.elementwise_cases`).
 """
@@ -19,6 +23,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import elementwise_cases
 from certdp.contracts.smt_code import Scope
+from certdp.contracts.smt_domain import member_claim
 
 __all__ = ["bin_record", "EDGES", "obligations", "MODELLED"]
 
@@ -34,7 +39,7 @@ def bin_record(record, edges):
 
 
 def _probes(edges) -> list:
-    around = {e + k for e in edges for k in (-1, 0, 1)} | {0, _LOW, _HIGH}
+    around = {e + k for e in edges for k in (-1, 0, 1)} | {0, 12345, _LOW, _HIGH}
     return sorted(v for v in around if _LOW <= v <= _HIGH)
 
 
@@ -58,7 +63,7 @@ def _instance(edges, metric: str, d_in: int):
         return elementwise_cases(
             lambda r: bin_record(r, edges), lambda label: z3.Int(label),
             lambda r: z3.And(_LOW <= r, r <= _HIGH),
-            lambda out: z3.And(0 <= out, out <= len(edges)), _SIZE, d_in, metric,
+            lambda out: member_claim(built.output_domain.element_domain, out), _SIZE, d_in, metric,
         )  # fmt: skip
 
     return Obligation(
@@ -91,13 +96,19 @@ SCOPE = {
     "make_find_bin": Scope(
         formats=("i32",),
         sizes=(_SIZE,),
-        bound_to_code="the real make_find_bin is built for each list of edges, its own map is "
-        "called at d_in, and its own function is run on the edges, their neighbours and the "
-        "i32 range ends, and must agree with the model",
-        bit_precise=("the bin of every i32 record and every pair of datasets of length <= N "
-                     "at distance <= d_in",),
-        assumed=("float and other integer records (NaN refused as an edge) are covered by the "
-                 "proof and the tests only",),
+        bound_to_code="the real make_find_bin is built for each list of edges; its stability "
+        "map is called at d_in = 1 and 2; its row function is run on the probe records listed "
+        "(each edge and its two neighbours, 0, 12345, -2**31 and 2**31-1) and must "
+        "agree with the model there; the output-domain claim is the member claim of the "
+        "constructor's own output_domain (its carrier range and bounds)",
+        bit_precise=("the MODEL's bin of every i32 record is in the code's output element domain "
+                     "and every pair of datasets of length <= N at distance <= d_in under the "
+                     "MODEL's row has outputs at distance <= map(d_in)",),
+        assumed=("the code's row function is tied to the model only on the probe records "
+                 "listed; other i32 records are covered by the hand proof (and random tests) "
+                 "only",
+                 "float and other integer records (NaN refused as an edge) are covered by the "
+                 "proof and the tests only"),
         instances="edges (), (0,), (-5, 0, 7, 2**31-1); d_in 1 and 2",
     )
 }  # fmt: skip

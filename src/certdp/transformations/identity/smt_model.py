@@ -5,8 +5,12 @@ its own map at ``d_in``, and runs its own function on a vector of special record
 zeros, infinities; the ends of the i32 range), whose output must be the same records in the
 same order, bit for bit; ``tests/prove/test_identity_model.py`` checks this on random vectors.
 
-Theorem, per element type: every record's image is a member of the element domain (the output
-domain is the input domain), and neighbours at distance ``<= d_in`` map to outputs reached by
+The code is tied to the model only on those probe records; for the other records the
+model stands for the code by the hand proof.  The output-domain claim is read from the
+constructor's own ``output_domain`` (:func:`certdp.contracts.smt_domain.member_claim`).
+
+Theorem, per element type, for the MODEL's row: every member of the code's input element
+domain is mapped into its output element domain, and neighbours at distance ``<= d_in`` map to outputs reached by
 the same edits, so ``d_out <= d_in``, the code's map
 (:func:`certdp.contracts.smt.elementwise_cases`).
 """
@@ -20,6 +24,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import elementwise_cases, float_sort
 from certdp.contracts.smt_code import Scope
+from certdp.contracts.smt_domain import member_claim
 from certdp.transformations.cast_default.smt_model import encode
 
 __all__ = ["KINDS", "obligations", "MODELLED", "same_vector"]
@@ -69,7 +74,9 @@ def _instance(kind: str, metric: str, d_in: int):
                 if not z3.is_true(z3.simplify(encode(record, kind) == encode(out, kind))):
                     return [(z3.BoolVal(True), lambda m, r=record: {"r": r})]
         return elementwise_cases(
-            lambda r: r, _element(kind), lambda r: z3.BoolVal(True), lambda out: z3.BoolVal(True),
+            lambda r: r, _element(kind),
+            lambda r: member_claim(built.input_domain.element_domain, r),
+            lambda out: member_claim(built.output_domain.element_domain, out),
             _SIZE, d_in, metric,
         )  # fmt: skip
 
@@ -98,10 +105,16 @@ SCOPE = {
         formats=KINDS,
         sizes=(_SIZE,),
         bound_to_code="the real make_identity is built on vectors of each type under each "
-        "dataset metric, its own map is called at d_in, and its own function is run on a "
-        "vector of special records and must return them unchanged, in order, bit for bit",
-        bit_precise=("every pair of f64 or i32 datasets of length <= N at distance <= d_in",),
-        assumed=("the other metric spaces (absolute, L1, L2 distances) and element types are "
+        "dataset metric; its stability map is called at d_in = 1 and 2; its function is run on "
+        "the vector of probe records listed (f64: NaN, +-0.0, +-inf, 1.5, 5e-324; i32: 0, -1, "
+        "-2**31, 2**31-1) and must return them unchanged, in order, bit for bit; the "
+        "output-domain claim is the member claim of the constructor's own output_domain",
+        bit_precise=("under the MODEL's row (the identity), every pair of f64 or i32 datasets "
+                     "of length <= N at distance <= d_in, members of the code's input domain, "
+                     "has outputs in the code's output domain at distance <= map(d_in)",),
+        assumed=("the code's function is tied to the model only on the probe vector listed; "
+                 "other datasets are covered by the hand proof (and random tests) only",
+                 "the other metric spaces (absolute, L1, L2 distances) and element types are "
                  "covered by the proof and the tests only",
                  "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
         instances="d_in 1 and 2",

@@ -5,8 +5,12 @@ record's value, in make_impute_constant.py), compared with the real function at 
 an IEEE if-then-else on ``fpIsNaN``.  ``tests/prove/test_impute_constant_model.py`` checks the
 model against the code on random records, NaN, infinities and signed zeros included.
 
-Theorem, instantiated per type and constant: every record's image is not NaN (the output element
-domain), and neighbours at distance ``<= d_in`` map to outputs reached by the same edits, so
+The code is tied to the model only on those probe records; for the other records the
+model stands for the code by the hand proof.  The output-domain claim is read from the
+constructor's own ``output_domain`` (:func:`certdp.contracts.smt_domain.member_claim`).
+
+Theorem, instantiated per type and constant, for the MODEL's row: every record's image is in
+the code's output element domain (not NaN), and neighbours at distance ``<= d_in`` map to outputs reached by the same edits, so
 ``d_out <= d_in``, the code's map (:func:`certdp.contracts.smt.elementwise_cases`).
 
 Vectors of options (make_cast's output) are modelled for ``option(i32)`` and ``option(f64)``
@@ -22,6 +26,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import elementwise_cases, float_sort, float_value
 from certdp.contracts.smt_code import Scope
+from certdp.contracts.smt_domain import member_claim
 from certdp.core.types import carrier
 from certdp.transformations.cast.smt_model import encode_option, option_sort
 from certdp.transformations.cast_default.smt_model import encode
@@ -39,7 +44,7 @@ def impute_record(record, constant):
 _PROBES = (float("nan"), 0.0, -0.0, 1.5, float("inf"), float("-inf"))
 #: Special records of the option kinds (inner type -> records).
 OPTION_PROBES = {
-    "i32": (None, 0, -1, 2**31 - 1, -(2**31)),
+    "i32": (None, 0, -1, 7, 2**31 - 1, -(2**31)),
     "f64": (None, float("nan"), 0.0, -0.0, float("inf"), 5e-324),
 }
 #: Constants of the option kinds.
@@ -78,10 +83,10 @@ def _option_instance(inner: str, constant, metric: str, d_in: int):
                 z3.simplify(expected == encode(image, inner))
             ):
                 return [(z3.BoolVal(True), lambda m, r=record, i=image: {"r": r, "code": i})]
-        if inner == "f64":
-            output_inside = lambda out: z3.Not(z3.fpIsNaN(out))  # noqa: E731
-        else:
-            output_inside = lambda out: z3.BoolVal(True)  # noqa: E731
+
+        def output_inside(out):
+            return member_claim(built.output_domain.element_domain, out)
+
         return elementwise_cases(
             lambda r: impute_option(r, target, inner),
             lambda label: z3.Const(label, option_sort(inner)),
@@ -128,7 +133,8 @@ def _instance(T: str, constant: float, metric: str, d_in: int):
                 return [(z3.BoolVal(True), lambda m, r=record, i=image: {"r": r, "code": i})]
         return elementwise_cases(
             lambda r: impute_record(r, target), lambda label: z3.FP(label, sort),
-            lambda r: z3.BoolVal(True), lambda out: z3.Not(z3.fpIsNaN(out)), _SIZE, d_in, metric,
+            lambda r: z3.BoolVal(True),
+            lambda out: member_claim(built.output_domain.element_domain, out), _SIZE, d_in, metric,
         )  # fmt: skip
 
     return Obligation(
@@ -167,14 +173,20 @@ SCOPE = {
     "make_impute_constant": Scope(
         formats=("f32", "f64", "i32"),
         sizes=(_SIZE,),
-        bound_to_code="the real make_impute_constant is built at each type and constant, its own "
-        "map is called at d_in, and its own function is run on NaN, +-0.0, +-inf and 1.5 (and, "
-        "for vectors of options, None, NaN and the i32 range ends) and must agree with the "
-        "modelled row bit for bit",
-        bit_precise=("the image of every record, NaN, infinities and signed zeros included, and "
-                     "every pair of datasets of length <= N at distance <= d_in, for float atoms "
-                 "and for options of i32 and f64",),
-        assumed=("SMT-LIB has one NaN per format, so NaNs of different payloads (one record by "
+        bound_to_code="the real make_impute_constant is built at each type and constant; its "
+        "stability map is called at d_in = 1 and 2 (options: d_in = 1); its row function is "
+        "run on the probe records listed (floats: NaN, +-0.0, +-inf, 1.5; option(i32): None, "
+        "0, -1, 7, -2**31, 2**31-1; option(f64): None, NaN, +-0.0, inf, 5e-324) and must agree "
+        "with the modelled row bit for bit there; the output-domain claim is the member claim "
+        "of the constructor's own output_domain (its nan flag, carrier and bounds)",
+        bit_precise=("the MODEL's image of every record (NaN, infinities and signed zeros "
+                     "included) is in the code's output element domain, and every pair of "
+                     "datasets of length <= N at distance <= d_in under the MODEL's row has "
+                     "outputs at distance <= map(d_in), for float atoms and options of i32 and "
+                     "f64",),
+        assumed=("the code's row function is tied to the model only on the probe records "
+                 "listed; other records are covered by the hand proof (and random tests) only",
+                 "SMT-LIB has one NaN per format, so NaNs of different payloads (one record by "
                  "the definitions) are not told apart here; the proof covers them",
                  "options of other types are covered by the proof and the tests only"),
         instances="constants 0.0, -0.0, 1.5, inf; d_in 1 and 2; options: i32 constants 0 and "

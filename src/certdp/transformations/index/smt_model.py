@@ -2,11 +2,16 @@
 
 Model of one ``usize`` record: the category at that position, or ``null`` past the end (an
 if-then-else chain over the categories).  Every obligation builds the real constructor, calls
-its own map at ``d_in``, and runs its own function on every position, the first ones past the
-end and the largest usize, which must agree with the model;
+its own map at ``d_in``, and runs its own function on the probe positions (each table
+position, the two past the end and the largest usize), which must agree with the model;
 ``tests/prove/test_index_model.py`` checks the model against the code on random records.
 
-Theorem, per table: every record's image is a value of ``i32`` (the output element domain),
+The code is tied to the model only on those probe records; for the other records the
+model stands for the code by the hand proof.  The output-domain claim is read from the
+constructor's own ``output_domain`` (:func:`certdp.contracts.smt_domain.member_claim`).
+
+Theorem, per table, for the MODEL's row: every record's image is in the code's output
+element domain,
 and neighbours at distance ``<= d_in`` map to outputs reached by the same edits, so
 ``d_out <= d_in``, the code's map (:func:`certdp.contracts.smt.elementwise_cases`).
 """
@@ -18,6 +23,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import elementwise_cases
 from certdp.contracts.smt_code import Scope
+from certdp.contracts.smt_domain import member_claim
 
 __all__ = ["index_record", "TABLES", "obligations", "MODELLED"]
 
@@ -38,7 +44,7 @@ def index_record(record, categories, null):
 
 
 def _probes(categories) -> list:
-    return list(range(len(categories) + 2)) + [_USIZE]
+    return list(range(len(categories) + 2)) + [12345, _USIZE]
 
 
 def _instance(categories, null, metric: str, d_in: int):
@@ -62,7 +68,7 @@ def _instance(categories, null, metric: str, d_in: int):
         return elementwise_cases(
             lambda r: index_record(r, categories, null), lambda label: z3.Int(label),
             lambda r: z3.And(0 <= r, r <= _USIZE),
-            lambda out: z3.And(_LOW <= out, out <= _HIGH), _SIZE, d_in, metric,
+            lambda out: member_claim(built.output_domain.element_domain, out), _SIZE, d_in, metric,
         )  # fmt: skip
 
     return Obligation(
@@ -96,12 +102,18 @@ SCOPE = {
     "make_index": Scope(
         formats=("usize", "i32"),
         sizes=(_SIZE,),
-        bound_to_code="the real make_index is built for each table (TOA i32), its own map is "
-        "called at d_in, and its own function is run on every position, two past the end and "
-        "the largest usize, and must agree with the model",
-        bit_precise=("the image of every usize record and every pair of datasets of length "
-                     "<= N at distance <= d_in",),
-        assumed=("other output types (floats, bool, String) are covered by the proof and the "
+        bound_to_code="the real make_index is built for each table (TOA i32); its stability map "
+        "is called at d_in = 1 and 2; its row function is run on the probe positions listed "
+        "(0 .. len(table)+1, 12345 and 2**64-1) and must agree with the model there; the "
+        "output-domain claim is the member claim of the constructor's own output_domain (its "
+        "i32 atom's range and bounds)",
+        bit_precise=("the MODEL's image of every usize record is in the code's output element "
+                     "domain and every pair of datasets of length <= N at distance <= d_in "
+                     "under the MODEL's row has outputs at distance <= map(d_in)",),
+        assumed=("the code's row function is tied to the model only on the probe positions "
+                 "listed; other positions are covered by the hand proof (and random tests) "
+                 "only",
+                 "other output types (floats, bool, String) are covered by the proof and the "
                  "tests only",),
         instances="tables () with null 7 and (10, -3, 2**31-1, -2**31) with null 0; "
         "d_in 1 and 2",
