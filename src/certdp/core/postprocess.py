@@ -19,7 +19,7 @@ from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .features import assert_features
 from .transformation import Measurement
 from .typenames import _PYTHON_NAMES
-from .types import INTEGER_TYPES, CarrierType
+from .types import _NUMPY_ALIASES, INTEGER_TYPES, CarrierType
 
 __all__ = ["Function", "new_function", "postprocess", "output_shape", "convert_output"]
 
@@ -53,9 +53,10 @@ def new_function(function, TO) -> Function:
 
 
 def _output_name(TO) -> str:
-    """``TO`` as a type name: a string as given, ``int``/``float``/``bool``/``str`` as OpenDP
-    reads them (``core/typenames``); a typed error naming ``TO`` for anything else."""
-    for python_type, name in _PYTHON_NAMES.items():
+    """``TO`` as a type name: a string as given, ``int``/``float``/``bool``/``str`` and the NumPy
+    scalar types as OpenDP reads them (``core/typenames``, ``core/types``); a typed error naming
+    ``TO`` for anything else."""
+    for python_type, name in (*_PYTHON_NAMES.items(), *_NUMPY_ALIASES.items()):
         if TO is python_type:
             return name  # label: name-python
     if type(TO) is not str:  # label: name-str
@@ -76,14 +77,16 @@ _ALIASES = {"int": "i32", "float": "f64", "str": "String"}
 def output_shape(TO: str):
     """The parsed form of the output type name ``TO``: a scalar name, ``"ExtrinsicObject"``,
     ``("Vec", T)``, ``("HashMap", K, V)`` or ``("tuple", T1, ..., Tn)`` for scalar ``T``s
-    (``Tuple<T1, ..., Tn>`` or ``(T1, ..., Tn)``), or ``("Option", S)`` for any of those ``S``
+    (``Tuple<T1, ..., Tn>`` or ``(T1, ..., Tn)``; a vector's ``T`` and a map's ``V`` may also be
+    ``ExtrinsicObject``), or ``("Option", S)`` for any of those ``S``
     but an Option; ``int``, ``float`` and ``str`` stand for ``i32``, ``f64`` and ``String``.  A
     typed error naming ``TO`` for any other name."""
     shape = _shape(TO.replace(" ", ""), optional=True)  # label: shape-name
     if shape is None:
         raise type_mismatch(MakeDomainError)(
             f"must name an output type certdp converts to: one of {', '.join(_SCALARS)} (or "
-            "int, float, str), ExtrinsicObject, Vec<T>, HashMap<K, V>, a tuple (T1, ..., Tn) or "
+            "int, float, str), ExtrinsicObject, Vec<T>, HashMap<K, V> (T, V also "
+            "ExtrinsicObject), a tuple (T1, ..., Tn) or "
             f"Tuple<T1, ..., Tn> of them, or Option<...> of any of these, got {TO!r}",
             parameter="TO",
         )
@@ -96,11 +99,16 @@ def _scalar(name: str):
     return name if name in _SCALARS else None
 
 
+def _item(name: str):
+    """The scalar name ``name`` denotes, ``"ExtrinsicObject"`` for itself, or ``None``."""
+    return name if name == "ExtrinsicObject" else _scalar(name)
+
+
 def _shape(name: str, optional: bool):
     """The shape ``name`` (spaces removed) names, or ``None``; an ``Option`` only if
     ``optional``."""
-    if name == "ExtrinsicObject" or _scalar(name) is not None:  # label: shape-scalar
-        return name if name == "ExtrinsicObject" else _scalar(name)
+    if _item(name) is not None:  # label: shape-scalar
+        return _item(name)
     if optional and name.startswith("Option<") and name.endswith(">"):  # label: shape-option
         inner = _shape(name[len("Option<") : -1], optional=False)
         return None if inner is None else ("Option", inner)
@@ -108,7 +116,9 @@ def _shape(name: str, optional: bool):
         name = "(" + name[len("Tuple<") : -1] + ")"
     for outer in ("Vec", "HashMap"):
         if name.startswith(outer + "<") and name.endswith(">"):  # label: shape-generic
-            inner = tuple(_scalar(item) for item in name[len(outer) + 1 : -1].split(","))
+            items = name[len(outer) + 1 : -1].split(",")
+            # the elements of a vector and the values of a map may be ExtrinsicObject, not keys
+            inner = (*map(_scalar, items[:-1]), _item(items[-1]))  # label: shape-items
             if len(inner) == (2 if outer == "HashMap" else 1) and None not in inner:
                 return (outer, *inner)
     if name.startswith("(") and name.endswith(")"):  # label: shape-tuple

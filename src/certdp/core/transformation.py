@@ -377,22 +377,47 @@ def _checked_map(mapped, d_in, d_out):
     return d_out
 
 
-#: While contracts are on and ``_evaluate_map`` runs in this thread: the values it has
-#: computed, ``(id(node), type(d), d) -> (node, value)`` (the node kept, so its id is not
+#: While contracts are on and ``_evaluate_map`` runs in this thread: the table of the values it
+#: has computed, ``(id(node), type(d), d) -> (node, value)`` (the node kept, so its id is not
 #: reused), which a contract check's own call of a child node's ``map`` reads instead of
 #: evaluating the child's tree again (so the checks do not nest with the depth).
 _MEMO = contextvars.ContextVar("certdp_evaluated_maps", default=None)
 
 
+class _Table(dict):
+    """The values remembered by one outermost call; ``open`` turns False when it ends, and a
+    closed table (still seen by a context copied during the call) is never read or written."""
+
+    __slots__ = ("open",)
+
+    def __init__(self):
+        super().__init__()
+        self.open = True
+
+
 def _remembered(memo, mapped, d):
-    """``(True, value)`` if ``memo`` holds node ``mapped``'s map at ``d``, else
-    ``(False, None)``."""
-    if memo is None:
-        return False, None
-    entry = memo.get((id(mapped), type(d), d))  # label: memo-read
+    """``(True, value)`` if the open table ``memo`` holds node ``mapped``'s map at ``d``, else
+    ``(False, None)``; an unhashable ``d`` is never remembered."""
+    if memo is None or not memo.open:
+        return False, None  # label: memo-closed
+    try:
+        entry = memo.get((id(mapped), type(d), d))  # label: memo-read
+    except TypeError:
+        return False, None  # label: memo-unhashable
     if entry is None or entry[0] is not mapped:
         return False, None
     return True, entry[1]
+
+
+def _remember(memo, mapped, d, value):
+    """Records node ``mapped``'s map at ``d`` in the open table ``memo``, unless ``d`` is
+    unhashable."""
+    if memo is None or not memo.open:
+        return  # label: memo-write-closed
+    try:
+        memo[(id(mapped), type(d), d)] = (mapped, value)  # label: memo-write
+    except TypeError:
+        pass  # label: memo-write-unhashable
 
 
 def _evaluate_map(root, d_in):
@@ -401,15 +426,20 @@ def _evaluate_map(root, d_in):
     a chain's running distance or a composition's list of children's maps.  With contracts
     on, the values of the nodes are remembered for the contract checks run meanwhile."""
     memo = _MEMO.get()
+    if memo is not None and not memo.open:
+        memo = None  # label: memo-stale
     found, value = _remembered(memo, root, d_in)
     if found:
         return value  # label: memo-hit
     if memo is None and switches.contracts.enabled:
-        token = _MEMO.set({})  # label: memo-open
+        table = _Table()
+        token = _MEMO.set(table)  # label: memo-open
         try:
             return _evaluate_map(root, d_in)
         finally:
-            _MEMO.reset(token)  # label: memo-close
+            table.open = False  # label: memo-close
+            table.clear()
+            _MEMO.reset(token)
     frames = []
     mapped, d = root, d_in
     while True:
@@ -447,11 +477,7 @@ def _evaluate_map(root, d_in):
                 frame[4] if frame[2][1] is None else frame[2][1](frame[4])
             )  # label: eval-map-combine
             value = _checked_map(frame[0], frame[1], value)
-            if memo is not None:
-                memo[(id(frame[0]), type(frame[5]), frame[5])] = (
-                    frame[0],
-                    value,
-                )  # label: memo-write
+            _remember(memo, frame[0], frame[5], value)
 
 
 def _evaluate_invoke(root, arg):
