@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import SimpleNamespace
 
+import sympy
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import Precondition
@@ -23,12 +24,27 @@ from certdp.core.measures import (
     zero_concentrated_divergence,
 )
 from certdp.measurements.gaussian_threshold.contract import CONTRACT as GAUSSIAN_THRESHOLD
+from certdp.measurements.gaussian_threshold.contract import SYMBOL_MEANINGS as GAUSSIAN_MEANINGS
 from certdp.measurements.laplace_threshold.contract import CONTRACT as LAPLACE_THRESHOLD
-from certdp.measurements.laplace_threshold.contract import SYMBOL_MEANINGS, ThresholdContract
+from certdp.measurements.laplace_threshold.contract import SYMBOL_MEANINGS as LAPLACE_MEANINGS
+from certdp.measurements.laplace_threshold.contract import ThresholdContract
 
 from .make_noise_threshold import make_noise_threshold
 
 __all__ = ["CONTRACT", "SYMBOL_MEANINGS"]
+
+ZCDP = sympy.Symbol("zcdp", nonnegative=True, integer=True)
+SYMBOL_MEANINGS = {
+    **LAPLACE_MEANINGS,
+    **GAUSSIAN_MEANINGS,
+    "zcdp": "1 when ``output_measure`` is Approximate(ZeroConcentratedDivergence) (the bound is "
+    "make_gaussian_threshold's, over the components of an ``l02inf_distance``), 0 when it is "
+    "Approximate(MaxDivergence) (make_laplace_threshold's, over an ``l01inf_distance``)",
+}
+#: The postcondition: the chosen constructor's (rendered on the docs page).
+BOUND = sympy.Piecewise(
+    (GAUSSIAN_THRESHOLD.bound, sympy.Eq(ZCDP, 1)), (LAPLACE_THRESHOLD.bound, True)
+)
 
 
 def _inner_arguments(arguments: SimpleNamespace) -> SimpleNamespace:
@@ -80,6 +96,6 @@ CONTRACT = NoiseThresholdContract(
             parameter="output_measure",
         ),
     ],
-    bound=LAPLACE_THRESHOLD.bound,
+    bound=BOUND,
     arguments=arguments,
 )
