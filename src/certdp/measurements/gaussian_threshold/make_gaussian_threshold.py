@@ -64,7 +64,9 @@ def gaussian_threshold_map(scale: Fraction, threshold: int):
                 return math.inf, 1.0  # label: zero-scale-changed
             return 0.0, (0.0 if reach > 0 else 1.0)  # label: zero-scale-zeros
         exact_rho = Fraction(squared) / (2 * scale * scale)
-        rho = round_rational(exact_rho, "f64", "up") if exact_rho < 2**1023 else math.inf
+        rho = math.inf  # label: rho-beyond
+        if exact_rho < 2**1023:
+            rho = round_rational(exact_rho, "f64", "up")  # label: rho
         if linf > reach:  # label: reach-check
             raise FailedMapError(
                 f"threshold ({threshold}) must not be smaller in magnitude than the "
