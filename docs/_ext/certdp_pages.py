@@ -85,6 +85,9 @@ NAMESPACES = [
 PRELUDE_SECTIONS = {
     "certdp.core.domains": "Domains",
     "certdp.core.metrics": "Metrics",
+    "certdp.core.map_domain": "Map domains",
+    "certdp.core.partition_metrics": "Metrics of aggregates with many parts",
+    "certdp.core.change_metrics": "Metrics that count changes",
     "certdp.core.measures": "Measures",
     "certdp.core.transformation": "Transformations and measurements",
     "certdp.core.partial": "Partial constructors",

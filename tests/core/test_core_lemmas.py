@@ -14,6 +14,8 @@ CORE_LEMMAS = {
     "certdp.core.conversion": "core/conversion.tex",
     "certdp.core.admission": "core/conversion.tex",
     "certdp.core.queryable": "core/queryable.tex",
+    "certdp.core.map_domain": "core/map_domain.tex",
+    "certdp.core.partition_metrics": "core/partition_metrics.tex",
 }
 
 

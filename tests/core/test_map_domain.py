@@ -1,6 +1,7 @@
 """map_domain: construction rules (OpenDP's key types), admission and membership."""
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -48,8 +49,10 @@ def test_a_dict_subclass_is_refused():
             return [("a", 1)]
 
     domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="i32"))
-    with pytest.raises(FailedFunctionError, match="not a dict"):
+    with pytest.raises(FailedFunctionError, match="must be a dict, got Tricky"):
         domain.admit(Tricky(b=2))
+    with pytest.raises(FailedFunctionError, match="must be a dict, got OrderedDict"):
+        domain.admit(OrderedDict(a=1))
 
 
 def test_bool_and_int_keys_stay_distinct_types():

@@ -3,6 +3,7 @@
 import math
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 from hypothesis import given
@@ -165,3 +166,112 @@ def test_change_metric_names_agree_with_opendp():
     for name in ("change_one_distance", "hamming_distance", "discrete_distance"):
         ours, theirs = getattr(dp, name)(), getattr(odp, name)()
         assert repr(ours) == str(theirs) and ours.distance_type == theirs.distance_type
+
+
+def test_triples_are_ordered_component_by_component():
+    from certdp.core.partition_metrics import Triple
+
+    t = Triple((1, 5, 5))
+    assert not t <= (2, 0, 0)  # lexicographically it would be below
+    assert t <= (1, 5, 5) and t <= [2, 6, 5] and (3, 5, 6) >= t
+    assert not (2, 0, 0) >= t
+    assert t >= (0, 0, 5) and not t >= (0, 6, 0)
+    for refused in (lambda: t < (2, 0, 0), lambda: t > (0, 0, 0), lambda: (2, 0, 0) > t):
+        with pytest.raises(TypeError):
+            refused()
+    with pytest.raises(TypeError):
+        assert t <= (1, 2)
+    assert t == (1, 5, 5) and repr(t) == "(1, 5, 5)"
+
+
+@pytest.mark.parametrize(
+    "left",
+    [
+        np.float64(1),
+        np.float32(0.5),
+        np.int64(7),
+        np.bool_(True),
+        np.array(9),
+        np.array([0, 0, 0]),
+        np.array([9, 9, 9]),
+        1,
+        1.5,
+        Fraction(1),
+        "x",
+        None,
+    ],
+)
+def test_reflected_comparisons_call_the_triples_method(left):
+    """Lemma [triples], item 1: with a NumPy array or scalar (or a Python scalar) on the left,
+    every comparison with a Triple raises TypeError instead of answering elementwise."""
+    from certdp.core.partition_metrics import Triple
+
+    t = Triple((1, 1, 1))
+    comparisons = (
+        lambda: left >= t,
+        lambda: left <= t,
+        lambda: left > t,
+        lambda: left < t,
+        lambda: t >= left,
+        lambda: t <= left,
+    )
+    for comparison in comparisons:
+        with pytest.raises(TypeError):
+            comparison()
+
+
+def test_reflected_comparison_with_a_list_or_tuple_is_the_product_order():
+    from certdp.core.partition_metrics import Triple
+
+    t = Triple((1, 5, 5))
+    assert [2, 5, 5] >= t and not [2, 0, 0] >= t and [0, 5, 5] <= t and not [0, 6, 0] <= t
+    assert (1, 5, 5) <= t and not (2, 0, 0) <= t
+    with pytest.raises(TypeError):
+        [0, 0, 0] < t  # noqa: B015
+
+
+def test_l0pinf_components_are_fractions_for_both_inner_metrics():
+    """l_p and l_inf are Fractions (or +inf) whatever the inner metric; l0 is an int."""
+    symmetric = dp.l01inf_distance(dp.symmetric_distance())
+    absolute = dp.l01inf_distance(dp.absolute_distance("i32"))
+    for metric, a, b in (
+        (symmetric, {"a": [1, 2]}, {"a": [1], "b": [3]}),
+        (absolute, {"a": 3}, {"a": 1, "b": 0}),
+        (symmetric, {}, {}),
+        (absolute, {}, {}),
+    ):
+        l0, l1, linf = metric.distance(a, b)
+        assert type(l0) is int and type(l1) is Fraction and type(linf) is Fraction
+    assert symmetric.distance({"a": [1, 2]}, {"a": [1], "b": [3]}) == (2, 2, 1)
+    assert absolute.distance({"a": 3}, {"a": 1, "b": 0}) == (2, 2, 2)
+    squared = dp.l02inf_distance(dp.symmetric_distance())._components({"a": [1, 1]}, {})
+    assert squared == (1, 4, 2) and type(squared[2]) is Fraction
+    assert dp.l01inf_distance(dp.absolute_distance("f64")).distance(
+        {"a": math.inf}, {"a": 0.0}
+    ) == (1, math.inf, math.inf)
+
+
+@pytest.mark.parametrize(
+    ("d_in", "expected"),
+    [((1, 2, 3), (1, 2, 3)), ([0, 0.5, math.inf], (0, 0.5, math.inf)), ((2, -0.0, 1), (2, 0.0, 1))],
+)
+def test_triple_d_in_accepts_triples(d_in, expected):
+    from certdp.core.partition_metrics import triple_d_in
+
+    validated = triple_d_in(d_in)
+    assert validated == expected and triple_d_in(validated) == validated
+    assert math.copysign(1, validated[1]) == 1
+
+
+@pytest.mark.parametrize(
+    "d_in", [1, (1, 2), (1.0, 1, 1), (True, 1, 1), (1, math.nan, 1), (-1, 1, 1), (1, 1, -0.5)]
+)
+def test_triple_d_in_refuses_what_is_no_distance(d_in):
+    from certdp.core.partition_metrics import triple_d_in
+    from certdp.core.transformation import validate_d_in
+
+    with pytest.raises(FailedMapError) as info:
+        triple_d_in(d_in)
+    assert info.value.parameter == "d_in"
+    with pytest.raises(FailedMapError):
+        validate_d_in(dp.l01inf_distance(dp.absolute_distance("i32")), d_in)

@@ -245,6 +245,24 @@ def _count_run(m):
     return m.make_count(domain, dp.symmetric_distance(), TO="f32").map(2**24 + 1)
 
 
+def _count_by_categories_run(m):
+    domain = dp.vector_domain(dp.atom_domain(T="String"))
+    built = m.make_count_by_categories(
+        domain, dp.symmetric_distance(), ["a"], MO="L2Distance<f32>", TOA="f32"
+    )
+    return built.map(2**24 + 1)
+
+
+def _count_by_run(m):
+    domain = dp.vector_domain(dp.atom_domain(T="String"))
+    return m.make_count_by(domain, dp.symmetric_distance(), TV="f32").map(2**24 + 1)[2]
+
+
+def _count_distinct_run(m):
+    domain = dp.vector_domain(dp.atom_domain(T="i32"))
+    return m.make_count_distinct(domain, dp.symmetric_distance(), TO="f32").map(2**24 + 1)
+
+
 MEAN_BOUNDS = (0.0, 10.0)
 
 
@@ -334,6 +352,33 @@ RATIONAL_ROWS = [
         "inf_cast(",
         "numeric.neg_inf_cast(",
         _count_run,
+        lambda: Fraction(2**24 + 1),
+    ),
+    Row(
+        "count_by_categories (L2<f32>):map up",
+        "certdp.transformations.count_by_categories.make_count_by_categories",
+        "map-float",
+        "inf_cast(",
+        "numeric.neg_inf_cast(",
+        _count_by_categories_run,
+        lambda: Fraction(2**24 + 1),
+    ),
+    Row(
+        "count_by (f32):map up",
+        "certdp.transformations.count_by.make_count_by",
+        "map-float",
+        "inf_cast(",
+        "numeric.neg_inf_cast(",
+        _count_by_run,
+        lambda: Fraction(2**24 + 1),
+    ),
+    Row(
+        "count_distinct (f32):map up",
+        "certdp.transformations.count_distinct.make_count_distinct",
+        "map-float",
+        "inf_cast(",
+        "numeric.neg_inf_cast(",
+        _count_distinct_run,
         lambda: Fraction(2**24 + 1),
     ),
     # size 3: 1/3 rounds, so the product is inexact

@@ -26,7 +26,7 @@ class MapDomain(Domain):
 
     def admit(self, value):
         if type(value) is not dict:  # label: map-type
-            raise refuse(self, f"type: a {type(value).__name__} is not a dict")
+            raise refuse(self, f"type: must be a dict, got {type(value).__name__}")
         entries = list(value.items())  # label: map-snapshot
         admitted = {}
         for key, element in entries:

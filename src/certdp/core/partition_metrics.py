@@ -14,9 +14,10 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
-from .conversion import exact_argument
+from .conversion import exact_argument, exact_scalar
 from .errors import FailedCastError, FailedMapError, MakeDomainError, shown, type_mismatch
 from .metrics import (
     INFINITY,
@@ -32,12 +33,75 @@ from .metrics import (
 from .types import CarrierType
 
 __all__ = [
+    "Triple",
+    "triple_d_in",
     "LInfDistance",
     "L0PInfDistance",
     "linf_distance",
     "l01inf_distance",
     "l02inf_distance",
 ]
+
+
+# proof: begin triples
+class Triple(tuple):
+    """A distance ``(l0, lp, linf)`` of an L0-Lp-Linf metric, ordered component by component
+    (``a <= b`` when each component of ``a`` is at most that of ``b``); ``<`` and ``>`` are
+    refused, never lexicographic.  NumPy defers to these methods (``__array_ufunc__ = None``), so
+    an array or NumPy scalar on the left of a comparison cannot answer elementwise."""
+
+    __array_ufunc__ = None  # label: triple-numpy
+
+    def __le__(self, other):
+        return _componentwise(self, other, lambda a, b: a <= b)  # label: triple-le
+
+    def __ge__(self, other):
+        return _componentwise(self, other, lambda a, b: a >= b)  # label: triple-ge
+
+    def __lt__(self, other):
+        raise TypeError("distances (l0, lp, linf) are compared with <= and >= only")
+
+    __gt__ = __lt__
+
+    def __repr__(self) -> str:
+        return tuple.__repr__(self)
+
+
+def _componentwise(triple, other, holds) -> bool:
+    if type(other) not in (tuple, list, Triple) or len(other) != 3:  # label: triple-other
+        raise TypeError(f"a distance (l0, lp, linf) is not comparable with {shown(other)}")
+    return all(holds(a, b) for a, b in zip(triple, other))  # label: triple-all
+
+
+def triple_d_in(d_in) -> Triple:
+    """``d_in`` as the exact distance ``(l0, lp, linf)`` of an L0-Lp-Linf metric: ``l0`` a
+    non-negative integer, ``lp`` and ``linf`` non-negative, non-NaN numbers (``+inf`` allowed);
+    a :class:`FailedMapError` naming ``d_in`` otherwise."""
+    if type(d_in) not in (tuple, list, Triple) or len(d_in) != 3:  # label: triple-shape
+        raise type_mismatch(FailedMapError)(
+            f"must be a triple (l0, lp, linf), got {shown(d_in)}", parameter="d_in"
+        )
+    components = []
+    for position, component in enumerate(d_in):
+        value = exact_scalar(component, "d_in", FailedMapError)  # label: triple-exact
+        integer = position == 0
+        if type(value) not in ((int,) if integer else (int, float, Fraction)):
+            kind = "a non-negative integer" if integer else "a number"
+            raise type_mismatch(FailedMapError)(  # label: triple-type
+                f"component {position} must be {kind}, got {shown(value)}", parameter="d_in"
+            )
+        if type(value) is float and math.isnan(value):  # label: triple-nan
+            raise FailedMapError(f"component {position} must not be NaN", parameter="d_in")
+        if value < 0:  # label: triple-negative
+            raise FailedMapError(
+                f"component {position} must be non-negative, got {shown(value)}",
+                parameter="d_in",
+            )
+        components.append(0.0 if type(value) is float and value == 0 else value)
+    return Triple(components)  # label: triple-build
+
+
+# proof: end triples
 
 
 # proof: begin linf
@@ -137,11 +201,12 @@ class L0PInfDistance(Metric):
             norm = _sum(distances)  # label: components-l1
         else:
             norm = _sum(d * d for d in distances)  # label: components-l2
-        return (l0, norm, max(distances, default=Fraction(0)))  # label: components-linf
+        linf = max(distances, default=0)  # label: components-linf
+        return (l0, norm, linf if linf == INFINITY else Fraction(linf))  # label: components-type
 
     def close(self, a, b, d) -> bool:
         """Exactly: is each component of the distance at most that of the triple ``d``?"""
-        if type(d) not in (tuple, list) or len(d) != 3:  # label: close-triple
+        if type(d) not in (tuple, list, Triple) or len(d) != 3:  # label: close-triple
             raise FailedMapError(f"must be a triple (l0, lp, linf), got {shown(d)}", parameter="d")
         b0, bp, binf = (_bound(component) for component in d)  # label: close-bounds
         l0, norm, linf = self._components(a, b)

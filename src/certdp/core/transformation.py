@@ -30,6 +30,7 @@ from .errors import (
 )
 from .fpenv import require_ieee_environment
 from .metrics import InsertDeleteDistance, SymmetricDistance
+from .partition_metrics import L0PInfDistance, triple_d_in
 from .queryable import guarded
 
 __all__ = ["Transformation", "Measurement", "validate_d_in"]
@@ -49,8 +50,11 @@ def validate_d_in(metric, d_in):
     denotes.  Then it must be a non-negative integer under a dataset metric, and a
     non-negative, non-NaN number otherwise; a float zero is returned as ``0.0`` (never ``-0.0``).
     Call it in the IEEE default environment (``map`` probes first): under denormals-are-zero a
-    negative subnormal would compare as zero.
+    negative subnormal would compare as zero.  Under an L0-Lp-Linf metric ``d_in`` is a triple
+    ``(l0, lp, linf)``, validated by :func:`certdp.core.partition_metrics.triple_d_in`.
     """
+    if type(metric) is L0PInfDistance:
+        return triple_d_in(d_in)  # label: d-in-triple
     d_in = exact_scalar(d_in, "d_in", FailedMapError)  # label: d-in-exact
     if type(d_in) not in (int, float, Fraction):
         raise type_mismatch(FailedMapError)(  # label: d-in-type

@@ -147,6 +147,17 @@ def _classify(point, d_in, target, certdp, oracle) -> list[MapOutcome]:
                 MapOutcome(d_in, klass, (eps_t, delta), (eps_c, delta), rho, "epsilon(delta)")
             )
         return found
+    if isinstance(target, tuple) and len(target) == 3:  # (l0, lp, linf), component by component
+        exact = exact_bound(oracle, d_in) if oracle is not None else None
+        if certdp is not None and tuple(target) == tuple(certdp):
+            klass = "equal"
+        elif certdp is not None and all(t >= c for t, c in zip(target, certdp)):
+            klass = "conservative"
+        elif exact is not None and all(bool(t >= exact) for t in target):
+            klass = "tighter"
+        else:
+            klass = "below" if exact is not None else "unclassified"
+        return [MapOutcome(d_in, klass, tuple(target), certdp, exact, "(l0, lp, linf)")]
     if isinstance(target, tuple):  # (epsilon, delta)
         eps_t, delta_t = target
         eps_c, delta_c = certdp if certdp is not None else (None, None)

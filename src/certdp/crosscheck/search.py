@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from certdp.core import metrics as certdp_metrics
+from certdp.core import partition_metrics
 from certdp.core.metrics import L2Distance
 
 from .grids import SEARCH_SIZE_LIMIT
@@ -85,6 +86,10 @@ def output_metric(target_metric):
         return certdp_metrics.symmetric_distance()
     if name == "InsertDeleteDistance":
         return certdp_metrics.insert_delete_distance()
+    if name in ("L01InfDistance", "L02InfDistance"):  # (l0, lp, linf) of an inner metric
+        inner = output_metric(rest[:-1] if rest.endswith(")") else rest)
+        build = getattr(partition_metrics, name.lower().replace("distance", "_distance"))
+        return None if inner is None else build(inner)
     if name in _METRICS:
         T = rest.rstrip(")").strip()
         try:
@@ -102,6 +107,8 @@ def _exact(value):
 
 def exceeds(metric, y, y_prime, claimed) -> tuple[bool, object]:
     """Exactly: is ``metric.distance(y, y') > claimed``?  Also returns the distance."""
+    if isinstance(metric, partition_metrics.L0PInfDistance):  # a triple, component by component
+        return not metric.close(y, y_prime, tuple(claimed)), metric.distance(y, y_prime)
     claimed = _exact(float(claimed) if not isinstance(claimed, int) else claimed)
     if isinstance(metric, L2Distance):
         squared = metric.squared_distance(y, y_prime)

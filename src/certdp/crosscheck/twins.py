@@ -273,6 +273,51 @@ def _count_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_count_by_categories", "transformation")
+def _count_by_categories_points(quick: bool) -> list[Point]:
+    found = []
+    cases = [("String", ["a", "b", "c"]), ("i32", [0, 1, 2])]
+    if not quick:
+        cases += [("bool", [True]), ("i64", []), ("u32", [7, 0])]
+    metrics = ["L1Distance<int>", "L2Distance<f64>"]
+    if not quick:
+        metrics += ["L1Distance<u32>", "L2Distance<f32>", "L1Distance<i64>"]
+    for T, categories in cases:
+        for MO in metrics:
+            for null in (True, False):
+                for TOA in ("i32",) if quick else ("i32", "u32", "f64"):
+                    space = f"{_vector(_plain_atom(T))}, dp.symmetric_distance()"
+                    code = (
+                        f"dp.t.make_count_by_categories({space}, categories={categories!r}, "
+                        f"null_category={null!r}, MO={MO!r}, TOA={TOA!r})"
+                    )
+                    found.append(Point("make_count_by_categories", code, _d_ins(quick)))
+    return found
+
+
+@register("make_count_by", "transformation")
+def _count_by_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("String", "i32") if quick else ("String", "i32", "i64", "u32", "bool"):
+        for TV in ("i32",) if quick else ("i32", "u32", "i64", "usize"):
+            space = f"{_vector(_plain_atom(T))}, dp.symmetric_distance()"
+            found.append(
+                Point("make_count_by", f"dp.t.make_count_by({space}, TV={TV!r})", _d_ins(quick))
+            )
+    return found
+
+
+@register("make_count_distinct", "transformation")
+def _count_distinct_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("String", "i32") if quick else ("String", "i32", "i64", "u32", "bool"):
+        for TO in ("i32",) if quick else ("i32", "u32", "i64", "f32", "f64"):
+            space = f"{_vector(_plain_atom(T))}, dp.symmetric_distance()"
+            code = f"dp.t.make_count_distinct({space}, TO={TO!r})"
+            found.append(Point("make_count_distinct", code, _d_ins(quick)))
+    return found
+
+
 @register("make_mean", "transformation")
 def _mean_points(quick: bool) -> list[Point]:
     found = []
