@@ -73,7 +73,13 @@ def test_count_by_then_two_thresholded_releases():
     total = composed.map(1)
     assert _sum_at_least(total, [first.map(1), second.map(1)])
     assert total[1] >= 0.013389804932698 + 0.018796643089102  # the exact survivals, summed
-    releases = composed(["a"] * 1000 + ["b"] * 2)
+    # far thresholds: the count 1000 passes both and the count 2 neither (but with
+    # probability below e^-90)
+    far = dp.c.make_composition(
+        [counts >> dp.m.then_laplace_threshold(scale=1.0, threshold=100),
+         counts >> dp.m.then_laplace_threshold(scale=2.0, threshold=200)]
+    )  # fmt: skip
+    releases = far(["a"] * 1000 + ["b"] * 2)
     assert [list(release) for release in releases] == [["a"], ["a"]]
 
 
