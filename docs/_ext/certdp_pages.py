@@ -289,9 +289,12 @@ def _render(
     docname: str = REFERENCE,
     explained: set | None = None,
     meanings: dict | None = None,
+    components: tuple = (),
 ) -> str:
     """A bound as reST: the formula, each named part on its own line, and a table explaining
-    every symbol not already in ``explained`` (which is updated)."""
+    every symbol not already in ``explained`` (which is updated).  ``components``: the
+    ``(LaTeX name, meaning)`` of each part of a map value that is a tuple, each bounded below by
+    ``bound``."""
     rendered = render_bound(bound, named=named, meanings=meanings)
     if rendered.unexplained:
         _warn(
@@ -301,14 +304,20 @@ def _render(
             docname,
         )
     parts = [intro + "\n"] if intro else []
-    parts.append(f".. math::\n\n   \\operatorname{{map}}(d_{{in}}) \\ge {rendered.latex}\n")
+    if components:
+        names = ", ".join(c for c, _ in components)
+        each = r",\quad ".join(f"{c} \\ge {rendered.latex}" for c, _ in components)
+        parts.append(f".. math::\n\n   \\operatorname{{map}}(d_{{in}}) = ({names}),\\quad {each}\n")
+    else:
+        parts.append(f".. math::\n\n   \\operatorname{{map}}(d_{{in}}) \\ge {rendered.latex}\n")
     for name, definition, text in rendered.parts:
         parts.append(f"where :math:`{name}` is {_pdf_links(text, docname)}:\n")
         parts.append(f".. math::\n\n   {name} = {definition}\n")
     if after:
         parts.append(after + "\n")
     explained = set() if explained is None else explained
-    rows = [[f":math:`{s}`", text] for s, text in rendered.symbols if s not in explained]
+    rows = [[f":math:`{c}`", text] for c, text in components]
+    rows += [[f":math:`{s}`", text] for s, text in rendered.symbols if s not in explained]
     explained.update(symbol for symbol, _ in rendered.symbols)
     if rows:
         parts.append(table(["Symbol", "Meaning"], rows))
@@ -359,7 +368,13 @@ def _bound_section(contract, contract_module: str, map_kind: str, name: str, doc
     explained: set = set()
     meanings = getattr(importlib.import_module(contract_module), "SYMBOL_MEANINGS", None)
     render = functools.partial(_render, docname=docname, explained=explained, meanings=meanings)
-    section = render(contract.bound, intro=intro)
+    components = getattr(contract, "components", ())
+    if components:
+        intro += (
+            f"  The map returns a tuple of {len(components)} components, compared component by"
+            " component: each one is bounded below by the bound, separately."
+        )
+    section = render(contract.bound, intro=intro, components=components)
     note = ROUNDING_NOTES.get(name)
     if note is not None and note.needed(contract):
         for problem in note.check():

@@ -109,3 +109,13 @@ def test_membership_agrees_with_opendp():
         assert repr(dp.map_domain(dp.atom_domain(T=T), dp.atom_domain(T="i32"))) == str(
             odp.map_domain(odp.atom_domain(T=T), odp.atom_domain(T="i32"))
         )
+
+
+def test_referee_float_keys_refused_and_numpy_entries_made_exact():
+    """referee-hist (session 7)."""
+    with pytest.raises(MakeDomainError):
+        dp.map_domain(dp.atom_domain(T="f64"), dp.atom_domain(T="i32"))
+    domain = dp.map_domain(dp.atom_domain(T="i32"), dp.atom_domain(T="i32"))
+    admitted = domain.admit({np.int32(1): np.int64(3)})
+    assert admitted == {1: 3} and [type(x) for x in (*admitted, *admitted.values())] == [int, int]
+    assert not domain.member({True: 1})

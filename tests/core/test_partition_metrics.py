@@ -275,3 +275,17 @@ def test_triple_d_in_refuses_what_is_no_distance(d_in):
     assert info.value.parameter == "d_in"
     with pytest.raises(FailedMapError):
         validate_d_in(dp.l01inf_distance(dp.absolute_distance("i32")), d_in)
+
+
+def test_referee_lone_zero_key_is_counted_and_l2_is_compared_squared():
+    """referee-hist (session 7): l0 counts a key on one side only even with value 0; close() on
+    l2 compares the square exactly; a NaN bound is a typed refusal."""
+    metric = dp.l01inf_distance(dp.absolute_distance(T="i32"))
+    assert metric.distance({"a": 1, "b": 3}, {"a": 2, "c": 0}) == (3, 4, 3)
+    assert metric.distance({"z": 0}, {}) == (1, 0, 0)
+    l2 = dp.l02inf_distance(dp.absolute_distance(T="i32"))
+    assert l2.close({"a": 1, "b": 3}, {"a": 2}, (2, math.sqrt(10) + 1e-9, 3))
+    assert not l2.close({"a": 1, "b": 3}, {"a": 2}, (2, math.sqrt(10) - 1e-9, 3))
+    assert not l2.close({}, {}, (0, -1, 0))
+    with pytest.raises(FailedMapError):
+        metric.close({"a": 1}, {}, (1, math.nan, 1))

@@ -130,3 +130,35 @@ def test_audit_status_from_the_audit_tool(extensions, monkeypatch):
 def test_a_plot_of_a_missing_constructor_fails(extensions):
     with pytest.raises(extensions.plots.PlotError, match="make_no_such_sum does not exist"):
         extensions.plots._transformation("make_no_such_sum")
+
+
+def test_a_triple_map_is_shown_component_by_component(monkeypatch):
+    """make_count_by's page bounds each of l0, l1, linf by d_in, not the triple by one number."""
+    monkeypatch.syspath_prepend(str(DOCS / "_ext"))
+    import certdp_pages
+
+    import certdp.prelude as dp
+
+    constructor = dp.t.make_count_by
+    section = certdp_pages._bound_section(
+        contract_of(constructor),
+        constructor.__certdp_contract_module__,
+        "stability map",
+        "make_count_by",
+        "reference/transformations/make_count_by",
+    )
+    assert (
+        r"\operatorname{map}(d_{in}) = (l_0, l_1, l_\infty),\quad l_0 \ge d_{in},"
+        r"\quad l_1 \ge d_{in},\quad l_\infty \ge d_{in}" in section
+    )
+    assert r"\operatorname{map}(d_{in}) \ge d_{in}" not in section
+    for symbol in ("l_0", "l_1", r"l_\infty", "d_{in}"):
+        assert f"   * - :math:`{symbol}`" in section
+    scalar = dp.t.make_count_distinct
+    assert r"\operatorname{map}(d_{in}) \ge d_{in}" in certdp_pages._bound_section(
+        contract_of(scalar),
+        scalar.__certdp_contract_module__,
+        "stability map",
+        "make_count_distinct",
+        "reference/transformations/make_count_distinct",
+    )

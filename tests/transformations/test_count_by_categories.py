@@ -9,6 +9,7 @@ from certdp.contracts import contract_of
 from certdp.contracts.contract import StabilityViolation
 from certdp.core.errors import (
     ArithmeticOverflowError,
+    DPError,
     FailedFunctionError,
     FailedMapError,
     MakeTransformationError,
@@ -235,3 +236,18 @@ def test_runtime_contract_names_the_broken_precondition():
     with pytest.raises(dp.ContractError) as error:
         dp.t.make_count_by_categories(*space(), categories=["a", "a"])
     assert error.value.condition == "categories-distinct"
+
+
+def test_referee_stability_saturation_and_equal_categories():
+    """referee-hist (session 7): d_in -> d_in, counts saturate, equal categories refused."""
+    make = dp.t.make_count_by_categories
+    space_ = (dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance())
+    t = make(*space_, [1, 2, 3])
+    assert t([1, 1, 2, 5]) == [2, 1, 0, 1]
+    assert t.map(3) == 3
+    assert make(*space_, [1], TOA="u8")([1] * 300) == [255, 0]
+    for bad in ([1, 1], [1, 1.0], [True, 2]):
+        with pytest.raises(DPError):
+            make(*space_, bad)
+    with pytest.raises(DPError):
+        make(dp.vector_domain(dp.atom_domain(T="i32")), dp.change_one_distance(), [1])

@@ -60,6 +60,13 @@ class TripleTransformationContract(TransformationContract):
     """A transformation contract whose map value is a triple ``(l0, l1, linf)``, each component
     bounded below by ``bound`` (the same closed form for the three)."""
 
+    #: The components of the map value: (LaTeX name, meaning) for the documentation page.
+    components = (
+        ("l_0", "the bound on the number of keys whose count changes"),
+        ("l_1", "the bound on the sum over the keys of the change of the count"),
+        (r"l_\infty", "the bound on the largest change of one key's count"),
+    )
+
     def check_map_value(self, arguments, built, d_in, d_out) -> None:
         bound = self.exact_bound(arguments, built, d_in)
         if not isinstance(d_out, tuple) or len(d_out) != 3:
