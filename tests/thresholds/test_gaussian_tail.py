@@ -137,3 +137,87 @@ def test_property_upper_bound(scale, distance, l0):
     assert Fraction(got) >= as_fraction(exact) * (1 - Fraction(1, 10**60))
     if distance >= 1:
         assert gaussian_tail_bound(scale, distance) <= Fraction(1, 2)
+
+
+# Referee-gthresh's two findings (brief s7/gthresh-fix), kept as regression tests.
+
+LONG_SCALE = Fraction(
+    2**1075 - 1, 2**1040 + 7
+)  # sigma ~ 3.4e10, 1075-bit numerator and denominator
+
+
+def _count_exponentials(call):
+    """Run ``call()`` and return the arguments handed to ``_exp_neg`` (the enclosures made)."""
+    from certdp.measurements._threshold import gaussian_tail as gt
+
+    seen = []
+    original = gt._exp_neg
+
+    def counting(x, precision):
+        seen.append(x)
+        return original(x, precision)
+
+    gt._exp_neg = counting
+    try:
+        call()
+    finally:
+        gt._exp_neg = original
+    return seen
+
+
+def test_docstring_exponential_count_is_right():
+    """The module docstring names the real constants and the real count: one tail bound makes
+    3 TAIL_BLOCKS + 2 + NORM_TERMS (= 450) enclosures, which the docstring states."""
+    from certdp.measurements._threshold import gaussian_tail as gt
+
+    seen = _count_exponentials(lambda: gt.gaussian_tail_bound(Fraction(1000), 5))
+    assert not hasattr(gt, "TAIL_TERMS")
+    assert len(seen) <= 3 * gt.TAIL_BLOCKS + 2 + gt.NORM_TERMS == 450
+    assert "3 * TAIL_BLOCKS + 2 + NORM_TERMS" in gt.__doc__ and "450" in gt.__doc__
+
+
+@pytest.mark.parametrize("scale", [LONG_SCALE, Fraction(2**1075 - 1, 2**1055 + 7), Fraction(1e300)])
+def test_long_scale_enclosures_take_short_arguments(scale):
+    """A scale whose numerator and denominator have ~1075 bits (accepted by exact_scale) once made
+    each of the 450 enclosures work on a ~2150-bit rational (~20 s per map call). Now, powers of
+    two aside, every argument's numerator and denominator have at most 2 WORK_BITS + 2 bits,
+    whatever the scale; and the bound stays in the window just below 1/2 that holds the tail
+    when t << sigma."""
+    from certdp.measurements._threshold import gaussian_tail as gt
+
+    bound = None
+
+    def run():
+        nonlocal bound
+        bound = gt.gaussian_tail_bound(scale, 100)
+
+    def odd_bits(n: int) -> int:
+        return (n >> ((n & -n).bit_length() - 1)).bit_length() if n else 0
+
+    seen = _count_exponentials(run)
+    assert len(seen) == 450
+    for x in seen[: 3 * gt.TAIL_BLOCKS + 2]:  # the runs: dyadics m 2^e, m of <= W + 1 bits
+        assert (
+            x.denominator & (x.denominator - 1) == 0 and odd_bits(x.numerator) <= gt.WORK_BITS + 1
+        )
+    for x in seen[3 * gt.TAIL_BLOCKS + 2 :]:  # the normaliser: z^2 / (2 m^2 2^2e), z <= 64
+        assert odd_bits(x.numerator) <= 12 and odd_bits(x.denominator) <= 2 * gt.WORK_BITS + 2
+    # P[Z >= 100] >= 1/2 - 101 P[Z = 0] >= 1/2 - 101 / (sigma sqrt(2 pi)) > 1/2 - 10^-8
+    assert Fraction(1, 2) - Fraction(1, 10**8) <= bound <= Fraction(1, 2)
+
+
+def test_long_scale_map_call_is_quick():
+    """Referee's timing check, kept as a loose ceiling (the call now takes ~0.15 s; it took ~20 s):
+    one map call of make_gaussian_threshold at the 1075-bit scale stays under 5 s."""
+    import time
+
+    import certdp.prelude as dp
+
+    dp.enable_features("contrib")
+    domain = dp.map_domain(dp.atom_domain(T=dp.String), dp.atom_domain(T=dp.i64))
+    metric = dp.l02inf_distance(dp.absolute_distance(T=dp.i64))
+    meas = dp.m.make_gaussian_threshold(domain, metric, scale=LONG_SCALE, threshold=100)
+    start = time.perf_counter()
+    rho, delta = meas.map((1, 1, 1))
+    assert time.perf_counter() - start < 5.0
+    assert rho >= 1 / (2 * LONG_SCALE**2) and delta == 0.5

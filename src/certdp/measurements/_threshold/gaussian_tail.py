@@ -6,8 +6,16 @@ Guarantee (gaussian_tail.tex): for an exact rational ``scale > 0`` and an intege
 distance]`` for ``Z ~ N_Z(0, scale^2)`` (the discrete Gaussian), ``h <= 1/2`` when ``distance
 >= 1``; ``gaussian_threshold_delta(scale, distance, l0)`` returns an f64 ``>= 1 - (1 - P[Z >=
 distance])^l0`` for integers ``0 <= l0 < 2^64`` (an upper bound, not the exact value rounded)
-and raises :class:`FailedMapError` for ``l0 >= 2^64``. The work is at most
-``TAIL_TERMS + NORM_TERMS`` exponentials, whatever the scale.
+and raises :class:`FailedMapError` for ``l0 >= 2^64``.
+
+Cost: one tail bound makes ``3 * TAIL_BLOCKS + 2 + NORM_TERMS`` (= 450) exponential
+enclosures. ``2 scale^2`` is first rounded up, and ``scale`` down (for the normaliser), to
+dyadics of ``WORK_BITS + 1`` bits, and each run's exponents down or up to such dyadics, so,
+powers of two aside, no enclosure sees a numerator or denominator longer than
+``2 WORK_BITS + 2`` bits, however long the scale's exact value (up to the 1075 bits
+``exact_scale`` allows). What is left of the time grows with the size of the exponents (an
+enclosure's precision is ``WORK_BITS + 3x/2`` bits for ``exp(-x)``, ``x <= FAR_EXPONENT``) and,
+mildly, with the bit lengths of ``distance`` and ``l0``.
 """
 
 from __future__ import annotations
@@ -35,6 +43,15 @@ PI_BELOW = Fraction(314159265358979, 10**14)  # label: pi-below
 WORK_BITS = 96  # label: work-bits
 
 
+def _dyadic(x: Fraction, up: bool) -> Fraction:
+    """A dyadic ``m 2^e``, ``0 <= m <= 2^(WORK_BITS + 1)``, that is ``>= x`` (``up``) or ``<= x``
+    (not ``up``), for a rational ``x >= 0``; ``> 0`` when ``x > 0``."""
+    e = x.numerator.bit_length() - x.denominator.bit_length() - WORK_BITS
+    num, den = (x.numerator, x.denominator << e) if e >= 0 else (x.numerator << -e, x.denominator)
+    m = -(-num // den) if up else num // den  # label: dyadic-round
+    return m * Fraction(2) ** e  # label: dyadic
+
+
 def _mass_above(x: Fraction) -> Fraction:
     """An exact rational ``>= exp(-x)``, ``x >= 0``, to about ``WORK_BITS`` significant bits."""
     return _exp_neg(x, WORK_BITS + int(x * 3 / 2))[1]  # label: mass-above
@@ -43,12 +60,14 @@ def _mass_above(x: Fraction) -> Fraction:
 def _run_above(start: int, width: int, s: Fraction) -> Fraction:
     """An exact rational ``>= sum of exp(-z^2 / s)`` over ``start <= z < start + width``
     (``width = 0`` for every ``z >= start``), ``start >= 0``, ``s > 0``."""
-    x = (2 * start + 1) / s
+    x = _dyadic((2 * start + 1) / s, up=False)  # label: run-x
     gap = max(x / (1 + x), 1 - _exp_neg(x, WORK_BITS)[1])  # label: run-gap
+    top = _mass_above(_dyadic(start * start / s, up=False))  # label: run-top
     if width == 0:
-        return _mass_above(start * start / s) / gap  # label: run-rest
-    spread = min(Fraction(width), (1 - _exp_neg(x * width, WORK_BITS)[0]) / gap)  # label: spread
-    return _mass_above(start * start / s) * spread  # label: run-block
+        return top / gap  # label: run-rest
+    far = _exp_neg(_dyadic((2 * start + 1) * width / s, up=True), WORK_BITS)[0]  # label: run-far
+    spread = min(Fraction(width), (1 - far) / gap)  # label: spread
+    return top * spread  # label: run-block
 
 
 def normaliser_lower(scale: Fraction) -> Fraction:
@@ -65,13 +84,13 @@ def normaliser_lower(scale: Fraction) -> Fraction:
 def gaussian_tail_bound(scale: Fraction, distance: int) -> Fraction:
     """An exact rational ``>= P[Z >= distance]`` for ``Z ~ N_Z(0, scale^2)``, ``scale > 0``,
     ``distance >= 0``."""
-    s = 2 * scale * scale
+    s = _dyadic(2 * scale * scale, up=True)  # label: s-up
     width = max(1, int(scale / BLOCK_DIVISOR))  # label: width
     head = Fraction(0)
     for block in range(TAIL_BLOCKS):
         head += _run_above(distance + block * width, width, s)  # label: head
     rest = _run_above(distance + TAIL_BLOCKS * width, 0, s)  # label: rest
-    normaliser = normaliser_lower(scale)  # label: norm
+    normaliser = normaliser_lower(_dyadic(scale, up=False))  # label: norm
     half = Fraction(1, 2) if distance >= 1 else (1 + 1 / normaliser) / 2  # label: half
     return min((head + rest) / normaliser, half)  # label: tail-bound
 
