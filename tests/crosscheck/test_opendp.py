@@ -74,6 +74,24 @@ def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_pat
         assert "import certdp" not in finding.reproducer
 
 
+def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_path):
+    """The Gaussian analogue of #2922: scale 1, threshold 3, a key of count 1 on one side only
+    is released with probability P[Z >= 2] (Z ~ N_Z(0, 1)), OpenDP claims the continuous tail
+    P[X > 2] = 2.275 %; a lone key of count 0 with P[Z >= 3] = 0.457 %, OpenDP claims (0, 0)."""
+    report = certdp.crosscheck(TARGET, ["make_gaussian_threshold"], quick=True)
+    found = {f.d_in: f for f in report.findings if f.severity == VIOLATION}
+    assert set(found) == {"(1, 1, 1)", "(1, 0, 0)"}
+    assert all(f.check == "lone-keys" for f in found.values())
+    assert eval(found["(1, 1, 1)"].claimed) == (0.5, 0.022750137373805046)
+    assert eval(found["(1, 0, 0)"].claimed) == (0.0, 0.0)
+    for index, finding in enumerate(found.values()):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        result = run_reproducer(finding.reproducer, folder)
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert "import certdp" not in finding.reproducer
+
+
 def test_np_sum_under_idealized_numerics_is_reported_as_what_the_flag_gives_up():
     report = certdp.crosscheck(TARGET, ["make_np_sum"], quick=True)
     assert report.findings
@@ -112,17 +130,19 @@ def test_every_violation_reproduces_with_opendp_alone(quick_report, tmp_path):
 
 def test_the_violations_are_only_the_known_ones(quick_report):
     """On OpenDP 0.16.0 elsewhere, no violation: the saturating pairwise float sums (f32 and
-    f64, sized and unsized), resize and the thresholded Laplace's delta (make_laplace_threshold
-    and make_noise_threshold), nothing else."""
+    f64, sized and unsized), resize and the thresholded releases' delta (make_laplace_threshold,
+    make_gaussian_threshold and make_noise_threshold), nothing else."""
     twins = {f.twin for f in quick_report.violations}
     assert twins <= {
         "make_sized_bounded_float_ordered_sum",
         "make_bounded_float_ordered_sum",
         "make_resize",
         "make_laplace_threshold",
+        "make_gaussian_threshold",
         "make_noise_threshold",
     }
+    thresholded = ("make_laplace_threshold", "make_gaussian_threshold", "make_noise_threshold")
     for finding in quick_report.violations:
-        if finding.twin not in ("make_resize", "make_laplace_threshold", "make_noise_threshold"):
+        if finding.twin != "make_resize" and finding.twin not in thresholded:
             assert "Pairwise" in finding.point
     assert not [f for f in quick_report.findings if f.severity == "deviation"]

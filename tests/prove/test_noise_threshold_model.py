@@ -26,3 +26,12 @@ def test_opendps_tail_is_refuted_through_the_wrapper(tmp_path):
     edit = ("reach = abs(threshold)  # label: reach", "reach = abs(threshold) + 1  # label: reach")
     summary = prove_edited(tmp_path, "make_noise_threshold", {FILE: [edit]}, select="scale=1.0")
     assert summary["status"] == "counterexample", summary
+
+
+def test_opendps_gaussian_tail_is_refuted_through_the_wrapper(tmp_path):
+    gaussian = "measurements/gaussian_threshold/make_gaussian_threshold.py"
+    edit = ("reach = abs(threshold)  # label: reach", "reach = abs(threshold) + 1  # label: reach")
+    summary = prove_edited(
+        tmp_path, "make_noise_threshold", {gaussian: [edit]}, select="ZeroConcentrated"
+    )
+    assert summary["status"] == "counterexample", summary

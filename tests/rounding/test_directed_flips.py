@@ -865,7 +865,60 @@ THRESHOLD_ROWS = [
     ),
 ]
 
-ROWS = CDP_ROWS + RATIONAL_ROWS + SUM_ROWS + NUMPY_ROWS + ACCURACY_ROWS + THRESHOLD_ROWS
+GAUSSIAN_TAIL = "certdp.measurements._threshold.gaussian_tail"
+GAUSSIAN_THRESHOLD = "certdp.measurements.gaussian_threshold.make_gaussian_threshold"
+
+
+def _gaussian_threshold_exact(scale: int, distance: int, l0: int):
+    """1 - (1 - P[Z >= distance])^l0 for Z ~ N_Z(0, scale^2), the tail summed from the mass
+    function (the terms beyond 60 scales are below e^-1800 of the sum)."""
+
+    def value(mp):
+        s = 2 * mp.mpf(scale) ** 2
+        reach = 60 * scale + 60
+        mass = [mp.exp(-(mp.mpf(z) ** 2) / s) for z in range(-reach, reach + distance + 1)]
+        tail = mp.fsum(mass[reach + distance :]) / mp.fsum(mass)
+        return -mp.expm1(l0 * mp.log1p(-tail))
+
+    return _mp(value)
+
+
+def _gaussian_rho(m):
+    domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="i32"))
+    metric = dp.l02inf_distance(dp.absolute_distance(T="i32"))
+    return m.make_gaussian_threshold(domain, metric, 3.0, 10).map((1, 1, 1))[0]
+
+
+GAUSSIAN_THRESHOLD_ROWS = [
+    Row(
+        "gaussian_threshold_delta:delta rounds up",
+        GAUSSIAN_TAIL,
+        "g-round-up",
+        '"up")',
+        '"down")',
+        lambda m: m.gaussian_threshold_delta(Fraction(1), 3, 1),
+        _gaussian_threshold_exact(1, 3, 1),
+    ),
+    Row(
+        "make_gaussian_threshold:rho rounds up",
+        GAUSSIAN_THRESHOLD,
+        "rho",
+        '"up")',
+        '"down")',
+        _gaussian_rho,
+        lambda: Fraction(1, 18),
+    ),
+]
+
+ROWS = (
+    CDP_ROWS
+    + RATIONAL_ROWS
+    + SUM_ROWS
+    + NUMPY_ROWS
+    + ACCURACY_ROWS
+    + THRESHOLD_ROWS
+    + GAUSSIAN_THRESHOLD_ROWS
+)
 
 
 @pytest.fixture(autouse=True)

@@ -24,6 +24,7 @@ from certdp.core.metrics import (
     SymmetricDistance,
 )
 from certdp.core.option_domain import OptionDomain
+from certdp.core.partition_metrics import L0PInfDistance
 
 __all__ = [
     "DATASET_DISTANCE_LIMIT",
@@ -142,9 +143,17 @@ def distances_up_to(limit, *, integer: bool = True, width: int = 64) -> st.Searc
     return st.sampled_from(weighted).flatmap(kinds.__getitem__)
 
 
+#: The largest ``l0`` of a triple: OpenDP's type of it is u32.
+L0_LIMIT = 2**32 - 1
+
+
 def distances(metric) -> st.SearchStrategy:
     """``d_in`` values for ``metric`` up to the limit of its distance type
-    (:func:`distance_limit`)."""
+    (:func:`distance_limit`); for an ``l0pinf_distance``, triples ``(l0, lp, linf)`` of an
+    ``l0`` up to :data:`L0_LIMIT` and two distances of the inner metric."""
+    if isinstance(metric, L0PInfDistance):
+        inner = distances(metric.inner)
+        return st.tuples(distances_up_to(L0_LIMIT), inner, inner)
     if _is_integer_metric(metric):
         return distances_up_to(distance_limit(metric))
     width = 32 if metric.T.name == "f32" else 64

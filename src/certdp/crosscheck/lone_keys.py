@@ -3,14 +3,17 @@ does not is released with an exact probability on the first and never on the sec
 target's delta at that distance must be at least that probability.
 
 For a point with ``search == "lone-keys"`` and ``threshold = (scale, threshold, noise)``
-(``noise`` is ``"laplace"``), the pairs are ``x = {"a": v}``, ``x' = {}`` with ``v`` the lone
+(``noise`` is ``"laplace"`` or ``"gaussian"``), the pairs are ``x = {"a": v}``, ``x' = {}`` with ``v`` the lone
 value furthest towards the threshold (``v = s * L`` for ``L = 0, 1, 2, 3``, ``L <= |threshold|``,
 ``s`` the threshold's sign); their distance is certdp's (``(1, L, L)``). The probability that
 ``v + Z`` passes the release's test (``>= threshold``, or ``<= threshold`` for a negative
 one) is ``u^t / (1 + u)`` with ``t = |threshold| - L`` and ``u = exp(-1/scale)``, for ``Z``
 the discrete Laplace noise the target documents (its sampler is checked by the noise check of
-``make_laplace``). A claimed delta below a rational lower bound of it is a violation: the event
-"the key is released" has that probability on ``x`` and ``0`` on ``x'``.
+``make_laplace``); for the discrete Gaussian noise ``N_Z(0, scale^2)`` it is at least the
+finite sum of the mass function over an upper bound of the normaliser that
+make_gaussian_threshold's contract states (``tail_lower``). A claimed delta below a rational
+lower bound of it is a violation: the event "the key is released" has (at least) that
+probability on ``x`` and ``0`` on ``x'``.
 """
 
 from __future__ import annotations
@@ -33,11 +36,17 @@ class LoneKey:
     claimed: object
     exact: sympy.Expr
     lower: Fraction
+    noise: str = "laplace"
 
 
-def survival(scale, threshold: int, lone: int) -> sympy.Expr:
+def survival(scale, threshold: int, lone: int, noise: str = "laplace") -> sympy.Expr:
     """Exactly: ``P[Z >= |threshold| - lone]`` for ``Z ~ DLap(0, scale)``, ``lone <=
-    |threshold|``."""
+    |threshold|``; for ``noise == "gaussian"``, a lower bound of it for ``Z ~ N_Z(0,
+    scale^2)``."""
+    if noise == "gaussian":
+        from certdp.measurements.gaussian_threshold.contract import tail_lower
+
+        return tail_lower(Fraction(scale), abs(threshold) - lone)
     b = sympy.Rational(Fraction(scale).numerator, Fraction(scale).denominator)
     u = sympy.exp(-1 / b)
     return u ** (abs(threshold) - lone) / (1 + u)
@@ -51,7 +60,7 @@ def lone_key_pairs(threshold: int) -> list[tuple[dict, dict, tuple]]:
     ]
 
 
-def check_lone_keys(built, scale, threshold: int) -> list[LoneKey]:
+def check_lone_keys(built, scale, threshold: int, noise: str = "laplace") -> list[LoneKey]:
     """The pairs whose claimed delta is below the exact probability that the lone key is
     released (compared exactly with a rational lower bound of that probability)."""
     found = []
@@ -62,11 +71,11 @@ def check_lone_keys(built, scale, threshold: int) -> list[LoneKey]:
             continue  # the target refuses this distance: it claims nothing
         if scale == 0:
             continue
-        exact = survival(scale, threshold, d_in[2])
+        exact = survival(scale, threshold, d_in[2], noise)
         lower = rational_lower_bound(exact)
         delta = claimed[1] if isinstance(claimed, tuple) else None
         if delta is not None and lower is not None and Fraction(delta) < lower:
-            found.append(LoneKey(x, x_prime, d_in, claimed, exact, lower))
+            found.append(LoneKey(x, x_prime, d_in, claimed, exact, lower, noise))
     return found
 
 
@@ -74,6 +83,7 @@ def lone_key_script(target: str, code: str, found: LoneKey, draws: int = 40000) 
     """A script in the target's API: release ``x`` ``draws`` times and count how often the
     lone key is released; reproduced when the count is improbable (p < 1e-6, exact binomial
     tail) for a release probability at most the claimed delta."""
+    label = "exact" if found.noise == "laplace" else "lower bound of the"
     return (
         "import math\nimport sys\n\n"
         f"import {target} as dp\n\n"
@@ -92,7 +102,7 @@ def lone_key_script(target: str, code: str, found: LoneKey, draws: int = 40000) 
         "p_value = upper_tail(n, k, delta)\n"
         'print(f"map{d_in} = {(epsilon, delta)!r}; the key of x alone was released {k} times '
         'in {n} ({k / n:.4%}); on x_prime it never can be")\n'
-        f'print("exact release probability {float(found.exact):.6g} (certdp\'s lemma)")\n'
+        f'print("{label} release probability {float(found.exact):.6g} (certdp\'s lemma)")\n'
         "over = p_value < 1e-6\n"
         'print(f"P[at least {k} releases | probability {delta!r}] = {p_value:.3g}")\n'
         'print("REPRODUCED: the key is released more often than the claimed delta" if over '

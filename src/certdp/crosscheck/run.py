@@ -239,8 +239,8 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
     if point.search == "lone-keys" and point.threshold:
         from .lone_keys import check_lone_keys, lone_key_script
 
-        scale, threshold, _ = point.threshold
-        lone = check_lone_keys(built, scale, threshold)
+        scale, threshold, noise = point.threshold
+        lone = check_lone_keys(built, scale, threshold, noise)
         result.pairs += len(lone)
         # one finding for a lone key short of the threshold (the tail, OpenDP #2922) and one
         # for a lone key of value 0 (l1 = 0 with l0 > 0)

@@ -1,8 +1,17 @@
 """Support shared by the thresholded noise measurements: the exact tail probability of the
-noise beyond the threshold and the delta it costs, and measurements whose input distances are
+noise beyond the threshold and the delta it costs (exact for Laplace noise, an upper bound
+for Gaussian noise), and measurements whose input distances are
 triples ``(l0, lp, linf)``. Each module has a ``.tex`` lemma beside it."""
 
+from .gaussian_tail import gaussian_tail_bound, gaussian_threshold_delta
 from .threshold_delta import laplace_tail_enclosure, threshold_delta
 from .triple_measurement import TripleMeasurement, exact_triple
 
-__all__ = ["TripleMeasurement", "exact_triple", "laplace_tail_enclosure", "threshold_delta"]
+__all__ = [
+    "TripleMeasurement",
+    "exact_triple",
+    "laplace_tail_enclosure",
+    "threshold_delta",
+    "gaussian_tail_bound",
+    "gaussian_threshold_delta",
+]
