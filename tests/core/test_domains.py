@@ -159,3 +159,28 @@ def test_int_bounds_for_floats_must_be_exact(upper):
     with pytest.raises(MakeDomainError, match="not exactly representable in f64"):
         dp.atom_domain(bounds=(0, upper), T="f64")
     assert dp.atom_domain(bounds=(0, 2**53), T="f64").bounds == (0.0, 9007199254740992.0)
+
+
+@pytest.mark.parametrize(
+    "build, text",
+    [
+        (lambda d: d.atom_domain(T=float), "AtomDomain(nan=true, T=f64)"),
+        (lambda d: d.atom_domain(T=float, nan=False), "AtomDomain(T=f64)"),
+        (lambda d: d.atom_domain(T="f32"), "AtomDomain(nan=true, T=f32)"),
+        (
+            lambda d: d.atom_domain(bounds=(0.0, 1.0), nan=False),
+            "AtomDomain(bounds=[0.0, 1.0], T=f64)",
+        ),
+        (lambda d: d.atom_domain(bounds=(0, 1)), "AtomDomain(bounds=[0, 1], T=i32)"),
+        (lambda d: d.atom_domain(T=int), "AtomDomain(T=i32)"),
+        (
+            lambda d: d.vector_domain(d.atom_domain(T=float), size=3),
+            "VectorDomain(AtomDomain(nan=true, T=f64), size=3)",
+        ),
+    ],
+)
+def test_repr_means_what_it_means_in_opendp(build, text):
+    """attacker-21: the NaN-admitting float domain printed as OpenDP prints the NaN-free one."""
+    assert repr(build(dp)) == text
+    odp = pytest.importorskip("opendp.prelude")
+    assert str(build(odp)) == text

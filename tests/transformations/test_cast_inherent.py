@@ -106,3 +106,11 @@ def test_runtime_contract_checks_output_and_names_the_broken_precondition():
     with pytest.raises(dp.ContractError) as error:
         dp.t.make_cast_inherent(vec("String"), dp.symmetric_distance(), TOA="i32")
     assert error.value.condition == "toa-float"
+
+
+def test_attacker21_nan_admitting_cast_output_is_not_printed_as_nan_free():
+    t = dp.t.make_cast_inherent(
+        dp.vector_domain(dp.atom_domain(T=str)), dp.symmetric_distance(), TOA=float
+    )
+    assert any(math.isnan(x) for x in t(["x"]))
+    assert str(t.output_domain) == "VectorDomain(AtomDomain(nan=true, T=f64))"

@@ -78,6 +78,7 @@ def test_same_output_domain_and_maps_as_opendp():
     )
     ours = impute((0.0, 1.0), size=3)
     assert str(theirs.output_domain) == "VectorDomain(AtomDomain(T=f64), size=3)"
+    assert str(ours.output_domain) == str(theirs.output_domain)
     assert ours.output_domain == dp.vector_domain(dp.atom_domain(T="f64", nan=False), size=3)
     for d_in in (0, 1, 7):
         assert ours.map(d_in) == theirs.map(d_in)

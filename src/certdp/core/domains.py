@@ -133,9 +133,9 @@ class AtomDomain(Domain):
         parts = []
         if self.bounds is not None:
             parts.append(f"bounds=[{shown(self.bounds[0])}, {shown(self.bounds[1])}]")
+        if self.nan:  # OpenDP's form: only a NaN-admitting domain says so
+            parts.append("nan=true")
         parts.append(f"T={self.T}")
-        if self.T.is_float and not self.nan:
-            parts.append("nan=False")
         return f"AtomDomain({', '.join(parts)})"
 
 

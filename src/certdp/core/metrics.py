@@ -330,3 +330,14 @@ def l2_distance(T) -> L2Distance:
 
 
 # proof: end metric-constructors
+
+
+# Not proven (typing sugar only): OpenDP 0.16's subscript form of a numeric metric's type.
+def _descriptor(cls, T) -> str:
+    """``L2Distance[float]`` is the descriptor ``"L2Distance<f64>"``, as in OpenDP 0.16;
+    a non-numeric ``T`` raises ``MakeDomainError``."""
+    return f"{cls.__name__}<{_numeric(T, f'{cls.__name__}[T]').name}>"
+
+
+for _subscriptable in (AbsoluteDistance, L1Distance, L2Distance):  # OpenDP's subscriptable ones
+    _subscriptable.__class_getitem__ = classmethod(_descriptor)
