@@ -4,7 +4,10 @@ Each plot calls the constructors through ``certdp.prelude`` at build time (matpl
 writes its PNG beside the doctrees (``docs/_build/plots/``), never into the sources.  A plot that
 cannot be drawn -- a constructor missing, refusing every argument, or returning nothing to show --
 is a warning naming the cause, so a ``-W`` build fails instead of showing an empty figure.
-The directive's content is the figure's caption.
+The directive's content is the figure's caption.  A plot of the page's own numbers
+(``.. certdp-plot:: histogram`` with ``:data: NAME``) draws the variable ``NAME`` that the page's
+``.. certdp-run::`` blocks left in their namespace, so the figure shows the very release the page
+printed, not a second draw.
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ from sphinx.util.docutils import SphinxDirective  # noqa: E402
 
 __all__ = [
     "PLOTS",
+    "PAGE_PLOTS",
     "PlotError",
     "sized_sum_stair_step",
     "float_sum_relaxation",
     "count_mean_accuracy",
+    "histogram_bars",
     "setup",
 ]
 
@@ -248,10 +253,67 @@ def draw_count_mean_accuracy() -> Figure:
     return figure
 
 
+# -- a histogram the page released, noisy counts beside the true ones (tutorial-histogram) --------
+def histogram_bars(data) -> tuple[str, list[str], list[float], list[float | None]]:
+    """Check and unpack a page's ``(title, labels, true_counts, noisy_counts)``; a noisy count is
+    ``None`` for a key the release did not show.  Anything else is a :class:`PlotError`."""
+    try:
+        title, labels, true_counts, noisy_counts = data
+    except (TypeError, ValueError) as error:
+        raise PlotError("the data is not (title, labels, true counts, noisy counts)") from error
+    labels = [str(label) for label in labels]
+    if not labels or len(true_counts) != len(labels) or len(noisy_counts) != len(labels):
+        raise PlotError(f"{len(labels)} labels, {len(true_counts)} true, {len(noisy_counts)} noisy")
+    if all(noisy is None for noisy in noisy_counts):
+        raise PlotError("no noisy count to show")
+    true_counts = [float(count) for count in true_counts]
+    noisy_counts = [None if noisy is None else float(noisy) for noisy in noisy_counts]
+    return str(title), labels, true_counts, noisy_counts
+
+
+def draw_histogram(data) -> Figure:
+    title, labels, true_counts, noisy_counts = histogram_bars(data)
+    figure = Figure(figsize=(7.2, 3.8), layout="constrained")
+    axes = figure.subplots()
+    positions = range(len(labels))
+    width = 0.4
+    axes.bar(
+        [x - width / 2 for x in positions],
+        true_counts,
+        width,
+        color="#9fb8d0",
+        label="true count (not private)",
+    )
+    shown = [(x, noisy) for x, noisy in zip(positions, noisy_counts) if noisy is not None]
+    axes.bar(
+        [x + width / 2 for x, _ in shown],
+        [noisy for _, noisy in shown],
+        width,
+        color="#d0602c",
+        label="DP release",
+    )
+    for x, noisy in zip(positions, noisy_counts):
+        if noisy is None:
+            axes.annotate(
+                "not released", (x + width / 2, 1), ha="center", va="bottom", size=7, rotation=90
+            )
+    axes.set_xticks(list(positions), labels, rotation=45 if len(labels) > 10 else 0)
+    axes.set_ylabel("records")
+    axes.set_title(title)
+    axes.axhline(0, color="black", linewidth=0.6)
+    axes.legend()
+    return figure
+
+
 PLOTS = {
     "sized-sum-stair-step": draw_sized_sum_stair_step,
     "float-sum-relaxation": draw_float_sum_relaxation,
     "count-mean-accuracy": draw_count_mean_accuracy,
+}
+
+#: Plots of numbers a page computed: drawn from the page variable named by ``:data:``.
+PAGE_PLOTS = {
+    "histogram": draw_histogram,
 }
 
 
@@ -261,16 +323,33 @@ class PlotDirective(SphinxDirective):
 
     required_arguments = 1
     has_content = True
-    option_spec = {"alt": directives.unchanged}
+    option_spec = {"alt": directives.unchanged, "data": directives.unchanged_required}
 
     def run(self) -> list[nodes.Node]:
         name = self.arguments[0]
-        draw = PLOTS.get(name)
-        if draw is None:
-            return self._failed(f"unknown plot {name!r}; known plots: {', '.join(PLOTS)}")
+        variable = self.options.get("data")
+        if name in PAGE_PLOTS:
+            if variable is None:
+                return self._failed(f"plot {name!r} needs :data: naming a variable of the page")
+            namespace = self.env.temp_data.get("certdp_run_namespace") or {}
+            if variable not in namespace:
+                return self._failed(f"plot {name!r}: no certdp-run block set {variable!r}")
+            page_draw = PAGE_PLOTS[name]
+
+            def draw():
+                return page_draw(namespace[variable])
+
+            file_name = f"{self.env.docname.replace('/', '-')}-{variable}"
+        elif name in PLOTS:
+            if variable is not None:
+                return self._failed(f"plot {name!r} takes no :data:")
+            draw, file_name = PLOTS[name], name
+        else:
+            known = ", ".join([*PLOTS, *PAGE_PLOTS])
+            return self._failed(f"unknown plot {name!r}; known plots: {known}")
         folder = Path(self.env.app.doctreedir).parent / "plots"
         folder.mkdir(parents=True, exist_ok=True)
-        png = folder / f"{name}.png"
+        png = folder / f"{file_name}.png"
         try:
             figure = draw()
             figure.savefig(png, dpi=110)

@@ -122,7 +122,7 @@ def _bound(d):
 
 # proof: begin text-lines
 def text_lines(text: str) -> list[str]:
-    """The lines of ``text``, as Rust's ``str::lines`` (and so OpenDP) reads them: split at every
+    r"""The lines of ``text``, as Rust's ``str::lines`` (and so OpenDP) reads them: split at every
     ``"\n"``, one ``"\r"`` right before a ``"\n"`` dropped, the final line ending optional (a
     text ending in ``"\n"`` has no empty last line; the empty text has no line)."""
     pieces = text.split("\n")  # label: lines-split
