@@ -18,8 +18,7 @@ from .conversion import NUMPY_INTEGER_TYPES
 from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .features import assert_features
 from .transformation import Measurement
-from .typenames import _PYTHON_NAMES
-from .types import _NUMPY_ALIASES, INTEGER_TYPES, CarrierType
+from .types import _NUMPY_ALIASES, _PYTHON_ALIASES, INTEGER_TYPES, CarrierType
 
 __all__ = ["Function", "new_function", "postprocess", "output_shape", "convert_output"]
 
@@ -54,9 +53,9 @@ def new_function(function, TO) -> Function:
 
 def _output_name(TO) -> str:
     """``TO`` as a type name: a string as given, ``int``/``float``/``bool``/``str`` and the NumPy
-    scalar types as OpenDP reads them (``core/typenames``, ``core/types``); a typed error naming
+    scalar types as OpenDP reads them (``core/types``); a typed error naming
     ``TO`` for anything else."""
-    for python_type, name in (*_PYTHON_NAMES.items(), *_NUMPY_ALIASES.items()):
+    for python_type, name in (*_PYTHON_ALIASES.items(), *_NUMPY_ALIASES.items()):
         if TO is python_type:
             return name  # label: name-python
     if type(TO) is not str:  # label: name-str
