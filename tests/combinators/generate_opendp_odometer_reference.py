@@ -1,6 +1,6 @@
 """Regenerate ``opendp_odometer_reference.json``: OpenDP 0.16's odometer and privacy filter on
 fixed query sequences (Laplace under pure DP, Gaussian under zCDP, a fixed-delta Gaussian under
-Approximate(MaxDivergence)).
+Approximate(MaxDivergence), a Gaussian under Approximate(ZeroConcentratedDivergence)).
 
 Run with an interpreter that has OpenDP 0.16 installed (certdp never imports it)::
 
@@ -31,6 +31,8 @@ def query(kind, scale):
         return dp.m.make_laplace(*SPACE, scale=scale)
     if kind == "gaussian":
         return dp.m.make_gaussian(*SPACE, scale=scale)
+    if kind == "approxzcdp":  # a Gaussian under Approximate(zCDP): loss (rho, 0)
+        return dp.c.make_approximate(dp.m.make_gaussian(*SPACE, scale=scale))
     zcdp = dp.m.make_gaussian(*SPACE, scale=scale)  # "fixed": Gaussian, delta 1e-6
     return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(zcdp), 1e-6)
 
@@ -39,6 +41,7 @@ MEASURES = {
     "laplace": dp.max_divergence(),
     "gaussian": dp.zero_concentrated_divergence(),
     "fixed": dp.approximate(dp.max_divergence()),
+    "approxzcdp": dp.approximate(dp.zero_concentrated_divergence()),
 }
 
 
@@ -61,6 +64,8 @@ FILTER_CASES = [
     ("gaussian", 1.0, 0.5, [2.0, 2.0, 2.0, 2.0]),
     ("gaussian", 1.0, 1.0, [1.0, 100.0]),
     ("fixed", 1.0, (3.0, 3e-6), [2.0, 2.0, 2.0, 2.0]),
+    ("approxzcdp", 1.0, (0.5, 1e-6), [2.0, 2.0, 2.0, 2.0]),
+    ("approxzcdp", 2.0, (1.0, 0.0), [3.0, 7.0, 1.5, 1.5]),
 ]
 
 

@@ -14,6 +14,7 @@ MEASURES = {
     "laplace": dp.max_divergence(),
     "gaussian": dp.zero_concentrated_divergence(),
     "fixed": dp.approximate(dp.max_divergence()),
+    "approxzcdp": dp.approximate(dp.zero_concentrated_divergence()),
 }
 
 
@@ -22,6 +23,8 @@ def query(kind, scale):
         return dp.m.make_laplace(*SPACE, scale)
     if kind == "gaussian":
         return dp.m.make_gaussian(*SPACE, scale)
+    if kind == "approxzcdp":
+        return dp.c.make_approximate(dp.m.make_gaussian(*SPACE, scale))
     return dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP(dp.m.make_gaussian(*SPACE, scale)), 1e-6)
 
 

@@ -104,10 +104,6 @@ def test_approximate_budgets_both_coordinates():
             {"odometer": dp.Odometer(*SPACE, dp.max_divergence()), "d_in": 1.0, "d_out": 1.0},
             "odometer",
         ),
-        (
-            {"measure": dp.approximate(dp.zero_concentrated_divergence()), "d_out": (1.0, 1e-6)},
-            "odometer",
-        ),
         ({"d_in": -1.0, "d_out": 1.0}, "d_in"),
         ({"d_in": math.nan, "d_out": 1.0}, "d_in"),
         ({"d_in": "1", "d_out": 1.0}, "d_in"),
@@ -133,6 +129,72 @@ def test_bad_approximate_budget():
         with pytest.raises(dp.MakeMeasurementError) as error:
             dp.c.make_privacy_filter(odometer, 1.0, bad)
         assert error.value.parameter == "d_out"
+
+
+APPROX_ZCDP = dp.approximate(dp.zero_concentrated_divergence())
+
+
+def test_approximate_zcdp_charges_rho_and_delta_as_opendp():
+    # OpenDP 0.16: make_privacy_filter(make_fully_adaptive_composition(SPACE,
+    # approximate(zero_concentrated_divergence())), d_in=1.0, d_out=(1.0, 1e-6)), queried with
+    # make_user_measurement(..., privacy_map=lambda d: loss) for these losses in order, gave
+    # privacy_loss(1.0) as below (float.hex), then refused (0.1, 2e-7) with FailedFunction.
+    meas = make_filter(APPROX_ZCDP, 1.0, (1.0, 1e-6))
+    assert meas.map(1.0) == meas.map(0.5) == (1.0, 1e-6)
+    queryable = meas(0.0)
+    expected = [
+        ("0x1.999999999999ap-4", "0x1.421f5f40d8376p-22"),
+        ("0x1.3333333333334p-2", "0x1.421f5f40d8376p-21"),
+        ("0x1.3333333333334p-1", "0x1.e32f0ee144531p-21"),
+    ]
+    losses = [(0.1, 3e-7), (0.2, 3e-7), (0.3, 3e-7)]
+    for loss, (rho, delta) in zip(losses, expected):
+        queryable(stub(APPROX_ZCDP, loss))
+        assert queryable.privacy_loss(1.0) == (float.fromhex(rho), float.fromhex(delta))
+    assert queryable.privacy_loss(1.0) == rounded_total(APPROX_ZCDP, losses)
+    with pytest.raises(dp.FailedFunctionError) as error:
+        queryable(stub(APPROX_ZCDP, (0.1, 2e-7)))  # delta alone would pass 1e-6
+    assert error.value.parameter == "query" and "left" in str(error.value)
+    # certdp keeps answering what fits (OpenDP refuses everything once exhausted)
+    queryable(stub(APPROX_ZCDP, (0.1, 0.0)))
+    assert queryable.state().spent == exact_total(APPROX_ZCDP, [*losses, (0.1, 0.0)])
+    with pytest.raises(dp.FailedFunctionError):
+        queryable(stub(APPROX_ZCDP, (0.31, 0.0)))  # rho alone would pass 1.0
+    queryable(stub(APPROX_ZCDP, (0.3, 1e-7)))  # both exactly at the budget: answered
+    assert queryable.state().spent[0] <= 1 and queryable.state().spent[1] <= Fraction(1e-6)
+
+
+def test_bad_approximate_zcdp_budget():
+    odometer = dp.c.make_fully_adaptive_composition(*SPACE, APPROX_ZCDP)
+    bad_budgets = (
+        1.0,
+        (1.0,),
+        [1.0, 1e-6],
+        (-0.5, 1e-6),
+        (1.0, -1e-6),
+        (math.nan, 0.0),
+        (1.0, math.nan),
+        (1.0, 1.5),
+        (1.0, math.inf),
+        (1.0, Fraction(1000001, 1000000)),
+    )
+    for bad in bad_budgets:
+        with pytest.raises(dp.MakeMeasurementError) as error:
+            dp.c.make_privacy_filter(odometer, 1.0, bad)
+        assert error.value.parameter == "d_out"
+    assert "delta must be at most 1" in str(
+        pytest.raises(
+            dp.MakeMeasurementError, dp.c.make_privacy_filter, odometer, 1.0, (1.0, 2)
+        ).value
+    )
+    # delta = 1 and rho = inf are distances of the measure
+    assert dp.c.make_privacy_filter(odometer, 1.0, (math.inf, 1)).map(1.0) == (math.inf, 1.0)
+    queryable = dp.c.make_privacy_filter(odometer, 1.0, (1.0, 1e-6))(0.0)
+    for loss in ((-0.1, 0.0), (0.1, -1e-9), (math.nan, 0.0), (0.1, math.nan), 0.1):
+        with pytest.raises(dp.FailedMapError) as error:
+            queryable(stub(APPROX_ZCDP, loss))
+        assert error.value.parameter == "query"
+    assert queryable.state().charged == 0
 
 
 def test_a_query_whose_map_raises_is_refused_before_anything():
@@ -238,6 +300,63 @@ def test_eight_threads_never_exceed_the_budget(kind):
         while exact_total(dp.max_divergence(), losses[:1] * (fit + 1)) <= d_out:
             fit += 1
         assert len(answered) == fit
+
+
+@pytest.mark.parametrize("kind", ["same", "mixed"])
+def test_eight_threads_never_exceed_an_approximate_zcdp_budget(kind):
+    d_out = (2.0, Fraction(1, 10**5))
+    queryable = make_filter(APPROX_ZCDP, 1.0, d_out)(0.0)
+    # Gaussians (loss (rho, 0)) and stubs with a delta, so each coordinate can run out first
+    mixed = [
+        lambda: dp.c.make_approximate(dp.m.make_gaussian(*SPACE, 2.0)),
+        lambda: stub(APPROX_ZCDP, (0.01, 3e-7)),
+        lambda: stub(APPROX_ZCDP, (0.125, 0.0)),
+        lambda: stub(APPROX_ZCDP, (0.0, 1e-6)),
+    ]
+    makers = mixed[1:2] if kind == "same" else mixed
+    answered, refusals, others = [], [], []
+    lock = threading.Lock()
+    start = threading.Barrier(8)
+
+    def work(i):
+        start.wait()
+        for j in range(40):
+            q = makers[(i * 7 + j) % len(makers)]()
+            try:
+                queryable(q)
+            except dp.FailedFunctionError as error:
+                with lock:
+                    refusals.append(error)
+            except BaseException as error:  # noqa: BLE001 - must not happen; asserted below
+                with lock:
+                    others.append(error)
+            else:
+                with lock:
+                    answered.append(q)
+            rho, delta = queryable.state().spent
+            if not (rho <= d_out[0] and delta <= d_out[1]):
+                with lock:
+                    others.append(AssertionError(f"spent {(rho, delta)} > {d_out}"))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=300)
+    assert not any(thread.is_alive() for thread in threads), "deadlock"
+    assert others == []
+    assert len(answered) + len(refusals) == 320 and refusals
+    assert all(
+        error.parameter == "query" and "refused before release" in str(error) for error in refusals
+    )
+    losses = [q.map(1.0) for q in answered]
+    rho, delta = exact_total(APPROX_ZCDP, losses)
+    assert rho <= d_out[0] and delta <= d_out[1]
+    assert queryable.state().spent == (rho, delta)
+    assert queryable.privacy_loss(1.0) == rounded_total(APPROX_ZCDP, losses)
+    if kind == "same":
+        # equal queries: exactly as many are answered as fit one after another (delta binds: 33)
+        assert len(answered) == 33
 
 
 def test_contract_holds():

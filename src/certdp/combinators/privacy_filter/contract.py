@@ -1,6 +1,6 @@
 """Contract of ``make_privacy_filter``: the theorem of make_privacy_filter.tex, executable.
 
-``CONTRACT.verify()`` builds filters (pure DP, zCDP, Approximate(MaxDivergence); budgets from
+``CONTRACT.verify()`` builds filters (pure DP, zCDP, Approximate of either; budgets from
 zero to ``+inf``, fractions included) and submits drawn sequences of queries: real Laplace
 (pure DP) and Gaussian (zCDP) measurements, whose exact divergences on a pair of ``d_in``-close
 inputs their own contracts compute, and queries whose maps state chosen losses (pairs
@@ -46,7 +46,13 @@ from .make_privacy_filter import make_privacy_filter
 
 __all__ = ["CONTRACT", "FilterContract"]
 
-FILTERED = (max_divergence(), zero_concentrated_divergence(), approximate(max_divergence()))
+FILTERED = (
+    max_divergence(),
+    zero_concentrated_divergence(),
+    approximate(max_divergence()),
+    approximate(zero_concentrated_divergence()),
+)
+APPROX_ZCDP = approximate(zero_concentrated_divergence())
 
 
 def _violation(message: str, condition: str = "budget") -> ContractError:
@@ -64,6 +70,9 @@ def _budgets(measure):
         st.sampled_from([0.0, 0.5, 1.0, 2.0, 5.0, math.inf, Fraction(1, 3)]),
         st.floats(min_value=0.0, max_value=6.0),
     )
+    if measure == APPROX_ZCDP:  # a delta is at most 1 under approximate zCDP
+        delta = st.one_of(st.sampled_from([0.0, 1e-6, Fraction(1, 3), 1]), st.floats(0.0, 1.0))
+        return st.tuples(number, delta)
     return st.tuples(number, number) if is_pair(measure) else number
 
 
@@ -197,7 +206,7 @@ CONTRACT = FilterContract(
                 and a.odometer.output_measure in FILTERED
             ),
             "odometer must come from make_fully_adaptive_composition, under MaxDivergence, "
-            "ZeroConcentratedDivergence or Approximate(MaxDivergence)",
+            "ZeroConcentratedDivergence or Approximate of either",
             parameter="odometer",
         ),
         Precondition(
@@ -209,11 +218,15 @@ CONTRACT = FilterContract(
         Precondition(
             "d-out-loss",
             lambda a: (
-                type(a.d_out) is tuple and len(a.d_out) == 2 and all(map(_loss, a.d_out))
+                type(a.d_out) is tuple
+                and len(a.d_out) == 2
+                and all(map(_loss, a.d_out))
+                and (a.odometer.output_measure != APPROX_ZCDP or a.d_out[1] <= 1)
                 if is_pair(a.odometer.output_measure)
                 else _loss(a.d_out)
             ),
-            "d_out must be a non-negative number (a pair of them under an approximate measure)",
+            "d_out must be a non-negative number (a pair of them under an approximate measure, "
+            "its delta at most 1 under approximate zCDP)",
             parameter="d_out",
         ),
     ],

@@ -1,8 +1,8 @@
 """``make_privacy_filter``: an odometer held to the budget ``d_out`` at ``d_in``.
 
 Guarantee (make_privacy_filter.tex): for an odometer from ``make_fully_adaptive_composition``
-under MaxDivergence, ZeroConcentratedDivergence or Approximate(MaxDivergence), a ``d_in`` of its
-metric and a ``d_out`` of its measure, the returned measurement releases an
+under MaxDivergence, ZeroConcentratedDivergence or Approximate of either, a ``d_in`` of its
+metric and a ``d_out`` of its measure (a ``delta`` at most 1 under Approximate(zCDP)), the returned measurement releases an
 :class:`OdometerQueryable` that refuses, before charging or running it, every measurement that
 would take the loss at ``d_in`` above ``d_out``; its map ``d_in' <= d_in -> d_out`` is valid
 for every sequence of adaptively chosen measurements (the filter theorems of the proof).
@@ -44,11 +44,11 @@ def make_privacy_filter(odometer, d_in, d_out) -> Measurement:
     measure = odometer.output_measure
     filtered = (MaxDivergence, ZeroConcentratedDivergence)
     if type(measure) not in filtered and not (
-        isinstance(measure, ApproximateDivergence) and type(measure.measure) is MaxDivergence
+        isinstance(measure, ApproximateDivergence) and type(measure.measure) in filtered
     ):  # label: filter-measure
         raise MakeMeasurementError(
-            "output measure must be MaxDivergence, ZeroConcentratedDivergence or "
-            f"Approximate(MaxDivergence) (the measures with a proven filter), got {measure!r}",
+            "output measure must be MaxDivergence, ZeroConcentratedDivergence or Approximate "
+            f"of either (the measures with a proven filter), got {measure!r}",
             parameter="odometer",
         )
     try:
@@ -56,6 +56,13 @@ def make_privacy_filter(odometer, d_in, d_out) -> Measurement:
     except FailedMapError as error:
         raise MakeMeasurementError(str(error).removeprefix("d_in: "), parameter="d_in") from None
     compose_losses(measure, [d_out], MakeMeasurementError, "d_out")  # label: d-out
+    approximate_zcdp = isinstance(measure, ApproximateDivergence) and (
+        type(measure.measure) is ZeroConcentratedDivergence
+    )
+    if approximate_zcdp and not d_out[1] <= 1:  # label: delta-at-most-one
+        raise MakeMeasurementError(
+            f"delta must be at most 1 under {measure!r}, got {d_out[1]!r}", parameter="d_out"
+        )
     if isinstance(measure, ApproximateDivergence):
         stated = (_stated(d_out[0]), _stated(d_out[1]))  # label: stated-pair
     else:
