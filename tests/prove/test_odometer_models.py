@@ -131,3 +131,65 @@ def test_an_odometer_adding_in_floats_is_refuted(tmp_path):
         tmp_path, "make_fully_adaptive_composition", edit, select="odometer (MaxDivergence)"
     )
     assert summary["status"] == "counterexample", summary
+
+
+@given(
+    st.tuples(
+        st.one_of(_LOSSES, st.fractions(min_value=0, max_value=10**6)),
+        st.one_of(st.floats(min_value=0.0, max_value=1.0), st.fractions(min_value=0, max_value=1)),
+    ),
+    st.sampled_from([0.0, 1.0, 2.5]),
+)
+def test_approximate_zcdp_filter_map_is_the_model(d_out, d_in):
+    value = filter_model.filter_map(d_in, d_out, d_in)
+    assert type(value) is tuple and len(value) == 2
+    for stated, budget in zip(value, d_out):
+        if budget == math.inf:
+            assert stated == math.inf
+            continue
+        exact = z3.RealVal(str(Fraction(budget)))
+        model = float_of(z3.simplify(z3.fpToFP(z3.RTP(), exact, _F64)))
+        assert _bits(stated) == _bits(model)
+
+
+def test_the_pair_instances_see_both_coordinates_bind():
+    # the seeded pair lists must exercise refusals by rho alone and by delta alone, else an
+    # edit of one coordinate's accounting could pass unseen
+    by_rho = by_delta = 0
+    for losses in filter_model.pair_loss_lists():
+        for d_out in filter_model.PAIR_CHECK_BUDGETS:
+            answered, _ = filter_model.code_budget(losses, d_out, False)
+            kept = []
+            for loss, ok in zip(losses, answered):
+                if ok:
+                    kept.append(loss)
+                    continue
+                rho_past = math.inf in (loss[0], *(k[0] for k in kept)) or sum(
+                    Fraction(v[0]) for v in [*kept, loss]
+                ) > Fraction(d_out[0])
+                by_rho += rho_past
+                by_delta += not rho_past
+    assert by_rho > 10 and by_delta > 10
+
+
+def test_an_approximate_zcdp_filter_not_adding_delta_is_refuted(tmp_path):
+    edit = {
+        ODOMETER: [
+            (
+                "_exact_sum([e for _, e in losses]))",
+                "_exact_sum([e for _, e in losses][-1:]))",
+            )
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="(pairs, sequence)")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_an_approximate_zcdp_filter_admitting_delta_above_one_is_refuted(tmp_path):
+    edit = {
+        "combinators/privacy_filter/make_privacy_filter.py": [
+            ("if approximate_zcdp and not d_out[1] <= 1:", "if approximate_zcdp and False:")
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="(pair map)")
+    assert summary["status"] == "counterexample", summary
