@@ -4,6 +4,8 @@ enforcement."""
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -412,3 +414,47 @@ def test_conversion_refuses_a_huge_int_with_a_typed_error(TO):
     chained = dp.c.make_chain_pm(dp.new_function(lambda y: huge, TO=TO), _laplace())
     with pytest.raises(FailedFunctionError):
         chained(1.0)
+
+
+def test_a_tower_of_5000_postprocessors_builds_maps_and_runs_without_recursion():
+    """``m >> f >> f >> ...`` is flattened (core/postprocess.py ``_tower``): a tower 5000 high
+    builds, maps and releases in one loop, under the default recursion limit, applying the
+    functions in order; the first one that raises stops it with the usual typed error."""
+    assert sys.getrecursionlimit() < 5000  # so a nested tower would fail here
+    dp.enable_features("honest-but-curious")
+    base = _laplace()
+    calls = []
+    step = dp.new_function(lambda y: calls.append(y) or y + 1, TO="ExtrinsicObject")
+    tower = base >> (lambda y: 0)
+    for _ in range(4999):
+        tower = tower >> step
+    assert tower.map(1) == base.map(1) and tower.map(3) == base.map(3)
+    with pytest.raises(dp.FailedMapError):
+        tower.map(-1)
+    released = tower(1.0)
+    # each function received the previous one's value, in order
+    assert calls == list(range(4999)) and released == 4999
+    assert tower.input_space == base.input_space and tower.output_measure == base.output_measure
+    # a failure half-way: later functions never run, the error names the failing one's text
+    calls.clear()
+    broken = tower >> (lambda y: 1 / 0)
+    for _ in range(4999):
+        broken = broken >> step
+    with pytest.raises(FailedFunctionError) as error:
+        broken(1.0)
+    assert calls == list(range(4999)) and error.value.parameter == "postprocess1"
+    assert "ZeroDivisionError" in str(error.value)
+    # make_chain_pm on a tower is the same loop
+    assert dp.c.make_chain_pm(step, tower).map(1) == base.map(1)
+
+
+def test_a_changed_postprocessing_is_not_flattened():
+    """A postprocessing whose function was replaced after it was built is run as it is now
+    (nested), never by the recorded loop."""
+    dp.enable_features("honest-but-curious")
+    first = _laplace() >> (lambda y: 1.0)
+    first.function = lambda x: 2.0
+    assert (first >> (lambda y: y * 10))(1.0) == 20.0
+    changed_map = _laplace() >> (lambda y: y)
+    changed_map._map = lambda d_in: 123.0
+    assert (changed_map >> (lambda y: y)).map(1) == 123.0

@@ -103,8 +103,8 @@ def test_a_postprocess_map_that_claims_less_is_refuted(tmp_path):
     edit = {
         "core/postprocess.py": [
             (
-                "privacy_map=measurement0.map,  # label: map",
-                "privacy_map=lambda d_in: min(measurement0.map(d_in), 1.0),  # label: map",
+                "privacy_map=base_map,  # label: map",
+                "privacy_map=lambda d_in: min(base_map(d_in), 1.0),  # label: map",
             )
         ]
     }
@@ -120,8 +120,8 @@ def test_a_postprocess_map_that_halves_d_in_is_refuted(tmp_path):
     edit = {
         "core/postprocess.py": [
             (
-                "privacy_map=measurement0.map,  # label: map",
-                "privacy_map=lambda d_in: measurement0.map(d_in / 2),  # label: map",
+                "privacy_map=base_map,  # label: map",
+                "privacy_map=lambda d_in: base_map(d_in / 2),  # label: map",
             )
         ]
     }

@@ -3,7 +3,9 @@
 Guarantee (postprocess.tex): calling a :class:`Function` calls the callback on the same argument
 and returns what it returns; :func:`postprocess` builds the measurement releasing
 ``postprocess1(measurement0(x))`` with ``measurement0``'s input domain, metric, measure and map, which
-stay valid (postprocessing never increases any of certdp's divergences).  What the callback
+stay valid (postprocessing never increases any of certdp's divergences); a tower
+``m >> f1 >> f2 >> ...`` is one measurement applying ``f1, f2, ...`` in a loop to ``m``'s release
+(no call depth grows with its height).  What the callback
 raises becomes a ``FailedFunctionError`` carrying only the exception's class name and text (a
 function of the release, so itself postprocessing), never the release or the callback's frames.
 Building a Function requires the feature ``"honest-but-curious"``, by which the user states that
@@ -222,25 +224,74 @@ def _apply(function: Function, release) -> tuple[bool, object]:
         return False, f"{kind}: {text}"  # label: apply-failed
 
 
+def _tower(measurement) -> tuple:
+    """``(base, functions, base_map, space)`` when ``measurement`` is a postprocessing built by
+    :func:`postprocess` and left as built (its function, map, space and no runtime contract
+    being the recorded ones): it releases ``functions`` applied in order to ``base``'s release,
+    and its map is ``base_map``.  Otherwise ``(measurement, (), measurement.map, its space)``.
+    So a tower ``m >> f >> f >> ...`` is run by a loop, never by nested calls."""
+    state = measurement.__dict__
+    record = state.get("_tower")
+    if (
+        type(measurement) is Measurement
+        and type(record) is _Tower
+        and state.get("function") is record.function
+        and state.get("_map") is record.base_map
+        and state.get("postcondition") is None
+        and state.get("_node") is None
+        and state.get("input_domain") is record.space[0]
+        and state.get("input_metric") is record.space[1]
+        and state.get("output_measure") is record.space[2]
+    ):  # label: tower-kept
+        return record.base, record.functions, record.base_map, record.space
+    space = (measurement.input_domain, measurement.input_metric, measurement.output_measure)
+    return measurement, (), measurement.map, space  # label: tower-leaf
+
+
+class _Tower(tuple):
+    """What :func:`postprocess` records on the measurement it builds: the ``base`` measurement,
+    the ``functions`` applied to its release in order, and the built measurement's
+    ``function``, map (``base_map``) and ``space`` (so a later change to any is seen by
+    :func:`_tower`)."""
+
+    __slots__ = ()
+
+    def __new__(cls, base, functions, function, base_map, space):
+        return super().__new__(cls, (base, functions, function, base_map, space))
+
+    base = property(lambda self: self[0])
+    functions = property(lambda self: self[1])
+    function = property(lambda self: self[2])
+    base_map = property(lambda self: self[3])
+    space = property(lambda self: self[4])
+
+
 def postprocess(postprocess1: Function, measurement0: Measurement) -> Measurement:
     """``postprocess1(measurement0(x))``, with ``measurement0``'s domain, metric, measure and
-    map."""
+    map; a postprocessing of a postprocessing applies both functions in one loop to the
+    innermost measurement's release."""
+    base, earlier, base_map, space = _tower(measurement0)  # label: tower
+    functions = (*earlier, postprocess1)  # label: functions
 
     def released(arg):
-        succeeded, value = _apply(postprocess1, measurement0.invoke(arg))  # label: released
-        if succeeded:
-            return value  # label: released-value
-        raise FailedFunctionError(  # label: released-error
-            f"the postprocessing function raised {value}", parameter="postprocess1"
-        )
+        release = base.invoke(arg)  # label: released
+        for function in functions:
+            succeeded, release = _apply(function, release)  # label: released-step
+            if not succeeded:
+                raise FailedFunctionError(  # label: released-error
+                    f"the postprocessing function raised {release}", parameter="postprocess1"
+                )
+        return release  # label: released-value
 
-    return Measurement(
-        input_domain=measurement0.input_domain,
+    built = Measurement(
+        input_domain=space[0],
         function=released,
-        input_metric=measurement0.input_metric,
-        output_measure=measurement0.output_measure,  # label: output-measure
-        privacy_map=measurement0.map,  # label: map
+        input_metric=space[1],
+        output_measure=space[2],  # label: output-measure
+        privacy_map=base_map,  # label: map
     )
+    built._tower = _Tower(base, functions, released, base_map, space)  # label: record
+    return built
 
 
 # proof: end postprocess

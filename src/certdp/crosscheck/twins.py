@@ -801,6 +801,11 @@ def _filter_points(quick: bool) -> list[Point]:
                 found.append(
                     Point("make_privacy_filter", code, numeric_d_ins("f64", quick), search="")
                 )
+    azcdp = "dp.approximate(dp.zero_concentrated_divergence())"
+    odometer = f"dp.c.make_fully_adaptive_composition({_numeric_space('f64', False)}, {azcdp})"
+    for d_out in ((0.5, 1e-6),) if quick else ((0.5, 1e-6), (1 / 3, 0.0), (1e300, 1.0)):
+        code = f"dp.c.make_privacy_filter({odometer}, d_in=1.0, d_out={d_out!r})"
+        found.append(Point("make_privacy_filter", code, numeric_d_ins("f64", quick), search=""))
     return found
 
 
