@@ -28,7 +28,7 @@ def _prove(tmp_path, name, edits, select):
         ("make_create_dataframe", {CREATE: [('*[""] * (width', '*["?"] * (width')]}),
         ("make_create_dataframe", {CREATE: [("return DataFrame(K, columns, len(rows))", "return DataFrame(K, {}, len(rows) // 2)")]}),
         ("make_split_dataframe", {SPLIT: [HALF]}),
-        ("make_split_dataframe", {SPLIT: [("for line in text_lines(text)]", "for line in text_lines(text)[1:]]")]}),
+        ("make_split_dataframe", {SPLIT: [("for line in text_lines(text)", "for line in text_lines(text)[1:]")]}),
         ("make_select_column", {SELECT: [HALF]}),
         ("make_select_column", {SELECT: [('"key").values)', '"key").values)[1:]')]}),
         ("make_df_cast_default", {CAST: [HALF]}),

@@ -9,6 +9,9 @@ the symmetric distance (core/dataframe_domain.tex, transformations/_rowmap/rowma
 
 from __future__ import annotations
 
+import gc
+from operator import itemgetter
+
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
@@ -19,10 +22,11 @@ from certdp.core.types import carrier, infer_type
 
 __all__ = ["make_create_dataframe", "column_names", "frame_of_records"]
 
+# proof: begin constructor
+#: The carrier type of the columns this step builds.
 _STRING = carrier("String")
 
 
-# proof: begin constructor
 def column_names(col_names, K, parameter: str = "col_names"):
     """The name type (``K``, else the type of the first name) and the names as exact values;
     a float type, or a name that is not a value of it, raises MakeTransformationError."""
@@ -61,10 +65,17 @@ def frame_of_records(records, K, names) -> DataFrame:
     width = len(names)
     last = {name: i for i, name in enumerate(names)}  # label: last-wins
     rows = [
-        record[:width] if len(record) >= width else [*record, *[""] * (width - len(record))]
+        record
+        if len(record) == width
+        else record[:width]
+        if len(record) > width
+        else [*record, *[""] * (width - len(record))]
         for record in records
     ]  # label: pad-or-cut
-    columns = {name: Column(_STRING, tuple(row[i] for row in rows)) for name, i in last.items()}
+    columns = {
+        name: Column(_STRING, tuple(map(itemgetter(i), rows)))  # label: columns
+        for name, i in last.items()
+    }
     return DataFrame(K, columns, len(rows))  # label: frame
 
 
@@ -75,7 +86,13 @@ def make_create_dataframe(col_names, K=None) -> Transformation:
     K, names = column_names(col_names, K)  # label: names
 
     def function(data):
-        return frame_of_records(data, K, names)  # label: function
+        collecting = gc.isenabled()  # label: gc-pause
+        gc.disable()  # a million new tuples would start a full collection again and again
+        try:
+            return frame_of_records(data, K, names)  # label: function
+        finally:
+            if collecting:
+                gc.enable()  # label: gc-resume
 
     def stability_map(d_in):
         return d_in  # label: stability-map

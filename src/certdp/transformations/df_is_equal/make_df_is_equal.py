@@ -20,10 +20,11 @@ from certdp.transformations.df_cast_default.make_df_cast_default import frame_in
 
 __all__ = ["make_df_is_equal", "then_df_is_equal"]
 
+# proof: begin constructor
+#: The carrier type of the columns this step builds.
 _BOOL = carrier("bool")
 
 
-# proof: begin constructor
 @certified
 def make_df_is_equal(input_domain, input_metric, column_name, value, TIA=None) -> Transformation:
     """Replace the column ``column_name`` (of ``TIA``, else the type of ``value``) by

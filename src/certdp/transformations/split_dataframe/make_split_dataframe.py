@@ -9,6 +9,8 @@ so ``d_in -> d_in`` is a valid stability map under the symmetric distance.
 
 from __future__ import annotations
 
+import gc
+
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import DataFrameDomain
 from certdp.core.domains import atom_domain
@@ -44,8 +46,16 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
     K, names = column_names(col_names, K)  # label: names
 
     def function(text):
-        records = [split_fields(line, separator) for line in text_lines(text)]  # label: function
-        return frame_of_records(records, K, names)  # label: frame
+        collecting = gc.isenabled()  # label: gc-pause
+        gc.disable()  # millions of new lists would start a full collection again and again
+        try:
+            records = [
+                split_fields(line, separator) for line in text_lines(text)
+            ]  # label: function
+            return frame_of_records(records, K, names)  # label: frame
+        finally:
+            if collecting:
+                gc.enable()  # label: gc-resume
 
     def stability_map(d_in):
         return d_in  # label: stability-map

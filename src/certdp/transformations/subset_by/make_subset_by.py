@@ -18,10 +18,11 @@ from certdp.transformations.create_dataframe.make_create_dataframe import column
 
 __all__ = ["make_subset_by"]
 
+# proof: begin constructor
+#: The carrier type the indicator column must have.
 _BOOL = carrier("bool")
 
 
-# proof: begin constructor
 @certified
 def make_subset_by(indicator_column, keep_columns, TK=None) -> Transformation:
     """Rows where ``indicator_column`` is true, restricted to ``keep_columns``; stability
