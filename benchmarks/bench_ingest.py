@@ -55,9 +55,14 @@ def _histogram(dp):
     return counts >> dp.m.then_laplace(1.0)
 
 
+def _frame_column(dp):
+    return dp.t.make_split_dataframe(",", COLUMNS) >> dp.t.make_select_column("income", str)
+
+
 PIPELINES = [
     ("split_lines", _split),
     ("split_lines >> split_records", _records),
+    ("split_dataframe >> select_column", _frame_column),
     ("split_dataframe .. sum", _guide),
     ("split_dataframe .. count_by_cat .. laplace", _histogram),
 ]
