@@ -72,3 +72,18 @@ def test_schema_column_errors_read_the_schema_alone():
         with pytest.raises(FailedCastError, match="key: column 'b' holds i32, not String"):
             schema_column(frame, "b", S, "key")
         assert schema_column(frame, "b", None, "key").T == I32
+
+
+def test_hand_built_frames_with_foreign_entries_or_names_are_refused():
+    domain = dataframe_domain(str)
+    floats = DataFrame(S, {"c": Column(carrier("f64"), (math.nan, -0.0))}, 2)
+    assert domain.member(floats)
+    for bad in (
+        DataFrame(S, {"a": Column(S, (1,))}, 1),  # an int in a String column
+        DataFrame(S, {1: Column(S, ("x",))}, 1),  # an int name for K = String
+        DataFrame(S, {"a": Column(I32, (True,))}, 1),  # a bool is not an i32
+        DataFrame(S, {"a": Column(I32, (2**40,))}, 1),  # outside i32
+        DataFrame(S, {"a": Column(S, ["x"])}, 1),  # a list, not a tuple
+        "not a frame",
+    ):
+        assert not domain.member(bad)

@@ -61,6 +61,18 @@ class DataFrame(Frozen):
         return f"DataFrame(K={self.K}, columns={len(self.columns)}, rows={self.length})"
 
 
+def _entries_of(T: CarrierType, values: tuple) -> bool:
+    """Is every entry a value of ``T`` (of its exact built-in type, in range)?"""
+    exact_type = {"String": str, "bool": bool}.get(T.name, int if T.is_integer else float)
+    if not set(map(type, values)) <= {exact_type}:  # label: entries-types
+        return False
+    if T.is_integer and values:
+        return T.min <= min(values) and max(values) <= T.max  # label: entries-range
+    if T.name == "f32":
+        return all(T.exact(v) is v for v in values)  # label: entries-f32
+    return True
+
+
 class DataFrameDomain(Domain):
     """Every :class:`DataFrame` whose column names have the carrier type ``K``."""
 
@@ -72,6 +84,17 @@ class DataFrameDomain(Domain):
             raise refuse(self, f"type: must be a DataFrame, got {type(value).__name__}")
         if value.K != self.K:  # label: domain-key-type
             raise refuse(self, f"column names must have the type {self.K}")
+        for name, column in value.columns.items():
+            if self.K.exact(name) is not name:  # label: domain-names
+                raise refuse(self, f"type: a column name is not a value of {self.K}")
+            if type(column) is not Column or type(column.values) is not tuple:
+                raise refuse(
+                    self, "type: a column must be a Column of a tuple"
+                )  # label: domain-column
+            if type(column.T) is not CarrierType or not _entries_of(column.T, column.values):
+                raise refuse(
+                    self, "type: an entry is not a value of its type"
+                )  # label: domain-entries
         return value
 
     def _key(self) -> tuple:
