@@ -47,6 +47,8 @@ def members(domain: AtomDomain) -> st.SearchStrategy:
     option domain: ``None`` and members of its atom domain)."""
     if type(domain) is OptionDomain:
         return st.one_of(st.none(), members(domain.element_domain))
+    if type(domain) is VectorDomain:  # a record that is itself a vector (a split line)
+        return datasets(domain, max_size=4)
     T = domain.T
     if T.name == "bool":
         return st.booleans()

@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 
 from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES
+from .dataframe_domain import DataFrame
 from .errors import FailedCastError, FailedMapError, MakeDomainError, MetricMismatchError
 from .frozen import Frozen
 from .types import CarrierType, carrier
@@ -183,9 +184,14 @@ class Metric(Frozen):
 class SymmetricDistance(Metric):
     """Size of the symmetric difference of two datasets seen as multisets (order ignored); a
     text (a ``str``) is the dataset of its lines (:func:`text_lines`), as in OpenDP; a subclass
-    of ``str`` is refused."""
+    of ``str`` is refused; two data frames are the datasets of their rows when their schemas
+    are equal, and at infinite distance otherwise."""
 
     def distance(self, a, b) -> int:
+        if type(a) is DataFrame or type(b) is DataFrame:
+            if type(a) is not type(b) or a.schema() != b.schema():  # label: sym-frames
+                return INFINITY
+            a, b = a.rows(), b.rows()  # label: sym-frame-rows
         a, b = _dataset(a, "a"), _dataset(b, "b")  # label: sym-texts
         histogram_a = Counter(record_key(x) for x in a)  # label: histogram
         histogram_b = Counter(record_key(x) for x in b)

@@ -955,6 +955,72 @@ def _split_records_points(quick: bool) -> list[Point]:
     return found
 
 
+# -- dataframes: every frame step observed through a chain from a text to one column ------------
+_TEXT_SPACE = "dp.atom_domain(T='String'), dp.symmetric_distance()"
+_FRAME = "dp.t.make_split_dataframe(',', ['a', 'b', 'c'])"
+
+
+def _frame_points(name: str, chains: tuple, quick: bool) -> list[Point]:
+    """Points of a frame step: OpenDP cannot take or return a frame in Python, so each chain
+    starts from a text and ends with a selected column."""
+    picked = chains[:1] if quick else chains
+    return [Point(name, code, _d_ins(quick), space=_TEXT_SPACE) for code in picked]
+
+
+@register("make_create_dataframe", "transformation")
+def _create_dataframe_points(quick: bool) -> list[Point]:
+    head = "dp.t.make_split_lines() >> dp.t.make_split_records(',') >> "
+    chains = tuple(
+        f"{head}dp.t.make_create_dataframe({names!r}) >> dp.t.make_select_column({key!r}, str)"
+        for names, key in ((["a", "b"], "b"), (["a", "a", "b"], "a"), ([0, 1, 2, 3], 3))
+    )
+    return _frame_points("make_create_dataframe", chains, quick)
+
+
+@register("make_split_dataframe", "transformation")
+def _split_dataframe_points(quick: bool) -> list[Point]:
+    chains = tuple(
+        f"dp.t.make_split_dataframe({sep!r}, ['a', 'b']) >> dp.t.make_select_column('b', str)"
+        for sep in (",", "", " ", "ab")
+    )
+    return _frame_points("make_split_dataframe", chains, quick)
+
+
+@register("make_select_column", "transformation")
+def _select_column_points(quick: bool) -> list[Point]:
+    chains = tuple(f"{_FRAME} >> dp.t.make_select_column({key!r}, str)" for key in "acb")
+    return _frame_points("make_select_column", chains, quick)
+
+
+@register("make_df_cast_default", "transformation")
+def _df_cast_default_points(quick: bool) -> list[Point]:
+    chains = tuple(
+        f"{_FRAME} >> dp.t.then_df_cast_default('a', str, {TOA}) >> "
+        f"dp.t.make_select_column('a', {TOA})"
+        for TOA in ("int", "float", "bool")
+    )
+    return _frame_points("make_df_cast_default", chains, quick)
+
+
+@register("make_df_is_equal", "transformation")
+def _df_is_equal_points(quick: bool) -> list[Point]:
+    chains = tuple(
+        f"{_FRAME} >> dp.t.then_df_is_equal('b', {value!r}) >> dp.t.make_select_column('b', bool)"
+        for value in ("1", "", "x")
+    )
+    return _frame_points("make_df_is_equal", chains, quick)
+
+
+@register("make_subset_by", "transformation")
+def _subset_by_points(quick: bool) -> list[Point]:
+    chains = tuple(
+        f"{_FRAME} >> dp.t.then_df_is_equal('b', '1') >> dp.t.make_subset_by('b', {keep!r})"
+        f" >> dp.t.make_select_column({keep[0]!r}, str)"
+        for keep in (["a"], ["c", "a"])
+    )
+    return _frame_points("make_subset_by", chains, quick)
+
+
 def _threshold_space(T: str, D: str | None = None, p: int = 1) -> str:
     """Maps from strings to ``T`` under ``l0{p}inf_distance(absolute_distance(D))``."""
     domain = f"dp.map_domain(dp.atom_domain(T='String'), dp.atom_domain(T={T!r}))"

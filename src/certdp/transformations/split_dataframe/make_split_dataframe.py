@@ -1,0 +1,73 @@
+"""``make_split_dataframe``: split a text into lines, each line into fields, and load them
+into a frame of String columns.
+
+Guarantee (make_split_dataframe.tex): the lines are Rust's ``str::lines`` of the text
+(core/metrics.tex), the fields those of ``make_split_records`` and the frame that of
+``make_create_dataframe``, as in OpenDP 0.16; the rows of the frame are a row map of the lines,
+so ``d_in -> d_in`` is a valid stability map under the symmetric distance.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from certdp.contracts import certified
+from certdp.core.dataframe_domain import DataFrameDomain
+from certdp.core.domains import atom_domain
+from certdp.core.errors import MakeTransformationError, type_mismatch
+from certdp.core.metrics import symmetric_distance, text_lines
+from certdp.core.transformation import Transformation
+from certdp.transformations.create_dataframe.make_create_dataframe import (
+    column_names,
+    frame_of_records,
+)
+from certdp.transformations.split_records.make_split_records import split_fields
+
+__all__ = ["make_split_dataframe"]
+
+
+# proof: begin constructor
+@certified
+def make_split_dataframe(separator, col_names, K=None) -> Transformation:
+    """Split a text into lines and each line at ``separator`` (``None`` for ``","``) into
+    trimmed fields, loaded as rows of String columns ``col_names``; stability ``d_in -> d_in``."""
+    if separator is None:  # label: separator-default
+        separator = ","
+    if type(separator) is not str:  # label: separator-type
+        raise type_mismatch(MakeTransformationError)(
+            f'must be a str (or None for ","), not {type(separator).__name__}',
+            parameter="separator",
+        )
+    if "\x00" in separator:  # label: separator-nul
+        raise MakeTransformationError(
+            "must not contain the NUL character (OpenDP would cut the separator there)",
+            parameter="separator",
+        )
+    K, names = column_names(col_names, K)  # label: names
+
+    def function(text):
+        collecting = gc.isenabled()  # label: gc-pause
+        gc.disable()  # millions of new lists would start a full collection again and again
+        try:
+            records = [
+                split_fields(line, separator) for line in text_lines(text)
+            ]  # label: function
+            return frame_of_records(records, K, names)  # label: frame
+        finally:
+            if collecting:
+                gc.enable()  # label: gc-resume
+
+    def stability_map(d_in):
+        return d_in  # label: stability-map
+
+    return Transformation(
+        input_domain=atom_domain(T="String"),
+        output_domain=DataFrameDomain(K),  # label: output-domain
+        function=function,
+        input_metric=symmetric_distance(),
+        output_metric=symmetric_distance(),
+        stability_map=stability_map,
+    )
+
+
+# proof: end constructor

@@ -1,0 +1,89 @@
+"""core/dataframe_domain: frames, their schema and rows, the domain's admission, schema_column's
+typed errors, and the symmetric distance of frames (rows when schemas agree, +inf otherwise)."""
+
+import math
+
+import pytest
+
+from certdp.core.dataframe_domain import (
+    Column,
+    DataFrame,
+    DataFrameDomain,
+    dataframe_domain,
+    schema_column,
+)
+from certdp.core.errors import FailedCastError, FailedFunctionError, MakeDomainError
+from certdp.core.metrics import symmetric_distance
+from certdp.core.types import carrier
+
+S, I32, B = carrier("String"), carrier("i32"), carrier("bool")
+
+
+def _frame(a, b, K=S):
+    return DataFrame(K, {"a": Column(S, tuple(a)), "b": Column(I32, tuple(b))}, len(a))
+
+
+def test_rows_follow_sorted_names_and_empty_frames_keep_their_length():
+    frame = DataFrame(S, {"b": Column(I32, (1, 2)), "a": Column(S, ("x", "y"))}, 2)
+    assert frame.rows() == [("x", 1), ("y", 2)]
+    assert DataFrame(S, {}, 3).rows() == [(), (), ()]
+    assert frame.schema() == frozenset({("a", S), ("b", I32)})
+
+
+def test_symmetric_distance_of_frames():
+    d = symmetric_distance().distance
+    assert d(_frame(["x", "y"], [1, 2]), _frame(["y", "x"], [2, 1])) == 0
+    assert d(_frame(["x", "y"], [1, 2]), _frame(["x"], [1])) == 1
+    assert d(_frame(["x"], [1]), _frame(["x"], [2])) == 2
+    retyped = DataFrame(S, {"a": Column(S, ()), "b": Column(B, ())}, 0)
+    assert d(_frame([], []), retyped) == math.inf  # empty, but another schema
+    assert d(_frame([], []), DataFrame(S, {"a": Column(S, ())}, 0)) == math.inf
+    assert d(_frame(["x"], [1]), [("x", 1)]) == math.inf
+    assert d(DataFrame(S, {}, 2), DataFrame(S, {}, 5)) == 3
+
+
+def test_frames_are_immutable_and_columns_share_one_length():
+    frame = _frame(["x"], [1])
+    with pytest.raises(FailedFunctionError):
+        frame.length = 3
+    with pytest.raises(TypeError):
+        frame.columns["c"] = Column(S, ("z",))
+    with pytest.raises(FailedFunctionError, match="one common length"):
+        DataFrame(S, {"a": Column(S, ("x",)), "b": Column(I32, ())}, 1)
+
+
+def test_domain_admission_and_construction():
+    domain = dataframe_domain(str)
+    assert repr(domain) == 'DataFrameDomain("String")' and domain == DataFrameDomain(S)
+    frame = _frame(["x"], [1])
+    assert domain.admit(frame) is frame
+    assert not domain.member({"a": ["x"]})
+    assert not dataframe_domain("i32").member(frame)
+    with pytest.raises(MakeDomainError, match="K"):
+        dataframe_domain("f64")
+    with pytest.raises(MakeDomainError):
+        dataframe_domain("nonsense")
+
+
+def test_schema_column_errors_read_the_schema_alone():
+    for frame in (_frame([], []), _frame(["x"] * 50, range(50))):
+        with pytest.raises(FailedFunctionError, match="key: column does not exist: 'z'"):
+            schema_column(frame, "z", S, "key")
+        with pytest.raises(FailedCastError, match="key: column 'b' holds i32, not String"):
+            schema_column(frame, "b", S, "key")
+        assert schema_column(frame, "b", None, "key").T == I32
+
+
+def test_hand_built_frames_with_foreign_entries_or_names_are_refused():
+    domain = dataframe_domain(str)
+    floats = DataFrame(S, {"c": Column(carrier("f64"), (math.nan, -0.0))}, 2)
+    assert domain.member(floats)
+    for bad in (
+        DataFrame(S, {"a": Column(S, (1,))}, 1),  # an int in a String column
+        DataFrame(S, {1: Column(S, ("x",))}, 1),  # an int name for K = String
+        DataFrame(S, {"a": Column(I32, (True,))}, 1),  # a bool is not an i32
+        DataFrame(S, {"a": Column(I32, (2**40,))}, 1),  # outside i32
+        DataFrame(S, {"a": Column(S, ["x"])}, 1),  # a list, not a tuple
+        "not a frame",
+    ):
+        assert not domain.member(bad)
