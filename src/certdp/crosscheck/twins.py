@@ -1154,3 +1154,15 @@ def _metric_unbounded_points(quick: bool) -> list[Point]:
 def _unordered_points(quick: bool) -> list[Point]:
     metrics = ("insert_delete_distance", "hamming_distance")
     return _metric_change_points("make_unordered", metrics, (None, 3), quick)
+
+
+@register("make_ordered_random", "transformation")
+def _ordered_random_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32",) if quick else ("i32", "f64", "String"):
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T == "f64" else _plain_atom(T)
+        for size in (None, 3):
+            for metric in ("symmetric_distance", "change_one_distance"):
+                code = f"dp.t.make_ordered_random({_vector(element, size)}, dp.{metric}())"
+                found.append(Point("make_ordered_random", code, _d_ins(quick), search="coupling"))
+    return found
