@@ -49,10 +49,12 @@ def test_a_dict_subclass_is_refused():
             return [("a", 1)]
 
     domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="i32"))
-    with pytest.raises(FailedFunctionError, match="must be a dict, got Tricky"):
+    with pytest.raises(FailedFunctionError, match=r"must be a dict .*, got Tricky"):
         domain.admit(Tricky(b=2))
-    with pytest.raises(FailedFunctionError, match="must be a dict, got OrderedDict"):
-        domain.admit(OrderedDict(a=1))
+    # the standard library's dict types are read as the plain dict of their entries
+    # (attacker-21 row 11; OpenDP 0.16 accepts them)
+    admitted = domain.admit(OrderedDict(a=1))
+    assert type(admitted) is dict and admitted == {"a": 1}
 
 
 def test_bool_and_int_keys_stay_distinct_types():

@@ -94,3 +94,35 @@ def test_runtime_contract_names_the_broken_precondition():
     with pytest.raises(dp.ContractError) as error:
         dp.t.make_identity(dp.atom_domain(T="f64"), None)
     assert error.value.condition == "metric-space"
+
+
+@pytest.mark.parametrize(
+    "space, d",
+    [
+        (lambda: (dp.vector_domain(dp.atom_domain(T=int), size=3), dp.change_one_distance()), 1),
+        (lambda: (dp.vector_domain(dp.atom_domain(T=int), size=3), dp.hamming_distance()), 1),
+        (lambda: (dp.atom_domain(T=int), dp.discrete_distance()), 1),
+        (lambda: (dp.vector_domain(dp.atom_domain(T=int)), dp.linf_distance(T=int)), 2),
+    ],
+    ids=["change_one", "hamming", "discrete", "linf"],
+)
+def test_attacker_21_identity_on_other_metrics(space, d):
+    """attacker-21 row 10: OpenDP 0.16 (honest-but-curious) maps d -> d on these spaces, each a
+    metric space certdp exports; certdp now accepts them (checked, no feature needed)."""
+    t = dp.t.make_identity(*space())
+    assert t.map(d) == d
+
+
+def test_identity_on_the_new_spaces_keeps_records_and_refuses_mismatched_types():
+    t = dp.t.make_identity(dp.atom_domain(T="String"), dp.discrete_distance())
+    assert t("a") == "a" and t.map(1) == 1
+    t = dp.t.make_identity(dp.vector_domain(dp.atom_domain(T="f64")), dp.linf_distance(T="f64"))
+    assert t([-0.0, 1.5])[0].hex() == (-0.0).hex()
+    for domain, metric in (
+        (dp.vector_domain(dp.atom_domain(T="i32")), dp.linf_distance(T="i64")),
+        (dp.atom_domain(T="i32"), dp.hamming_distance()),
+        (dp.vector_domain(dp.atom_domain(T="i32")), dp.discrete_distance()),
+    ):
+        with pytest.raises(MakeTransformationError) as error:
+            dp.t.make_identity(domain, metric)
+        assert error.value.parameter == "metric"

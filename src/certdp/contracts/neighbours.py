@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import strategies as st
 
+from certdp.core.change_metrics import ChangeOneDistance, HammingDistance
 from certdp.core.domains import AtomDomain, VectorDomain
 from certdp.core.errors import DPError
 from certdp.core.metrics import (
@@ -25,6 +26,9 @@ from certdp.core.metrics import (
 )
 from certdp.core.option_domain import OptionDomain
 from certdp.core.partition_metrics import L0PInfDistance
+
+#: The metrics between datasets, whose distances are non-negative integers.
+_DATASET_METRICS = (SymmetricDistance, InsertDeleteDistance, ChangeOneDistance, HammingDistance)
 
 __all__ = [
     "DATASET_DISTANCE_LIMIT",
@@ -102,8 +106,8 @@ DATASET_DISTANCE_LIMIT = 2**64
 def distance_limit(metric):
     """The largest ``d_in`` the search draws for ``metric``: the largest value of its
     distance type (the largest finite one for floats), or :data:`DATASET_DISTANCE_LIMIT`
-    for the symmetric and insert-delete distances."""
-    if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
+    for the distances between datasets."""
+    if isinstance(metric, _DATASET_METRICS):
         return DATASET_DISTANCE_LIMIT
     T = metric.T
     if T.is_integer:
@@ -112,7 +116,7 @@ def distance_limit(metric):
 
 
 def _is_integer_metric(metric) -> bool:
-    return isinstance(metric, (SymmetricDistance, InsertDeleteDistance)) or metric.T.is_integer
+    return isinstance(metric, _DATASET_METRICS) or metric.T.is_integer
 
 
 def _large_values(limit, integer: bool, width: int) -> list:
@@ -169,6 +173,8 @@ def usable_by_pairs(metric, d_in, max_size: int) -> bool:
     not for a pair; under numeric metrics any budget can be spent on the values."""
     if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         return d_in <= 2 * max_size
+    if isinstance(metric, (ChangeOneDistance, HammingDistance)):
+        return d_in <= max_size
     return True
 
 
@@ -255,6 +261,19 @@ def _edited(draw, domain: VectorDomain, d_in: int, ordered: bool, max_size: int)
         # a pair needs no more insertions than the datasets' size: d_in may be 2**64
         for _ in range(draw(_up_to(min(d_in - removals, max_size)))):
             x_prime.insert(draw(st.integers(0, len(x_prime))), draw(elements))
+    if not ordered:
+        x_prime = draw(st.permutations(x_prime))
+    return x, list(x_prime)
+
+
+@st.composite
+def _changed(draw, domain: VectorDomain, d_in: int, ordered: bool, max_size: int):
+    """Replace the records at most ``d_in`` positions (then shuffle, unless ``ordered``)."""
+    x = draw(datasets(domain, max_size))
+    x_prime = list(x)
+    elements = members(domain.element_domain)
+    for _ in range(draw(_up_to(min(d_in, len(x))))):
+        x_prime[draw(st.integers(0, len(x) - 1))] = draw(elements)
     if not ordered:
         x_prime = draw(st.permutations(x_prime))
     return x, list(x_prime)
@@ -352,6 +371,8 @@ def neighbours(domain, metric, d_in, max_size: int = 12) -> st.SearchStrategy:
         pairs = _texts(d_in, max_size)
     elif isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         pairs = _edited(domain, d_in, isinstance(metric, InsertDeleteDistance), max_size)
+    elif isinstance(metric, (ChangeOneDistance, HammingDistance)):
+        pairs = _changed(domain, int(d_in), isinstance(metric, HammingDistance), max_size)
     elif isinstance(metric, (AbsoluteDistance, L1Distance, L2Distance)):
         pairs = _perturbed(domain, metric, d_in)
     else:

@@ -1,6 +1,7 @@
 """The core model: types, domains, metrics, measures, transformations, errors, features."""
 
-from . import domains, errors, features, measures, metrics, partial
+# type_strings attaches metric.type and domain.carrier_type (OpenDP 0.16 introspection)
+from . import domains, errors, features, measures, metrics, partial, type_strings  # noqa: F401
 from .domains import *  # noqa: F403
 from .errors import *  # noqa: F403
 from .features import *  # noqa: F403

@@ -5,6 +5,8 @@ computes on, or says which rule it broke:
 
 * a ``list`` or ``tuple`` whose elements are all values of ``T`` (numpy scalars included)
   becomes a sequence of the exact Python values they denote, in order;
+* a pandas ``Series`` of a NumPy dtype is read as its array, and one of pandas' string dtype
+  (pandas 3's default for text) as the list of its ``str`` values (refused if one is missing);
 * a plain one-dimensional ``numpy.ndarray`` of a dtype whose values are values of ``T``
   becomes a C-contiguous array of ``T``'s native dtype holding the same values (byte order,
   strides and width converted exactly; a value not exactly of ``T`` is refused); object
@@ -26,7 +28,7 @@ import numpy as np
 
 from .types import CarrierType
 
-__all__ = ["exact_vector", "snapshot"]
+__all__ = ["exact_vector", "snapshot", "sequence_parameter"]
 
 
 # proof: begin exact-vector
@@ -56,6 +58,11 @@ def _series_records(value):
     if isinstance(value.dtype, np.dtype):
         array = value.to_numpy(copy=True)  # label: series-numpy
         return array.tolist() if array.dtype.kind == "O" else array
+    if isinstance(value.dtype, pandas.StringDtype):  # label: series-string
+        records = value.tolist()  # label: series-string-list
+        if all(type(record) is str for record in records):
+            return records  # label: series-string-records
+        return "a pandas string Series with a missing value is refused"
     return "a pandas Series of an extension dtype (nullable, categorical) is refused"
 
 
@@ -78,6 +85,18 @@ def snapshot(value):
         except Exception:  # a sequence that cannot be read is not data
             return f"a {type(value).__name__} that could not be read as a sequence"
     return f"a {type(value).__name__} is not a list, tuple or 1-D numpy array"  # label: no-sequence
+
+
+def sequence_parameter(value):
+    """A parameter given as a plain 1-D ``numpy.ndarray`` or a pandas ``Series`` (read as
+    :func:`snapshot` reads it), as the list of its values in order (Python scalars); any other
+    value, a refused Series included, unchanged (the constructor then checks it)."""
+    if type(value) is np.ndarray and value.ndim == 1:
+        return value.tolist()  # label: parameter-array
+    records = _series_records(value)
+    if records is None or isinstance(records, str):
+        return value  # label: parameter-unchanged
+    return records.tolist() if type(records) is np.ndarray else records  # label: parameter-series
 
 
 def exact_vector(value, T: CarrierType, nearest: bool = False):

@@ -1,6 +1,7 @@
 """``map_domain``: dictionaries whose keys and values come from two atom domains.
 
-Guarantee (map_domain.tex): a member is a plain ``dict`` whose every key is a member of the key
+Guarantee (map_domain.tex): a member is a plain ``dict`` (or a ``Counter``, ``OrderedDict`` or
+``defaultdict``, read as the plain dict of its entries) whose every key is a member of the key
 domain and every value a member of the value domain; :meth:`MapDomain.admit` returns a new dict
 of the exact values they denote, one entry per entry of the argument.  Keys must be hashable
 values compared by their meaning, so the key domain's carrier type is an integer type, ``bool``
@@ -8,6 +9,8 @@ or ``String`` (never a float: NaN is not equal to itself and ``-0.0 == 0.0``), a
 """
 
 from __future__ import annotations
+
+import collections
 
 from .domains import AtomDomain, Domain, refuse
 from .errors import MakeDomainError, shown, type_mismatch
@@ -17,6 +20,11 @@ __all__ = ["MapDomain", "map_domain"]
 
 
 # proof: begin map-domain
+#: The exact types read as maps: ``dict`` and the standard library's dict types
+#: (``collections.Counter``, ``OrderedDict``, ``defaultdict``), read as plain dicts.
+MAP_TYPES = (dict, collections.Counter, collections.OrderedDict, collections.defaultdict)
+
+
 class MapDomain(Domain):
     """Dicts mapping members of ``key_domain`` to members of ``value_domain``."""
 
@@ -25,9 +33,13 @@ class MapDomain(Domain):
         self.value_domain = value_domain
 
     def admit(self, value):
-        if type(value) is not dict:  # label: map-type
-            raise refuse(self, f"type: must be a dict, got {type(value).__name__}")
-        entries = list(value.items())  # label: map-snapshot
+        if type(value) not in MAP_TYPES:  # label: map-type
+            raise refuse(
+                self,
+                f"type: must be a dict (or a Counter, OrderedDict or defaultdict), "
+                f"got {type(value).__name__}",
+            )
+        entries = list(dict.items(value))  # label: map-snapshot
         admitted = {}
         for key, element in entries:
             key = self.key_domain.admit(key)  # label: map-key

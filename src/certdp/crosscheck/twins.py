@@ -1194,3 +1194,47 @@ def _gaussian_threshold_points(quick: bool) -> list[Point]:
                     )
                 )
     return found
+
+
+# -- metric changes on datasets (small21) --------------------------------------------------------
+def _metric_change_points(name: str, metrics: tuple, sizes, quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32",) if quick else ("i32", "f64", "String"):
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T == "f64" else _plain_atom(T)
+        for size in sizes:
+            for metric in metrics:
+                code = f"dp.t.{name}({_vector(element, size)}, dp.{metric}())"
+                found.append(Point(name, code, _d_ins(quick)))
+    return found
+
+
+@register("make_metric_bounded", "transformation")
+def _metric_bounded_points(quick: bool) -> list[Point]:
+    metrics = ("symmetric_distance", "insert_delete_distance")
+    return _metric_change_points("make_metric_bounded", metrics, (3,) if quick else (1, 3), quick)
+
+
+@register("make_metric_unbounded", "transformation")
+def _metric_unbounded_points(quick: bool) -> list[Point]:
+    metrics = ("change_one_distance", "hamming_distance")
+    sizes = (3,) if quick else (1, 3)
+    return _metric_change_points("make_metric_unbounded", metrics, sizes, quick)
+
+
+@register("make_unordered", "transformation")
+def _unordered_points(quick: bool) -> list[Point]:
+    metrics = ("insert_delete_distance", "hamming_distance")
+    return _metric_change_points("make_unordered", metrics, (None, 3), quick)
+
+
+@register("make_ordered_random", "transformation")
+def _ordered_random_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32",) if quick else ("i32", "f64", "String"):
+        element = f"dp.atom_domain(T={T!r}, nan=True)" if T == "f64" else _plain_atom(T)
+        for size in (None, 3):
+            for metric in ("symmetric_distance", "change_one_distance"):
+                code = f"dp.t.make_ordered_random({_vector(element, size)}, dp.{metric}())"
+                # maps compared only: the coupling search of crosscheck handles resize alone
+                found.append(Point("make_ordered_random", code, _d_ins(quick), search=""))
+    return found

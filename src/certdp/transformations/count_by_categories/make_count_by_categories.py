@@ -16,6 +16,7 @@ from collections import Counter
 import numpy as np
 
 from certdp.contracts import certified
+from certdp.core.admission import sequence_parameter
 from certdp.core.conversion import exact_argument
 from certdp.core.domains import atom_domain, vector_domain
 from certdp.core.errors import (
@@ -61,6 +62,7 @@ def _categories(categories, T) -> list:
     categories = exact_argument(categories, "categories", MakeTransformationError)
     if type(categories) is np.ndarray and categories.ndim == 1:
         categories = categories.tolist()  # label: categories-array
+    categories = sequence_parameter(categories)  # label: categories-series
     if type(categories) not in (list, tuple):  # label: categories-sequence
         raise type_mismatch(MakeTransformationError)(
             f"must be a list of values of {T}, got {shown(categories)}", parameter="categories"

@@ -9,6 +9,7 @@ distance (1-stable; transformations/_rowmap/rowmap.tex).  Repeated categories ar
 from __future__ import annotations
 
 from certdp.contracts import certified
+from certdp.core.admission import sequence_parameter
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
 from certdp.core.errors import MakeTransformationError, shown
 from certdp.core.option_domain import option_domain
@@ -37,6 +38,7 @@ def make_find(input_domain, input_metric, categories) -> Transformation:
             parameter="input_domain",
         )
     T = element_domain.T
+    categories = sequence_parameter(categories)  # label: categories-array
     if type(categories) not in (list, tuple):  # label: categories-sequence
         raise MakeTransformationError(
             f"must be a list or tuple, got {type(categories).__name__}", parameter="categories"

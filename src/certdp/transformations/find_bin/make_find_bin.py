@@ -13,6 +13,7 @@ import bisect
 import math
 
 from certdp.contracts import certified
+from certdp.core.admission import sequence_parameter
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
 from certdp.core.errors import MakeTransformationError, shown
 from certdp.core.partial import partial_constructor
@@ -39,6 +40,7 @@ def make_find_bin(input_domain, input_metric, edges) -> Transformation:
             parameter="input_domain",
         )
     T = element_domain.T
+    edges = sequence_parameter(edges)  # label: edges-array
     if type(edges) not in (list, tuple):  # label: edges-sequence
         raise MakeTransformationError(
             f"must be a list or tuple, got {type(edges).__name__}", parameter="edges"

@@ -114,7 +114,8 @@ SCOPE = {
                      "has outputs in the code's output domain at distance <= map(d_in)",),
         assumed=("the code's function is tied to the model only on the probe vector listed; "
                  "other datasets are covered by the hand proof (and random tests) only",
-                 "the other metric spaces (absolute, L1, L2 distances) and element types are "
+                 "the other metric spaces (change-one, Hamming, discrete, absolute, L1, L2 and "
+                 "L-infinity distances) and element types are "
                  "covered by the proof and the tests only",
                  "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
         instances="d_in 1 and 2",

@@ -9,6 +9,7 @@ insert-delete distance (1-stable; transformations/_rowmap/rowmap.tex).
 from __future__ import annotations
 
 from certdp.contracts import certified
+from certdp.core.admission import sequence_parameter
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
 from certdp.core.errors import DPError, MakeTransformationError, shown
 from certdp.core.partial import partial_constructor
@@ -35,6 +36,7 @@ def make_index(input_domain, input_metric, categories, null, TOA=None) -> Transf
             f"elements must come from atom_domain(T='usize'), got {element_domain}",
             parameter="input_domain",
         )
+    categories = sequence_parameter(categories)  # label: categories-array
     if type(categories) not in (list, tuple):  # label: categories-sequence
         raise MakeTransformationError(
             f"must be a list or tuple, got {type(categories).__name__}", parameter="categories"
