@@ -1123,3 +1123,64 @@ def _gaussian_threshold_points(quick: bool) -> list[Point]:
                     )
                 )
     return found
+
+
+#: Distances under the discrete distance: 0 (the same value) and 1 (different values).
+_DISCRETE_D_INS = (0, 1)
+
+
+@register("make_randomized_response_bool", "measurement")
+def _randomized_response_bool_points(quick: bool) -> list[Point]:
+    probs = (0.75,) if quick else (0.5, 0.75, 0.99, 1.0)
+    return [
+        Point(
+            "make_randomized_response_bool",
+            f"dp.m.make_randomized_response_bool({prob!r})",
+            _DISCRETE_D_INS,
+            search="",
+        )
+        for prob in probs
+    ]
+
+
+@register("make_randomized_response", "measurement")
+def _randomized_response_points(quick: bool) -> list[Point]:
+    found = []
+    for categories in (["a", "b", "c"],) if quick else (["a", "b", "c"], [1, 2, 3, 4]):
+        for prob in (0.75,) if quick else (0.5, 0.75, 0.99, 1.0):
+            found.append(
+                Point(
+                    "make_randomized_response",
+                    f"dp.m.make_randomized_response({categories!r}, {prob!r})",
+                    _DISCRETE_D_INS,
+                    search="",
+                )
+            )
+    return found
+
+
+@register("make_randomized_response_bitvec", "measurement")
+def _randomized_response_bitvec_points(quick: bool) -> list[Point]:
+    """OpenDP 0.16's bitvector_domain has no length; certdp's oracle fixes one (24 bits)."""
+    found = []
+    for weight in (4,) if quick else (0, 1, 4):
+        for f in (0.95,) if quick else (0.25, 0.95, 1.0):
+            metric = "dp.discrete_distance()"
+            code = (
+                f"dp.m.make_randomized_response_bitvec(dp.bitvector_domain(max_weight={weight}), "
+                f"{metric}, {f!r})"
+            )
+            oracle = (
+                f"dp.m.make_randomized_response_bitvec(dp.bitvector_domain(max_weight={weight}, "
+                f"size=24), {metric}, {f!r})"
+            )
+            found.append(
+                Point(
+                    "make_randomized_response_bitvec",
+                    code,
+                    _DISCRETE_D_INS,
+                    oracle=oracle,
+                    search="",
+                )
+            )
+    return found
