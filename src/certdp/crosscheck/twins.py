@@ -56,7 +56,7 @@ class Point:
     oracle: str | None = None
     space: str | None = None
     search: str = "pairs"  # "pairs", "coupling" (randomised transformations), "lone-keys"
-    # (thresholded releases: see lone_keys.py) or "" (none)
+    # (thresholded releases: see lone_keys.py), "bitvec-lengths" (bitvec_lengths.py) or "" (none)
     noise: Noise | None = None
     deltas: tuple = ()  # for privacy profiles: the deltas at which epsilon is compared
     threshold: tuple = ()  # for search "lone-keys": (scale, threshold, noise kind)
@@ -1180,7 +1180,7 @@ def _randomized_response_bitvec_points(quick: bool) -> list[Point]:
                     code,
                     _DISCRETE_D_INS,
                     oracle=oracle,
-                    search="",
+                    search="bitvec-lengths",
                 )
             )
     return found

@@ -56,6 +56,12 @@ def _prob_ok(a) -> bool:
     return type(a.prob) is float and (Fraction(1, k) <= Fraction(a.prob) <= 1 or a.prob == 1 / k)
 
 
+#: The symbols of BOUND, for the docs page.
+SYMBOL_MEANINGS = {
+    "prob": "the probability ``prob`` of releasing the true category",
+    "k": "the number of (distinct) categories",
+}
+
 CONTRACT = MeasurementContract(
     constructor=make_randomized_response,
     preconditions=[

@@ -73,6 +73,12 @@ def arguments():
     )
 
 
+#: The symbols of BOUND, for the docs page.
+SYMBOL_MEANINGS = {
+    "f": "the probability ``f`` of replacing a bit by a fair coin (a bit flips with ``f / 2``)",
+    "max_weight": "the ``max_weight`` of the input bit-vector domain (bits set, at most)",
+}
+
 CONTRACT = MeasurementContract(
     constructor=make_randomized_response_bitvec,
     preconditions=[

@@ -38,6 +38,9 @@ def arguments():
     return st.fixed_dictionaries({"prob": probs, "constant_time": st.booleans()})
 
 
+#: The symbols of BOUND, for the docs page.
+SYMBOL_MEANINGS = {"prob": "the probability ``prob`` of releasing the true value"}
+
 CONTRACT = MeasurementContract(
     constructor=make_randomized_response_bool,
     preconditions=[
