@@ -39,7 +39,7 @@ class Noise:
     noise of ``kind`` (``"laplace"`` or ``"gaussian"``) with ``scale`` on the grid ``2**k``
     (``k = 0`` for integers)."""
 
-    kind: str
+    kind: str  # also "bernoulli": 0/1 draws, 1 with probability ``scale`` (randomized response)
     T: str
     scale: float
     sampler: str
@@ -1132,15 +1132,17 @@ _DISCRETE_D_INS = (0, 1)
 @register("make_randomized_response_bool", "measurement")
 def _randomized_response_bool_points(quick: bool) -> list[Point]:
     probs = (0.75,) if quick else (0.5, 0.75, 0.99, 1.0)
-    return [
-        Point(
-            "make_randomized_response_bool",
-            f"dp.m.make_randomized_response_bool({prob!r})",
-            _DISCRETE_D_INS,
-            search="",
+    found = []
+    for prob in probs:
+        code = f"dp.m.make_randomized_response_bool({prob!r})"
+        noise = None
+        if prob == 0.75:  # a lie is a 1: probability 1 - prob
+            sampler = f"(lambda m: lambda xs: [int(not m(True)) for _ in xs])({code})"
+            noise = Noise("bernoulli", "bool", 1 - prob, sampler)
+        found.append(
+            Point("make_randomized_response_bool", code, _DISCRETE_D_INS, search="", noise=noise)
         )
-        for prob in probs
-    ]
+    return found
 
 
 @register("make_randomized_response", "measurement")
@@ -1148,13 +1150,13 @@ def _randomized_response_points(quick: bool) -> list[Point]:
     found = []
     for categories in (["a", "b", "c"],) if quick else (["a", "b", "c"], [1, 2, 3, 4]):
         for prob in (0.75,) if quick else (0.5, 0.75, 0.99, 1.0):
+            code = f"dp.m.make_randomized_response({categories!r}, {prob!r})"
+            noise = None
+            if prob == 0.75 and categories[0] == "a":  # another category is a 1: 1 - prob
+                sampler = f"(lambda m: lambda xs: [int(m('a') != 'a') for _ in xs])({code})"
+                noise = Noise("bernoulli", "String", 1 - prob, sampler)
             found.append(
-                Point(
-                    "make_randomized_response",
-                    f"dp.m.make_randomized_response({categories!r}, {prob!r})",
-                    _DISCRETE_D_INS,
-                    search="",
-                )
+                Point("make_randomized_response", code, _DISCRETE_D_INS, search="", noise=noise)
             )
     return found
 
@@ -1174,6 +1176,10 @@ def _randomized_response_bitvec_points(quick: bool) -> list[Point]:
                 f"dp.m.make_randomized_response_bitvec(dp.bitvector_domain(max_weight={weight}, "
                 f"size=24), {metric}, {f!r})"
             )
+            noise = None
+            if (weight, f) == (4, 0.95):  # the LAST bit of a byte flips with f / 2 (#2707)
+                sampler = f"(lambda m: lambda xs: [m(bytes(1))[0] >> 7 for _ in xs])({code})"
+                noise = Noise("bernoulli", "bool", f / 2, sampler)
             found.append(
                 Point(
                     "make_randomized_response_bitvec",
@@ -1181,6 +1187,9 @@ def _randomized_response_bitvec_points(quick: bool) -> list[Point]:
                     _DISCRETE_D_INS,
                     oracle=oracle,
                     search="bitvec-lengths",
+                    noise=noise,
                 )
             )
+            # the same with a length: what certdp builds (OpenDP 0.16's domain has no size)
+            found.append(Point("make_randomized_response_bitvec", oracle, _DISCRETE_D_INS))
     return found
