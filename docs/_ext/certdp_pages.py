@@ -85,6 +85,7 @@ NAMESPACES = [
 PRELUDE_SECTIONS = {
     "certdp.core.domains": "Domains",
     "certdp.core.option_domain": "Option domains",
+    "certdp.core.bitvector_domain": "Bit-vector domains",
     "certdp.core.metrics": "Metrics",
     "certdp.core.map_domain": "Map domains",
     "certdp.core.partition_metrics": "Metrics of aggregates with many parts",

@@ -25,6 +25,7 @@ from certdp.combinators._search import binary_search, binary_search_chain, binar
 from certdp.contracts import contracts_enabled, disable_contracts, enable_contracts
 from certdp.core import *  # noqa: F403
 from certdp.core import __all__ as _core
+from certdp.core.bitvector_domain import BitVectorDomain, bitvector_domain
 from certdp.core.change_metrics import (
     ChangeOneDistance,
     DiscreteDistance,
@@ -35,6 +36,7 @@ from certdp.core.change_metrics import (
 )
 from certdp.core.errors import DPError
 from certdp.core.map_domain import MapDomain, map_domain
+from certdp.core.option_domain import OptionDomain, option_domain
 from certdp.core.partition_metrics import (
     L0PInfDistance,
     LInfDistance,
@@ -42,7 +44,6 @@ from certdp.core.partition_metrics import (
     l02inf_distance,
     linf_distance,
 )
-from certdp.core.option_domain import OptionDomain, option_domain
 from certdp.core.postprocess import Function, new_function
 from certdp.core.typenames import *  # noqa: F403
 from certdp.core.typenames import __all__ as _typenames
@@ -112,4 +113,6 @@ __all__ = [
     "discrete_distance",
     "OptionDomain",
     "option_domain",
+    "BitVectorDomain",
+    "bitvector_domain",
 ]

@@ -92,6 +92,25 @@ def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_pa
         assert "import certdp" not in finding.reproducer
 
 
+def test_bitvec_randomized_response_claims_a_finite_loss_where_the_length_tells_apart(tmp_path):
+    """OpenDP issue #2930: bitvector_domain(max_weight=4) has no length, so b"\\x00" and
+    b"\\x00\\x00" (weight 0, discrete distance 1) are both members; their releases have 1 and 2
+    bytes (disjoint supports, max-divergence inf) while OpenDP claims map(1) = 0.80067 at
+    f = 0.95."""
+    report = certdp.crosscheck(TARGET, ["make_randomized_response_bitvec"], quick=True)
+    found = [f for f in report.findings if f.severity == VIOLATION]
+    assert len(found) == 1
+    finding = found[0]
+    assert finding.check == "lengths" and finding.actual == "inf" and finding.d_in == "1"
+    assert finding.claimed == "0.8006676684558611"
+    assert (eval(finding.x), eval(finding.x_prime)) == (b"\x00", b"\x00\x00")
+    assert finding.proof.endswith("make_randomized_response_bitvec.tex")
+    result = run_reproducer(finding.reproducer, tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "REPRODUCED" in result.stdout
+    assert "import certdp" not in finding.reproducer
+
+
 def test_np_sum_under_idealized_numerics_is_reported_as_what_the_flag_gives_up():
     report = certdp.crosscheck(TARGET, ["make_np_sum"], quick=True)
     assert report.findings
@@ -140,9 +159,12 @@ def test_the_violations_are_only_the_known_ones(quick_report):
         "make_laplace_threshold",
         "make_gaussian_threshold",
         "make_noise_threshold",
+        "make_randomized_response_bitvec",
     }
     thresholded = ("make_laplace_threshold", "make_gaussian_threshold", "make_noise_threshold")
     for finding in quick_report.violations:
-        if finding.twin != "make_resize" and finding.twin not in thresholded:
+        if finding.twin == "make_randomized_response_bitvec":  # OpenDP #2930
+            assert finding.check == "lengths"
+        elif finding.twin != "make_resize" and finding.twin not in thresholded:
             assert "Pairwise" in finding.point
     assert not [f for f in quick_report.findings if f.severity == "deviation"]

@@ -910,6 +910,39 @@ GAUSSIAN_THRESHOLD_ROWS = [
     ),
 ]
 
+# -------------------------------------------------------------------- randomized response
+LOG_RATIO = "certdp.measurements._randomized_response.log_ratio"
+
+
+def _ln_exact(c, q):
+    def exact():
+        with mpmath.workdps(80):
+            return c * abs(mpmath.log(mpmath.mpf(q.numerator) / q.denominator))
+
+    return exact
+
+
+RANDOMIZED_RESPONSE_ROWS = [
+    Row(
+        "inf_scaled_abs_ln:ln 3 rounds up",
+        LOG_RATIO,
+        "round-up",
+        '"f64", "up")',
+        '"f64", "down")',
+        lambda m: m.inf_scaled_abs_ln(1, Fraction(3)),
+        _ln_exact(1, Fraction(3)),
+    ),
+    Row(
+        "inf_scaled_abs_ln:8 |ln(0.95 / 1.05)| rounds up",  # the bitvec loss at m = 4, f = 0.95
+        LOG_RATIO,
+        "round-up",
+        '"f64", "up")',
+        '"f64", "down")',
+        lambda m: m.inf_scaled_abs_ln(8, Fraction(0.95) / (2 - Fraction(0.95))),
+        _ln_exact(8, Fraction(0.95) / (2 - Fraction(0.95))),
+    ),
+]
+
 ROWS = (
     CDP_ROWS
     + RATIONAL_ROWS
@@ -918,6 +951,7 @@ ROWS = (
     + ACCURACY_ROWS
     + THRESHOLD_ROWS
     + GAUSSIAN_THRESHOLD_ROWS
+    + RANDOMIZED_RESPONSE_ROWS
 )
 
 

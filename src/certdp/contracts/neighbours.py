@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 from hypothesis import strategies as st
 
-from certdp.core.change_metrics import ChangeOneDistance, HammingDistance
+from certdp.core.change_metrics import ChangeOneDistance, DiscreteDistance, HammingDistance
 from certdp.core.domains import AtomDomain, VectorDomain
 from certdp.core.errors import DPError
 from certdp.core.metrics import (
@@ -76,6 +76,17 @@ def members(domain: AtomDomain) -> st.SearchStrategy:
     return st.one_of(st.sampled_from(special), floats) if special else floats
 
 
+#: Few values per type, so that two draws (and a drawn list of categories) often coincide.
+SMALL_VALUES = {"bool": [False, True], "String": ["", "a", "b", "c"]}
+
+
+def small_members(domain: AtomDomain) -> st.SearchStrategy:
+    """Members of an atom domain, mostly from a handful of values (integers ``-1..4``)."""
+    few = SMALL_VALUES.get(domain.T.name, [-1, 0, 1, 2, 3, 4])
+    few = [value for value in few if domain.member(value)]
+    return st.one_of(st.sampled_from(few), members(domain)) if few else members(domain)
+
+
 def datasets(domain: VectorDomain, max_size: int = 12) -> st.SearchStrategy:
     """Members of a vector domain (of its fixed size when it has one)."""
     elements = members(domain.element_domain)
@@ -106,8 +117,8 @@ DATASET_DISTANCE_LIMIT = 2**64
 def distance_limit(metric):
     """The largest ``d_in`` the search draws for ``metric``: the largest value of its
     distance type (the largest finite one for floats), or :data:`DATASET_DISTANCE_LIMIT`
-    for the distances between datasets."""
-    if isinstance(metric, _DATASET_METRICS):
+    for the distances between datasets and the discrete distance."""
+    if isinstance(metric, _DATASET_METRICS + (DiscreteDistance,)):
         return DATASET_DISTANCE_LIMIT
     T = metric.T
     if T.is_integer:
@@ -116,7 +127,7 @@ def distance_limit(metric):
 
 
 def _is_integer_metric(metric) -> bool:
-    return isinstance(metric, _DATASET_METRICS) or metric.T.is_integer
+    return isinstance(metric, _DATASET_METRICS + (DiscreteDistance,)) or metric.T.is_integer
 
 
 def _large_values(limit, integer: bool, width: int) -> list:
@@ -369,6 +380,8 @@ def neighbours(domain, metric, d_in, max_size: int = 12) -> st.SearchStrategy:
         pairs = hooks[-1](domain, metric, d_in, max_size)
     elif isinstance(metric, SymmetricDistance) and _is_text_domain(domain):
         pairs = _texts(d_in, max_size)
+    elif isinstance(metric, DiscreteDistance) and isinstance(domain, AtomDomain):
+        pairs = st.tuples(small_members(domain), small_members(domain))
     elif isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
         pairs = _edited(domain, d_in, isinstance(metric, InsertDeleteDistance), max_size)
     elif isinstance(metric, (ChangeOneDistance, HammingDistance)):

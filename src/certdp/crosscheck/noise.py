@@ -53,6 +53,8 @@ def _z(probability: float) -> float:
 
 def moments(kind: str, scale: float, h: float) -> tuple[float, float]:
     """Exact mean and variance of the scale statistic (``|X|``, resp. ``X**2``), ``X = h Z``."""
+    if kind == "bernoulli":  # a 0/1 draw that is 1 with probability ``scale``: |X| = X^2 = X
+        return float(scale), float(scale * (1 - scale))
     with mpmath.workdps(50):
         s, h = mpmath.mpf(scale), mpmath.mpf(h)
         if kind == "laplace" and h / s < CONTINUOUS_BELOW:
@@ -191,6 +193,10 @@ def check_noise(sampler, noise, n: int) -> NoiseResult:
     zero = centre if integer else 0.0
     start = time.perf_counter()
     values = np.asarray([value - centre for value in sampler([zero] * n)], dtype=np.float64)
+    if noise.kind == "bernoulli":  # randomized response: only the frequency test applies
+        p_values = {"scale": _scale_test(values, noise.kind, noise.scale, h)}
+        rejected = [name for name, p in p_values.items() if p < ALPHA]
+        return NoiseResult(n, time.perf_counter() - start, p_values, rejected)
     cdf = _cdf(noise.kind, noise.scale, h)
     p_values = {
         "chi-square": _chi_square(values, cdf, noise.scale, h, integer),

@@ -267,6 +267,33 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                 )
             )
 
+    # 2c. bit vectors without a length: the output length tells neighbours apart (OpenDP #2930)
+    if point.search == "bitvec-lengths":
+        from .bitvec_lengths import check_lengths, lengths_script
+
+        pair = check_lengths(built)
+        result.pairs += 1
+        if pair is not None:
+            result.findings.append(
+                Finding(
+                    twin=twin.name,
+                    check="lengths",
+                    severity=_severity(idealized, VIOLATION),
+                    point=point.code,
+                    summary=f"x = {pair.x!r} and x' = {pair.x_prime!r} (weight 0, distance 1) "
+                    f"are released with lengths {pair.lengths[0]} and {pair.lengths[1]} bytes: "
+                    f"disjoint supports, max-divergence inf, but the target claims "
+                    f"{pair.claimed!r}{idealized_note}",
+                    claimed=_text(pair.claimed),
+                    actual="inf",
+                    d_in="1",
+                    x=repr(pair.x),
+                    x_prime=repr(pair.x_prime),
+                    proof=result.proof,
+                    reproducer=lengths_script(target.name, point.code, pair),
+                )
+            )
+
     # 3. noise
     if point.noise is not None:
         try:

@@ -39,7 +39,7 @@ class Noise:
     noise of ``kind`` (``"laplace"`` or ``"gaussian"``) with ``scale`` on the grid ``2**k``
     (``k = 0`` for integers)."""
 
-    kind: str
+    kind: str  # also "bernoulli": 0/1 draws, 1 with probability ``scale`` (randomized response)
     T: str
     scale: float
     sampler: str
@@ -56,7 +56,7 @@ class Point:
     oracle: str | None = None
     space: str | None = None
     search: str = "pairs"  # "pairs", "coupling" (randomised transformations), "lone-keys"
-    # (thresholded releases: see lone_keys.py) or "" (none)
+    # (thresholded releases: see lone_keys.py), "bitvec-lengths" (bitvec_lengths.py) or "" (none)
     noise: Noise | None = None
     deltas: tuple = ()  # for privacy profiles: the deltas at which epsilon is compared
     threshold: tuple = ()  # for search "lone-keys": (scale, threshold, noise kind)
@@ -1237,4 +1237,74 @@ def _ordered_random_points(quick: bool) -> list[Point]:
                 code = f"dp.t.make_ordered_random({_vector(element, size)}, dp.{metric}())"
                 # maps compared only: the coupling search of crosscheck handles resize alone
                 found.append(Point("make_ordered_random", code, _d_ins(quick), search=""))
+    return found
+
+
+#: Distances under the discrete distance: 0 (the same value) and 1 (different values).
+_DISCRETE_D_INS = (0, 1)
+
+
+@register("make_randomized_response_bool", "measurement")
+def _randomized_response_bool_points(quick: bool) -> list[Point]:
+    probs = (0.75,) if quick else (0.5, 0.75, 0.99, 1.0)
+    found = []
+    for prob in probs:
+        code = f"dp.m.make_randomized_response_bool({prob!r})"
+        noise = None
+        if prob == 0.75:  # a lie is a 1: probability 1 - prob
+            sampler = f"(lambda m: lambda xs: [int(not m(True)) for _ in xs])({code})"
+            noise = Noise("bernoulli", "bool", 1 - prob, sampler)
+        found.append(
+            Point("make_randomized_response_bool", code, _DISCRETE_D_INS, search="", noise=noise)
+        )
+    return found
+
+
+@register("make_randomized_response", "measurement")
+def _randomized_response_points(quick: bool) -> list[Point]:
+    found = []
+    for categories in (["a", "b", "c"],) if quick else (["a", "b", "c"], [1, 2, 3, 4]):
+        for prob in (0.75,) if quick else (0.5, 0.75, 0.99, 1.0):
+            code = f"dp.m.make_randomized_response({categories!r}, {prob!r})"
+            noise = None
+            if prob == 0.75 and categories[0] == "a":  # another category is a 1: 1 - prob
+                sampler = f"(lambda m: lambda xs: [int(m('a') != 'a') for _ in xs])({code})"
+                noise = Noise("bernoulli", "String", 1 - prob, sampler)
+            found.append(
+                Point("make_randomized_response", code, _DISCRETE_D_INS, search="", noise=noise)
+            )
+    return found
+
+
+@register("make_randomized_response_bitvec", "measurement")
+def _randomized_response_bitvec_points(quick: bool) -> list[Point]:
+    """OpenDP 0.16's bitvector_domain has no length; certdp's oracle fixes one (24 bits)."""
+    found = []
+    for weight in (4,) if quick else (0, 1, 4):
+        for f in (0.95,) if quick else (0.25, 0.95, 1.0):
+            metric = "dp.discrete_distance()"
+            code = (
+                f"dp.m.make_randomized_response_bitvec(dp.bitvector_domain(max_weight={weight}), "
+                f"{metric}, {f!r})"
+            )
+            oracle = (
+                f"dp.m.make_randomized_response_bitvec(dp.bitvector_domain(max_weight={weight}, "
+                f"size=24), {metric}, {f!r})"
+            )
+            noise = None
+            if (weight, f) == (4, 0.95):  # the LAST bit of a byte flips with f / 2 (#2707)
+                sampler = f"(lambda m: lambda xs: [m(bytes(1))[0] >> 7 for _ in xs])({code})"
+                noise = Noise("bernoulli", "bool", f / 2, sampler)
+            found.append(
+                Point(
+                    "make_randomized_response_bitvec",
+                    code,
+                    _DISCRETE_D_INS,
+                    oracle=oracle,
+                    search="bitvec-lengths",
+                    noise=noise,
+                )
+            )
+            # the same with a length: what certdp builds (OpenDP 0.16's domain has no size)
+            found.append(Point("make_randomized_response_bitvec", oracle, _DISCRETE_D_INS))
     return found

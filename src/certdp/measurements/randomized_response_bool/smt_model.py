@@ -1,0 +1,100 @@
+"""SMT model of ``make_randomized_response_bool``, bound to the code.
+
+* ``map``: the real constructor is built at every ``prob`` of :data:`PROBS` and its own map is
+  called at every ``d_in`` of :data:`D_INS`; a case is satisfiable exactly when the value is
+  below the exact loss ``ln(p / (1 - p))`` (``d_in >= 1``; ``0`` below that), decided by
+  :func:`below_scaled_abs_log` on an interval enclosure of the logarithm;
+* ``law``: the Bernoulli trial's numerator and denominator, read from the real function's
+  closure, are exactly ``prob`` (so the release keeps the input with probability ``prob``).
+"""
+
+from __future__ import annotations
+
+import inspect
+from fractions import Fraction
+
+import z3
+
+from certdp.contracts.obligation import Obligation
+from certdp.contracts.smt_code import Scope, exact
+from certdp.measurements._randomized_response.smt_support import below_scaled_abs_log
+
+_NAME = "make_randomized_response_bool"
+PROBS = (0.5, 0.5000000000000001, 0.6, 0.75, 0.99, 0.9999999999999999, 1.0)
+D_INS = (0, 0.5, 1, 2, 2**40)
+
+
+def built(prob):
+    from .make_randomized_response_bool import make_randomized_response_bool
+
+    return make_randomized_response_bool(prob)
+
+
+def map_instance(built_of=built) -> Obligation:
+    def violation():
+        cases = []
+        for prob in PROBS:
+            measurement = built_of(prob)
+            p = Fraction(prob)
+            for d_in in D_INS:
+                value = measurement.map(d_in)
+                if d_in < 1:
+                    below = exact(value) < 0
+                elif p == 1:
+                    below = z3.BoolVal(value != float("inf"))
+                else:
+                    below = below_scaled_abs_log(value, 1, p / (1 - p))
+                example = {"prob": prob, "d_in": d_in, "map": repr(value)}
+                cases.append((below, lambda m, e=example: e))
+        return cases
+
+    return Obligation(
+        constructor=_NAME,
+        claim=f"real make_randomized_response_bool, prob in {PROBS}, d_in in {D_INS}: the map "
+        "is >= ln(prob / (1 - prob)) for d_in >= 1 (exact reals, interval-enclosed log)",
+        format="real", size=1, violation=violation,
+    )  # fmt: skip
+
+
+def law_instance(built_of=built) -> Obligation:
+    def violation():
+        cases = []
+        for prob in PROBS:
+            closure = inspect.getclosurevars(built_of(prob).function).nonlocals
+            n, d = closure["n"], closure["d"]
+            wrong = exact(Fraction(n, d)) != exact(prob)
+            cases.append((wrong, lambda m, e={"prob": prob, "n": n, "d": d}: e))
+        return cases
+
+    return Obligation(
+        constructor=_NAME,
+        claim=f"real make_randomized_response_bool, prob in {PROBS}: the trial the function "
+        "draws keeps the input with probability exactly prob (closure n / d = prob)",
+        format="real", size=1, violation=violation,
+    )  # fmt: skip
+
+
+def obligations(names=None) -> list[Obligation]:
+    if names is not None and _NAME not in names:
+        return []
+    return [map_instance(), law_instance()]
+
+
+SCOPE = {
+    _NAME: Scope(
+        formats=("f64", "real"),
+        bound_to_code="the real make_randomized_response_bool is built at each instance and its "
+        "own map is called; the trial's n / d is read from the real function's closure",
+        instances=f"prob in {PROBS} x d_in in {D_INS}",
+        abstractions=(
+            "ln(p / (1 - p)) enclosed by mpmath interval arithmetic, refined until "
+            "the comparison with the map value is decided",
+        ),  # fmt: skip
+        assumed=(
+            "bernoulli_ratio(n, d) is True with probability n / d (samplers/bernoulli.tex)",
+            "the max-divergence of the two laws is ln(p / (1 - p)) (the proof)",
+        ),
+    )
+}
+
+MODELLED = {_NAME: ["measurements/randomized_response_bool/make_randomized_response_bool.py"]}

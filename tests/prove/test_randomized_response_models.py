@@ -1,0 +1,74 @@
+"""The SMT models of the randomized-response mechanisms: proved on the real code, and unsound
+edits of the code (a halved loss, a loss without its k - 1, a bit-vector loss charged for half
+the differing bits, the last bit left out of the loop as in OpenDP #2707) are refuted."""
+
+from __future__ import annotations
+
+import pytest
+
+import certdp.prelude as dp
+
+from .edited import prove_edited
+
+BOOL = "measurements/randomized_response_bool/make_randomized_response_bool.py"
+CATEGORICAL = "measurements/randomized_response/make_randomized_response.py"
+BITVEC = "measurements/randomized_response_bitvec/make_randomized_response_bitvec.py"
+
+
+@pytest.fixture(autouse=True)
+def _contrib():
+    dp.enable_features("contrib")  # not vetted in this branch yet
+
+
+def test_the_unedited_code_is_proved(tmp_path):
+    for name in (
+        "make_randomized_response_bool",
+        "make_randomized_response",
+        "make_randomized_response_bitvec",
+    ):
+        summary = prove_edited(tmp_path / name, name, {})
+        assert summary["status"] == "proved", (name, summary)
+
+
+def test_a_halved_bool_loss_is_refuted(tmp_path):
+    edit = (
+        "return inf_scaled_abs_ln(1, keep / (1 - keep))",
+        "return inf_scaled_abs_ln(1, keep / (1 - keep)) / 2",
+    )
+    summary = prove_edited(tmp_path, "make_randomized_response_bool", {BOOL: [edit]})
+    assert summary["status"] == "counterexample", summary
+
+
+def test_a_categorical_loss_without_k_minus_one_is_refuted(tmp_path):
+    edit = (
+        "inf_scaled_abs_ln(1, keep * (k - 1) / (1 - keep))",
+        "inf_scaled_abs_ln(1, keep / (1 - keep))",
+    )
+    summary = prove_edited(
+        tmp_path, "make_randomized_response", {CATEGORICAL: [edit]}, select="the map"
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_a_bitvec_loss_for_half_the_bits_is_refuted(tmp_path):
+    edit = ("inf_scaled_abs_ln(2 * weight,", "inf_scaled_abs_ln(weight,")
+    summary = prove_edited(
+        tmp_path, "make_randomized_response_bitvec", {BITVEC: [edit]}, select="the map"
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_the_last_bit_left_unprotected_is_refuted(tmp_path):
+    edit = ("bits = input_domain.size  #", "bits = input_domain.size - 1  #")
+    summary = prove_edited(
+        tmp_path, "make_randomized_response_bitvec", {BITVEC: [edit]}, select="every position"
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_a_wrong_flip_probability_is_refuted(tmp_path):
+    edit = ("flip = Fraction(f) / 2  #", "flip = Fraction(f) / 3  #")
+    summary = prove_edited(
+        tmp_path, "make_randomized_response_bitvec", {BITVEC: [edit]}, select="every position"
+    )
+    assert summary["status"] == "counterexample", summary
