@@ -294,6 +294,34 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                 )
             )
 
+    # 2c. sums of squared deviations: one record flips the rounding of the mean (OpenDP #2923)
+    if point.search == "mean-rounding" and point.records:
+        from .mean_rounding import check_mean_rounding, mean_rounding_script
+
+        lower, upper, size, T = point.records
+        flipped = check_mean_rounding(built, lower, upper, size, T)
+        result.pairs += 1
+        if flipped is not None:
+            result.findings.append(
+                Finding(
+                    twin=twin.name,
+                    check="mean-rounding",
+                    severity=_severity(idealized, VIOLATION),
+                    point=point.code,
+                    summary=f"x = ({flipped.x[0]!r},) * {size} and x' with one record "
+                    f"{flipped.x_prime[0]!r} are at symmetric distance 2; the outputs differ by "
+                    f"{float(flipped.actual)!r}, but the target claims {flipped.claimed!r}: one "
+                    f"record flips the rounding of the mean{idealized_note}",
+                    claimed=_text(flipped.claimed),
+                    actual=str(flipped.actual),
+                    d_in="2",
+                    x=f"[{flipped.x[0]!r}] * {size}",
+                    x_prime=f"[{flipped.x_prime[0]!r}] + [{flipped.x[0]!r}] * {size - 1}",
+                    proof=result.proof,
+                    reproducer=mean_rounding_script(target.name, point.code, flipped),
+                )
+            )
+
     # 3. noise
     if point.noise is not None:
         try:

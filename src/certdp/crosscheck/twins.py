@@ -60,6 +60,7 @@ class Point:
     noise: Noise | None = None
     deltas: tuple = ()  # for privacy profiles: the deltas at which epsilon is compared
     threshold: tuple = ()  # for search "lone-keys": (scale, threshold, noise kind)
+    records: tuple = ()  # for search "mean-rounding": (lower, upper, size, T)
 
     @property
     def oracle_code(self) -> str:
@@ -1307,4 +1308,52 @@ def _randomized_response_bitvec_points(quick: bool) -> list[Point]:
             )
             # the same with a length: what certdp builds (OpenDP 0.16's domain has no size)
             found.append(Point("make_randomized_response_bitvec", oracle, _DISCRETE_D_INS))
+    return found
+
+
+# -- sums of squared deviations and variances: rounding of the mean (OpenDP #2923) ------------
+#: (lower, upper, size, T) where one record flips the rounding of the empirical mean.
+MEAN_ROUNDING_RECORDS = (
+    (2.0**50, 2.0**50 + 1.0, 1024, "f64"),
+    (2.0**20, 2.0**20 + 1.0, 1024, "f32"),
+)
+
+
+def _deviation_points(name: str, quick: bool, extra: str = "") -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        bounds_list = float_bounds(T, quick)
+        combos = [(b, size) for b in bounds_list for size in (1, 16)]
+        if not quick:
+            combos += [(bounds_list[0], 2), (bounds_list[0], 1000)]
+        for bounds, size in combos:
+            space = f"{_vector(_atom(bounds, T), size)}, {_metric(False)}"
+            found.append(Point(name, f"dp.t.{name}({space}{extra})", _d_ins(quick)))
+    for lower, upper, size, T in MEAN_ROUNDING_RECORDS[:1] if quick else MEAN_ROUNDING_RECORDS:
+        space = f"{_vector(_atom((lower, upper), T), size)}, {_metric(False)}"
+        found.append(
+            Point(
+                name,
+                f"dp.t.{name}({space}{extra})",
+                _d_ins(quick),
+                search="mean-rounding",
+                records=(lower, upper, size, T),
+            )
+        )
+    return found
+
+
+@register("make_sum_of_squared_deviations", "transformation")
+def _ssd_points(quick: bool) -> list[Point]:
+    found = _deviation_points("make_sum_of_squared_deviations", quick)
+    if not quick:
+        found += _deviation_points("make_sum_of_squared_deviations", quick, ", S='Sequential<T>'")
+    return found
+
+
+@register("make_variance", "transformation")
+def _variance_points(quick: bool) -> list[Point]:
+    found = _deviation_points("make_variance", quick)
+    if not quick:
+        found += _deviation_points("make_variance", quick, ", ddof=0")
     return found
