@@ -8,14 +8,21 @@ Target: no more probes than OpenDP, time <= 1.5x OpenDP's.
 
 Examples marked "adapted" build, in certdp, the nearest chain certdp has (it has no
 ``impute_constant`` or ``count_by_categories``); "OpenDP only" ones are timed in OpenDP alone.
-Run: ``python benchmarks/bench_search.py`` (needs ``contrib`` in certdp while the search's proof
+Every missed target is listed at the end with by how much and why (more probes; time in the
+search itself or in building and checking the chains); ``--profile`` adds, per miss, the certdp
+functions with the most own time (cProfile).
+Run: ``python benchmarks/bench_search.py [--profile]`` (needs ``contrib`` in certdp while the search's proof
 is not vetted; the script enables it in both libraries).
 """
 
 from __future__ import annotations
 
+import cProfile
 import math
+import pstats
+import sys
 import time
+from pathlib import Path
 
 import certdp.prelude as cdp
 
@@ -275,6 +282,44 @@ def _short(value) -> str:
     return str(value)[:40]
 
 
+def reason(ours, theirs) -> str:
+    """Why a missed target is missed, from the measurements: the probes, and the time split
+    into the search's own time and the time building and checking the chains."""
+    parts = []
+    if ours[0] > theirs[0]:
+        parts.append(f"probes {ours[0]} > {theirs[0]} (+{ours[0] - theirs[0]})")
+    if ours[1] > 1.5 * theirs[1]:
+        chains, their_chains = ours[1] - ours[3], theirs[1] - theirs[3]
+        own_ok = ours[3] <= max(1.5 * theirs[3], 0.005)
+        where = "construction-bound" if own_ok else "search-bound"
+        parts.append(
+            f"time x{ours[1] / theirs[1]:.2f} ({ours[1]:.3f} s vs {theirs[1]:.3f} s), {where}: "
+            f"chains {chains:.3f} s vs {their_chains:.3f} s, search own {ours[3]:.3f} s vs "
+            f"{theirs[3]:.3f} s"
+        )
+    return "; ".join(parts)
+
+
+def profile(example, top: int = 8) -> None:
+    """The certdp functions with the most own time (excluding their callees) in one (warm) run
+    of ``example``, with their cumulative time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        example(cdp, Counter())
+    except Exception:
+        pass
+    profiler.disable()
+    stats = pstats.Stats(profiler)
+    rows = [
+        (own, cumulative, calls, f"{Path(file).parent.name}/{Path(file).name}:{function}")
+        for (file, _, function), (_, calls, own, cumulative, _) in stats.stats.items()
+        if "certdp" in file and "benchmarks" not in file
+    ]
+    for own, cumulative, calls, where in sorted(rows, reverse=True)[:top]:
+        print(f"      own {own:7.3f} s  cumulative {cumulative:7.3f} s {calls:>7} calls  {where}")
+
+
 def main() -> None:
     cdp.enable_features("contrib")
     if odp is not None:
@@ -286,6 +331,7 @@ def main() -> None:
         f"  {'target':<12} certdp result | OpenDP result"
     )
     met = missed = own_met = 0
+    reasons = []
     for name, example, note in EXAMPLES:
         ours = run(cdp, example) if note != "OpenDP only" else None
         theirs = run(odp, example) if odp is not None else None
@@ -295,6 +341,8 @@ def main() -> None:
         if ours and theirs and not isinstance(theirs[2], str):
             ok = ours[0] <= theirs[0] and ours[1] <= 1.5 * theirs[1]
             verdict = "met" if ok else f"MISSED x{ours[1] / theirs[1]:.2f}"
+            if not ok:
+                reasons.append((name, example, reason(ours, theirs)))
             met, missed = met + ok, missed + (not ok)
             own_met += ours[3] <= max(1.5 * theirs[3], 0.005)
         else:
@@ -309,6 +357,10 @@ def main() -> None:
             f"{met + missed}; where the target is missed, the time is in building and checking "
             "certdp's chains (constructors, exact maps, make_fix_delta's epsilon bisection)"
         )
+    for name, example, why in reasons:
+        print(f"missed: {name}: {why}")
+        if "--profile" in sys.argv:  # where certdp's time goes in that example
+            profile(example)
 
 
 if __name__ == "__main__":

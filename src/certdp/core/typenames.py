@@ -9,6 +9,7 @@ is refused by the parameter's own check with a typed error naming the type.
 from __future__ import annotations
 
 from .errors import MakeDomainError
+from .types import _PYTHON_ALIASES
 
 __all__ = [
     "i8",
@@ -35,13 +36,11 @@ isize, usize = "isize", "usize"  # certdp supports usize only (64 bits), as its 
 f32, f64 = "f32", "f64"
 String = "String"
 
-#: Python types OpenDP reads as type names.
-_PYTHON_NAMES = {int: "i32", float: "f64", bool: "bool", str: "String"}
-
 
 def _type_name(item) -> str:
-    """``item`` as a type name: a string as given, a Python type by OpenDP's reading."""
-    for python_type, name in _PYTHON_NAMES.items():
+    """``item`` as a type name: a string as given, a Python type by OpenDP's reading (the
+    alias table ``carrier`` reads, core/types.py)."""
+    for python_type, name in _PYTHON_ALIASES.items():
         if item is python_type:
             return name
     if type(item) is str:

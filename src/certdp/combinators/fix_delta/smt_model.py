@@ -1,9 +1,13 @@
 """SMT model of ``make_fix_delta``'s privacy map, and the bounded checks of what it relies on.
 
-Obligations bound to the code (``code``), one per inner privacy profile: the real
-``make_fix_delta`` is built over an inner measurement whose map returns that profile, at every
-delta of :data:`DELTAS` (0, the smallest subnormal, tiny, small, 1/2, near 1, 1), and its map
-is called.  A case is satisfiable exactly when the map returns a pair ``(epsilon, delta')``
+Obligations bound to the code (``code``), one per family of inner privacy profiles: the real
+``make_fix_delta`` is built over an inner measurement whose map returns, at ``d_in``, the
+family's profile for ``d_in`` (it depends on ``d_in``: rho, the scale of the exponential, the
+step scale with it; :mod:`..._support.conversion_smt`), at every delta of :data:`DELTAS` (0,
+the smallest subnormal, tiny, small, 1/2, near 1, 1), and its map is called at every ``d_in``
+of ``CONVERSION_D_INS`` (1, 2, 0.5, 1/3, 1000, 10**400); each case is judged against the profile of that same ``d_in``, so a
+conversion reading the inner map at another distance is refuted.  A case is satisfiable
+exactly when the map returns a pair ``(epsilon, delta')``
 with ``delta'`` other than the delta asked for, ``epsilon`` NaN or negative, or ``epsilon``
 finite and the inner profile, evaluated by its own code at that ``epsilon``, above ``delta``
 (compared as exact rationals); a map that refuses (``FailedMapError``) claims nothing.  The
@@ -44,9 +48,17 @@ checks every midpoint and growth step against the model, bit for bit.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import z3
 
+from certdp.combinators._support.conversion_smt import (
+    CONVERSION_D_INS,
+    d_in_stub_measurement,
+    linear,
+    raised_case,
+    shown_d_ins,
+)
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import Scope, exact, stub_measurement
 
@@ -189,14 +201,30 @@ def _exponential(rate):
     return lambda epsilon: math.exp(-rate * epsilon) if epsilon < math.inf else 0.0
 
 
-#: Inner profiles by name: ``cdp rho=...`` are real make_zCDP_to_approxDP profiles.
+def _rate(rate, d_in):
+    """``rate / d_in`` as a float (0 when it underflows): the curve ``exp(-rate epsilon / d_in)``
+    grows with ``d_in``."""
+    return float(Fraction(rate) / Fraction(d_in)) if d_in != 1 else rate
+
+
+def _step_at(at, low, high):
+    def family(d_in):
+        where = linear(at, d_in)
+        return _curve(lambda epsilon: low if epsilon >= where else high)
+
+    return family
+
+
+#: Inner profile families by name, each a function of ``d_in`` (the name says the profile at
+#: ``d_in = 1``): ``cdp rho=...`` are real make_zCDP_to_approxDP profiles at ``rho * d_in``,
+#: ``exp(-r epsilon)`` becomes ``exp(-r epsilon / d_in)`` and a step at ``e`` one at ``e d_in``.
 PROFILES = {
-    **{f"cdp rho={rho!r}": (lambda rho=rho: _cdp_profile(rho))
+    **{f"cdp rho={rho!r}": (lambda d_in, rho=rho: _cdp_profile(linear(rho, d_in)))
        for rho in (1e-10, 0.5, 10.0, 1e10, 1e300, math.inf)},
-    "exp(-epsilon)": lambda: _curve(_exponential(1.0)),
-    "exp(-1e-6 epsilon)": lambda: _curve(_exponential(1e-6)),
-    "step at 1": lambda: _curve(lambda epsilon: 0.0 if epsilon >= 1.0 else 1.0),
-    "step at 1e300 to 1e-9": lambda: _curve(lambda epsilon: 1e-9 if epsilon >= 1e300 else 0.5),
+    "exp(-epsilon)": lambda d_in: _curve(_exponential(_rate(1.0, d_in))),
+    "exp(-1e-6 epsilon)": lambda d_in: _curve(_exponential(_rate(1e-6, d_in))),
+    "step at 1": _step_at(1.0, 0.0, 1.0),
+    "step at 1e300 to 1e-9": _step_at(1e300, 1e-9, 0.5),
 }  # fmt: skip
 
 
@@ -215,19 +243,20 @@ def code_map(profile, delta):
         return None
 
 
-def code_maps(profile, delta) -> tuple:
-    """:func:`code_map`'s outcome and that of the constructor's privacy-map closure called
-    directly (the code make_fix_delta.tex cites; ``map`` runs the evaluator)."""
+def code_maps(family, delta, d_in=1) -> tuple:
+    """The outcome of the map (``map`` runs the evaluator) and of the constructor's privacy-map
+    closure called directly (the code make_fix_delta.tex cites), both at ``d_in``, of the real
+    ``make_fix_delta`` over a measurement whose map is ``d -> family(d)``."""
     from certdp.core.errors import FailedMapError
     from certdp.core.measures import smoothed_max_divergence
 
     from .make_fix_delta import make_fix_delta
 
-    built = make_fix_delta(stub_measurement(profile, smoothed_max_divergence()), delta)
+    built = make_fix_delta(d_in_stub_measurement(family, smoothed_max_divergence()), delta)
     outcomes = []
     for call in (built.map, built._map):
         try:
-            outcomes.append(call(1))
+            outcomes.append(call(d_in))
         except FailedMapError:
             outcomes.append(None)
     return tuple(outcomes)
@@ -244,26 +273,38 @@ def _invalid(profile, delta, pair):
     return exact(profile.delta(epsilon)) > exact(delta)
 
 
+def _calls():
+    """``(d_in, delta)`` at which the real map is called."""
+    return [(d_in, delta) for d_in in CONVERSION_D_INS for delta in DELTAS]
+
+
 def code_instance(profile_name: str, map_of=None) -> Obligation:
-    """The real map over the inner profile ``PROFILES[profile_name]`` at every delta of
-    :data:`DELTAS`; ``map_of`` replaces :func:`code_map` (for the tests)."""
+    """The real map over the inner profile family ``PROFILES[profile_name]`` at every
+    ``(d_in, delta)`` of :func:`_calls`; ``map_of(profile, delta)`` replaces :func:`code_map`
+    (for the tests)."""
 
     def violation():
-        profile = PROFILES[profile_name]()
+        family = PROFILES[profile_name]
         cases = []
-        for delta in DELTAS:
-            pairs = (map_of(profile, delta),) if map_of else code_maps(profile, delta)
+        for d_in, delta in _calls():
+            profile = family(d_in)
+            where = {"profile": profile_name, "d_in": repr(d_in), "delta": repr(delta)}
+            try:
+                pairs = (map_of(profile, delta),) if map_of else code_maps(family, delta, d_in)
+            except Exception as error:  # anything but a FailedMapError refusal is refuted
+                cases.append(raised_case(error, where))
+                continue
             for path, pair in zip(("map", "closure"), pairs):
-                example = {"profile": profile_name, "delta": repr(delta), "path": path,
-                           "code map": repr(pair)}  # fmt: skip
+                example = {**where, "path": path, "code map": repr(pair)}
                 cases.append((_invalid(profile, delta, pair), lambda m, e=example: e))
         return cases
 
     return Obligation(
         constructor=_NAME,
-        claim=f"real make_fix_delta over the profile {profile_name}, at delta in {DELTAS}: the "
-        "pair returned (by the map and by the privacy-map closure called directly) keeps delta, and its epsilon is +inf or the profile there is <= delta "
-        "(exact)",
+        claim=f"real make_fix_delta over the profile {profile_name}, at delta in {DELTAS} "
+        f"and every d_in of {shown_d_ins()} (the inner profile at d_in scaled with d_in): the pair returned (by the map and by "
+        "the privacy-map closure called directly) keeps delta, and its epsilon is +inf or the "
+        "inner profile at that same d_in is <= delta there (exact)",
         format="f64", size=1, violation=violation,
     )  # fmt: skip
 
@@ -279,11 +320,15 @@ SCOPE = {
     _NAME: Scope(
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_fix_delta is built over inner measurements whose maps "
-        "return each profile, its map (through the evaluator) and its privacy-map closure (called "
-        "directly) are called at d_in = 1 only (the inner map ignores d_in) at each delta, and the pair it returns is "
-        "checked against the profile's own value",
-        instances=f"{len(PROFILES)} inner profiles (real make_zCDP_to_approxDP at rho from 1e-10 "
-        f"to +inf; exponential curves; steps) x {len(DELTAS)} deltas from 0 to 1",
+        "return at d_in a profile that depends on d_in (rho * d_in; exp(-r epsilon / d_in); a "
+        "step at e * d_in), its map (through the evaluator) and its privacy-map closure (called "
+        "directly) are called at each (d_in, delta), and the pair it returns is checked against "
+        "the value of the inner profile at that same d_in (so a conversion reading the inner map "
+        "at another distance is refuted); a FailedMapError refusal claims nothing, any other "
+        "exception is a counterexample",
+        instances=f"{len(PROFILES)} inner profile families (real make_zCDP_to_approxDP at rho "
+        f"from 1e-10 to +inf; exponential curves; steps) x {len(DELTAS)} deltas from 0 to 1 x "
+        f"every d_in of {shown_d_ins()} x 2 (map and closure)",
         bit_precise=(
             "at the instances: the profile's value at the returned epsilon is compared "
             "exactly with delta",
@@ -302,6 +347,7 @@ MODELLED = {
     _NAME: [
         "combinators/fix_delta/make_fix_delta.py",
         "core/measures.py",
+        "combinators/_support/conversion_smt.py",
         # the instances' inner profiles are the real make_zCDP_to_approxDP's
         "combinators/zCDP_to_approxDP/make_zCDP_to_approxDP.py",
         "combinators/_conversion/cdp_delta.py",

@@ -10,9 +10,13 @@ pair of distributions: ``delta0`` for ``e >= epsilon0``, and below ``epsilon0`` 
 
 Obligations bound to the code: for each inner pair of :data:`PAIRS` (epsilon0 and delta0
 from 0 to +inf and 0 to 1, as f64 values, ints and Fractions), the real constructor is built
-over an inner measurement whose map returns the pair, its map is called, and the profile it
-returns is evaluated by its own ``delta`` at every ``e`` of :func:`points_for` (the f64 samples,
-``epsilon0`` and its neighbouring floats, and exact rationals just above and below it).  A case
+over an inner measurement whose map is ``d_in -> (epsilon0 * d_in, delta0)`` (exact; it depends
+on ``d_in``: :mod:`..._support.conversion_smt`), its map is called at every ``d_in`` of
+``CONVERSION_D_INS`` (1, 2, 0.5, 1/3, 1000, 10**400), and the profile it returns is evaluated
+by its own ``delta`` at every ``e`` of :func:`points_for` of the inner pair at that same
+``d_in`` (the f64 samples, its epsilon and the neighbouring floats, and exact rationals just
+above and below it), so a conversion reading the inner map at another distance is refuted.
+Below, ``epsilon0`` is the inner epsilon at the ``d_in`` of the case.  A case
 is satisfiable exactly when a value is NaN, not a number, or below the bound above, compared in
 exact rational arithmetic with ``t`` and ``s`` real unknowns constrained to an enclosure of the
 exponentials (:func:`exp_enclosure`: the proven rational series enclosure of
@@ -26,6 +30,13 @@ from fractions import Fraction
 
 import z3
 
+from certdp.combinators._support.conversion_smt import (
+    CONVERSION_D_INS,
+    d_in_stub_measurement,
+    linear,
+    raised_case,
+    shown_d_ins,
+)
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact, stub_measurement
 from certdp.numeric.elementary import _exp_enclosure
@@ -51,10 +62,11 @@ PAIRS = tuple((epsilon, delta) for epsilon in _EPSILONS for delta in _DELTAS)
 def points_for(epsilon0) -> list:
     """Where the profile is read: the f64 samples, and at and around ``epsilon0``."""
     near = [epsilon0]
-    as_float = float(epsilon0)
-    if math.isfinite(as_float):
-        near += [math.nextafter(as_float, -math.inf), math.nextafter(as_float, math.inf)]
+    if epsilon0 != math.inf:  # an exact epsilon0 may lie beyond the f64 range
         near += [Fraction(epsilon0) - Fraction(1, 10**30), Fraction(epsilon0) + Fraction(1, 10**30)]
+        if epsilon0 <= F64_MAX:
+            as_float = float(epsilon0)
+            near += [math.nextafter(as_float, -math.inf), math.nextafter(as_float, math.inf)]
     return [p for p in [*F64_SAMPLES, *near] if p == p and p >= 0]
 
 
@@ -69,16 +81,20 @@ def code_profile(epsilon0, delta0):
     return make_fixed_approxDP_to_approxDP(inner).map(1)
 
 
-def code_profiles(epsilon0, delta0) -> tuple:
-    """:func:`code_profile`'s profile and that of the constructor's privacy-map closure called
-    directly (the code the proof cites; ``map`` runs the evaluator)."""
+def code_profiles(epsilon0, delta0, d_in=1) -> tuple:
+    """The profiles of the map (``map`` runs the evaluator) and of the constructor's privacy-map
+    closure called directly (the code the proof cites), both at ``d_in``, of the real
+    constructor over a measurement whose map is ``d -> (epsilon0 * d, delta0)``."""
     from certdp.combinators._support.chain_smt import both_values
     from certdp.core.measures import approximate, max_divergence
 
     from .make_fixed_approxDP_to_approxDP import make_fixed_approxDP_to_approxDP
 
-    inner = stub_measurement((epsilon0, delta0), approximate(max_divergence()))
-    return both_values(make_fixed_approxDP_to_approxDP(inner))
+    def pair_at(d):
+        return linear(epsilon0, d), delta0
+
+    inner = d_in_stub_measurement(pair_at, approximate(max_divergence()))
+    return both_values(make_fixed_approxDP_to_approxDP(inner), d_in)
 
 
 def exp_enclosure(x) -> tuple[Fraction, Fraction]:
@@ -132,23 +148,37 @@ def code_instance(index: int, profile_of=None) -> Obligation:
     epsilon0, delta0 = PAIRS[index]
 
     def violation():
-        profiles = (
-            (profile_of(epsilon0, delta0),) if profile_of else code_profiles(epsilon0, delta0)
-        )
         cases = []
-        for path, profile in zip(("map", "closure"), profiles):
-            for e in points_for(epsilon0):
-                value = profile.delta(e)
-                example = {"pair": repr((epsilon0, delta0)), "path": path, "e": repr(e),
-                           "code delta": repr(value)}  # fmt: skip
-                cases.append((_below(value, e, epsilon0, delta0), lambda m, x=example: x))
+        for d_in in CONVERSION_D_INS:
+            at = linear(epsilon0, d_in)
+            where = {"pair": repr((epsilon0, delta0)), "d_in": repr(d_in)}
+            try:
+                profiles = (
+                    (profile_of(at, delta0),)
+                    if profile_of
+                    else code_profiles(epsilon0, delta0, d_in)
+                )
+            except Exception as error:  # a map that raises here is refuted
+                cases.append(raised_case(error, where))
+                continue
+            for path, profile in zip(("map", "closure"), profiles):
+                for e in points_for(at):
+                    try:
+                        value = profile.delta(e)
+                    except Exception as error:  # a profile that raises here is refuted
+                        cases.append(raised_case(error, {**where, "path": path, "e": repr(e)}))
+                        continue
+                    example = {**where, "path": path, "e": repr(e), "code delta": repr(value)}
+                    cases.append((_below(value, e, at, delta0), lambda m, x=example: x))
         return cases
 
     return Obligation(
         constructor=_NAME,
-        claim=f"real make_fixed_approxDP_to_approxDP over the pair {(epsilon0, delta0)!r}: the "
-        "profile's (from the map and from the privacy-map closure called directly) delta at every sampled e (f64 samples, epsilon0 and its neighbours) is a "
-        "number >= delta0 where e >= epsilon0 and, below, >= the delta at e of the "
+        claim=f"real make_fixed_approxDP_to_approxDP over the pair {(epsilon0, delta0)!r} "
+        f"(inner map d_in -> (epsilon0 * d_in, delta0)), at every d_in of {shown_d_ins()}: the "
+        "profile's (from the map and from the privacy-map closure called directly) delta at "
+        "every sampled e (f64 samples, the inner epsilon at that d_in and its neighbours) is a "
+        "number >= delta0 where e >= that epsilon and, below, >= the delta at e of the "
         "(epsilon0, delta0) randomised response (exact; exp enclosed by the proven rational "
         "series of numeric/elementary)",
         format="f64", size=1, violation=violation,
@@ -165,12 +195,14 @@ SCOPE = {
     _NAME: Scope(
         formats=("f64", "real"),
         bound_to_code="the real make_fixed_approxDP_to_approxDP is built over inner measurements "
-        "whose maps return each pair (epsilon0, delta0), its map (through the evaluator) and its "
-        "privacy-map closure (called directly) are called at d_in = 1 only (the inner map "
-        "ignores d_in), and the profile "
-        "it returns is read by its own delta",
+        "whose maps are d_in -> (epsilon0 * d_in, delta0) for each pair, its map (through the "
+        "evaluator) and its privacy-map closure (called directly) are called at each d_in, and "
+        "the profile it returns is read by its own delta and judged against the inner pair at "
+        "that same d_in (so a conversion reading the inner map at another distance is refuted); "
+        "a call that raises is a counterexample",
         instances=f"{len(PAIRS)} pairs (epsilon0 from 0 to +inf, delta0 from 0 to 1; f64, int, "
-        "Fraction) x the f64 samples and the points at and around epsilon0",
+        f"Fraction) x every d_in of {shown_d_ins()} x 2 (map and closure) x the f64 samples "
+        "and the points at and around the inner epsilon at that d_in",
         bit_precise=(
             "at the instances: each value is compared exactly with the smallest valid delta there",
         ),  # fmt: skip
@@ -183,5 +215,6 @@ MODELLED = {
     _NAME: [
         "combinators/fixed_approxDP_to_approxDP/make_fixed_approxDP_to_approxDP.py",
         "core/measures.py",
+        "combinators/_support/conversion_smt.py",
     ]
 }

@@ -36,7 +36,7 @@ def make_pureDP_to_zCDP(measurement) -> Measurement:
         return convert(measurement.map(d_in))  # label: inner-map
 
     def convert(epsilon) -> float:
-        if math.isinf(epsilon):
+        if epsilon == math.inf:  # no float conversion: an exact epsilon may exceed f64
             return math.inf  # label: infinite
         try:
             return inf_cast(Fraction(epsilon) ** 2 / 2, "f64")  # label: rho

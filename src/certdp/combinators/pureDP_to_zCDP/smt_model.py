@@ -1,13 +1,17 @@
 """SMT model of ``make_pureDP_to_zCDP``'s privacy map, and the bounded checks that the map of the
 real constructor is conservative.
 
-Obligations bound to the code (``code``): at every inner epsilon of
-:data:`certdp.contracts.smt_code.F64_SAMPLES` (zero, subnormals, values around 1, the points
+Obligations bound to the code (``code``): for every base epsilon of :func:`code_epsilons`
+(:data:`certdp.contracts.smt_code.F64_SAMPLES`: zero, subnormals, values around 1, the points
 where ``epsilon^2 / 2`` overflows, the largest finite f64, ``+inf``, seeded draws over every
-exponent) and at every f16 epsilon, the real ``make_pureDP_to_zCDP`` is built over a pure-DP
-measurement whose map returns that epsilon and its map is called; the obligation is satisfiable
-exactly when that value is NaN, finite for an infinite epsilon, or below ``epsilon^2 / 2``
-(exact rationals); and (``model``) when it differs from the model below, bit for bit.
+exponent; and 100 seeded f32 values), the real ``make_pureDP_to_zCDP`` is built over a pure-DP
+measurement whose map is ``d_in -> epsilon * d_in`` (exact; :mod:`..._support.conversion_smt`),
+and its map and its privacy-map closure are called at every ``d_in`` of ``CONVERSION_D_INS``
+(1, 2, 0.5, 1/3, 1000, 10**400); the obligation is satisfiable exactly when a value is NaN,
+finite for an infinite inner loss, or below ``loss^2 / 2`` for the inner loss ``epsilon * d_in``
+at that same ``d_in`` (exact rationals), so a conversion reading the inner map at another
+distance is refuted; and (``model``, at ``d_in = 1``, where the inner loss is the f64 epsilon
+itself) when it differs from the model below, bit for bit.
 
 Model (``privacy_map`` in make_pureDP_to_zCDP.py): for the inner epsilon (a float ``>= 0``,
 ``+inf`` allowed), ``+inf`` if it is infinite, else ``inf_cast(epsilon^2 / 2, "f64")``: the exact
@@ -35,9 +39,16 @@ import struct
 
 import z3
 
+from certdp.combinators._support.conversion_smt import (
+    CONVERSION_D_INS,
+    d_in_stub_measurement,
+    linear,
+    raised_case,
+    shown_d_ins,
+)
 from certdp.combinators._support.smt_exact import common_sort, exact_sort, to_exact
 from certdp.contracts.obligation import Obligation
-from certdp.contracts.smt_code import F64_SAMPLES, Scope, exact, stub_measurement
+from certdp.contracts.smt_code import F64_SAMPLES, Scope, exact
 
 __all__ = [
     "rho_of",
@@ -115,31 +126,35 @@ def code_epsilons() -> list[float]:
     return sorted(set(F64_SAMPLES) | set(f32))
 
 
-def code_map(epsilon) -> float:
-    """The real ``make_pureDP_to_zCDP`` over a measurement whose map returns ``epsilon``, its
-    map at ``d_in = 1``."""
+def _built(epsilon):
     from certdp.core.measures import max_divergence
 
     from .make_pureDP_to_zCDP import make_pureDP_to_zCDP
 
-    return make_pureDP_to_zCDP(stub_measurement(epsilon, max_divergence())).map(1)
+    inner = d_in_stub_measurement(lambda d_in: linear(epsilon, d_in), max_divergence())
+    return make_pureDP_to_zCDP(inner)
 
 
-def code_maps(epsilon) -> tuple:
+def code_map(epsilon, d_in=1) -> float:
+    """The real ``make_pureDP_to_zCDP`` over a measurement whose map is ``d -> epsilon * d``,
+    its map at ``d_in``."""
+    return _built(epsilon).map(d_in)
+
+
+def code_maps(epsilon, d_in=1) -> tuple:
     """:func:`code_map`'s value and that of the constructor's privacy-map closure called
-    directly (the code make_pureDP_to_zCDP.tex cites; ``map`` runs the evaluator)."""
+    directly at ``d_in`` (the code make_pureDP_to_zCDP.tex cites; ``map`` runs the
+    evaluator)."""
     from certdp.combinators._support.chain_smt import both_values
-    from certdp.core.measures import max_divergence
 
-    from .make_pureDP_to_zCDP import make_pureDP_to_zCDP
-
-    return both_values(make_pureDP_to_zCDP(stub_measurement(epsilon, max_divergence())))
+    return both_values(_built(epsilon), d_in)
 
 
 def _too_small(epsilon, rho):
+    """``epsilon``: the inner loss (a float, an int or a Fraction, perhaps beyond f64)."""
     if math.isnan(rho):
         return z3.BoolVal(True)
-    if math.isinf(epsilon):
+    if epsilon == math.inf:
         return z3.BoolVal(not math.isinf(rho))
     if math.isinf(rho):
         return z3.BoolVal(False)
@@ -153,31 +168,41 @@ def _differs(epsilon, rho):
 
 
 def code_instance(kind: str = "code", map_of=None) -> Obligation:
-    """``kind="code"``: the real map's value at every instance of :func:`code_epsilons` is at
-    least ``epsilon^2 / 2``; ``kind="model"``: it equals the model's.  ``map_of`` replaces
-    :func:`code_map` (for the tests)."""
+    """``kind="code"``: the real map's value at every base epsilon of :func:`code_epsilons` and
+    every ``d_in`` of ``CONVERSION_D_INS`` is at least ``(epsilon d_in)^2 / 2``;
+    ``kind="model"``: at ``d_in = 1`` it equals the model's.  ``map_of(epsilon, d_in)``
+    replaces :func:`code_map` (for the tests)."""
     check = _too_small if kind == "code" else _differs
+    d_ins = CONVERSION_D_INS if kind == "code" else (1,)
 
     def violation():
         cases = []
-        for epsilon in code_epsilons():
-            for path, rho in zip(
-                ("map", "closure"), (map_of(epsilon),) if map_of else code_maps(epsilon)
-            ):
-                example = {"epsilon": repr(epsilon), "path": path, "code map": repr(rho)}
-                cases.append((check(epsilon, rho), lambda m, e=example: e))
+        for d_in in d_ins:
+            for epsilon in code_epsilons():
+                where = {"epsilon": repr(epsilon), "d_in": repr(d_in)}
+                try:
+                    values = (map_of(epsilon, d_in),) if map_of else code_maps(epsilon, d_in)
+                except Exception as error:  # a map that raises here is refuted
+                    cases.append(raised_case(error, where))
+                    continue
+                loss = linear(epsilon, d_in)
+                for path, rho in zip(("map", "closure"), values):
+                    example = {**where, "path": path, "code map": repr(rho)}
+                    cases.append((check(loss, rho), lambda m, e=example: e))
         return cases
 
     what = (
-        "is not NaN, +inf for epsilon = +inf, else >= epsilon^2/2 exactly"
+        f"at every d_in of {shown_d_ins()}, where the inner loss is epsilon * d_in: is not NaN, "
+        "+inf for an infinite loss, else >= loss^2/2 exactly"
         if kind == "code"
-        else "equals the model's f64 rho bit for bit"
+        else "at d_in = 1 equals the model's f64 rho bit for bit"
     )
     return Obligation(
         constructor="make_pureDP_to_zCDP",
-        claim=f"real make_pureDP_to_zCDP at {len(code_epsilons())} inner epsilons ({len(F64_SAMPLES)} "
-        f"f64 samples: 0, subnormal, ..., MAX, +inf; 100 seeded f32 values): its map and its "
-        f"privacy-map closure called directly {what}",
+        claim=f"real make_pureDP_to_zCDP over inner maps d_in -> epsilon * d_in at "
+        f"{len(code_epsilons())} base epsilons ({len(F64_SAMPLES)} f64 samples: 0, subnormal, "
+        f"..., MAX, +inf; 100 seeded f32 values): its map and its privacy-map closure called "
+        f"directly {what}",
         format="f64", size=1, violation=violation,
     )  # fmt: skip
 
@@ -198,14 +223,18 @@ SCOPE = {
     "make_pureDP_to_zCDP": Scope(
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_pureDP_to_zCDP is built over an inner measurement whose map "
-        "returns each sampled epsilon, and both its map (through the evaluator) and its own "
-        "privacy-map closure (called directly) are called, at d_in = 1 only (the inner map "
-        "ignores d_in, so an edit rescaling d_in is not caught)",
+        "is d_in -> epsilon * d_in (exact) for each sampled epsilon, and both its map (through "
+        "the evaluator) and its own privacy-map closure (called directly) are called at every "
+        f"d_in of {shown_d_ins()}, each value judged against the inner loss at that same d_in "
+        "(so a conversion reading the inner map at another distance is refuted); a call that "
+        "raises is a counterexample",
         instances=f"{len(F64_SAMPLES)} f64 epsilons spanning the format (0, subnormals, 1, the "
-        "overflow edge of epsilon^2/2, MAX, +inf, seeded draws) and 100 seeded f32 values",
+        "overflow edge of epsilon^2/2, MAX, +inf, seeded draws) and 100 seeded f32 values, x "
+        f"{len(CONVERSION_D_INS)} d_in (int, f64, Fraction, beyond the f64 range) x 2 (map and "
+        "closure)",
         bit_precise=(
-            "at the instances: the real map's value is compared exactly with epsilon^2/2, and "
-            "with the model bit for bit",
+            "at the instances: the real map's value is compared exactly with loss^2/2 (loss = "
+            "epsilon * d_in, exact), and at d_in = 1 with the model bit for bit",
             "the model of the map for every f32 epsilon (output f64)",
         ),
         reduced_formats=(
@@ -223,6 +252,7 @@ MODELLED = {
     "make_pureDP_to_zCDP": [
         "combinators/pureDP_to_zCDP/make_pureDP_to_zCDP.py",
         "combinators/_support/smt_exact.py",
+        "combinators/_support/conversion_smt.py",
         "numeric/floats.py",
     ]
 }

@@ -5,7 +5,12 @@ Obligations bound to the code (``code``), one per inner rho of
 :data:`certdp.contracts.smt_code.F64_SAMPLES` (zero, subnormals, values around 1, huge values,
 the largest finite f64, ``+inf``, seeded draws over every exponent), with one case per epsilon
 of the same list: the real ``make_zCDP_to_approxDP`` is built over a zCDP measurement whose map
-returns rho, and its profile is evaluated at epsilon, under a tracer that records the order
+is ``d_in -> rho * d_in`` (exact; :mod:`..._support.conversion_smt`), its map is called at
+``d_in = 1`` (where the inner loss is rho itself); and three more obligations, for the base
+rhos of :data:`D_IN_RHOS`, call it at every ``d_in`` of ``CONVERSION_D_INS`` (1, 2, 0.5, 1/3,
+1000, 10**400), each case judged against the inner loss ``rho * d_in`` at that same ``d_in``
+(so a conversion reading the inner map at another distance is refuted).  The profile
+returned is evaluated at epsilon, under a tracer that records the order
 ``a`` the code chose and the arguments and results of its calls of ``inf_ln_1p`` and
 ``inf_exp`` (:func:`certdp.contracts.smt_code.traced`: the values the code computed, read, not
 recomputed).  A case is satisfiable exactly when the returned delta is NaN or negative, or is
@@ -56,10 +61,17 @@ from fractions import Fraction
 
 import z3
 
+from certdp.combinators._support.conversion_smt import (
+    CONVERSION_D_INS,
+    d_in_stub_measurement,
+    linear,
+    raised_case,
+    shown_d_ins,
+)
 from certdp.combinators._support.smt_exact import to_exact
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import float_of, float_sort
-from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact, stub_measurement, traced
+from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact, traced
 
 __all__ = [
     "delta_at_order",
@@ -209,32 +221,38 @@ def delta_of_order(a: float, rho: float, epsilon: float, ln_up, exp_up) -> float
     return 1.0 if over else min(delta, 1.0)
 
 
-def code_delta(rho, epsilon) -> tuple[float, list]:
-    """The real ``make_zCDP_to_approxDP`` over a zCDP measurement whose map returns ``rho``: its
-    profile at ``epsilon``, and the trace of the calls of ``cdp_delta``, ``inf_ln_1p`` and
-    ``inf_exp`` it made (see :func:`certdp.contracts.smt_code.traced`)."""
+#: The base rhos of the obligations that call the real map at every d_in of CONVERSION_D_INS.
+D_IN_RHOS = (1e-10, 0.5, 10.0)
+
+
+def _built(rho):
     from certdp.core.measures import zero_concentrated_divergence
 
     from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
 
-    built = make_zCDP_to_approxDP(stub_measurement(rho, zero_concentrated_divergence()))
-    profile = built.map(1)
+    inner = d_in_stub_measurement(lambda d_in: linear(rho, d_in), zero_concentrated_divergence())
+    return make_zCDP_to_approxDP(inner)
+
+
+def code_delta(rho, epsilon, d_in=1) -> tuple[float, list]:
+    """The real ``make_zCDP_to_approxDP`` over a zCDP measurement whose map is ``d -> rho * d``:
+    the profile of its map at ``d_in``, at ``epsilon``, and the trace of the calls of
+    ``cdp_delta``, ``inf_ln_1p`` and ``inf_exp`` it made (see
+    :func:`certdp.contracts.smt_code.traced`)."""
+    profile = _built(rho).map(d_in)
     watched = ("cdp_delta", "inf_ln_1p", "inf_exp", "quick_inf_ln_1p", "quick_inf_exp")
     return traced(lambda: profile.delta(epsilon), watched)
 
 
-def code_deltas(rho, epsilon) -> tuple:
+def code_deltas(rho, epsilon, d_in=1) -> tuple:
     """:func:`code_delta` for the profile of ``map`` and for that of the constructor's
-    privacy-map closure called directly (the code the proof cites; ``map`` runs the
-    evaluator)."""
+    privacy-map closure called directly, both at ``d_in`` (the code the proof cites; ``map``
+    runs the evaluator)."""
     from certdp.combinators._support.chain_smt import both_values
-    from certdp.core.measures import zero_concentrated_divergence
 
-    from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
-
-    built = make_zCDP_to_approxDP(stub_measurement(rho, zero_concentrated_divergence()))
     watched = ("cdp_delta", "inf_ln_1p", "inf_exp", "quick_inf_ln_1p", "quick_inf_exp")
-    return tuple(traced(lambda p=p: p.delta(epsilon), watched) for p in both_values(built))
+    profiles = both_values(_built(rho), d_in)
+    return tuple(traced(lambda p=p: p.delta(epsilon), watched) for p in profiles)
 
 
 def code_order(records) -> dict:
@@ -252,13 +270,14 @@ def code_order(records) -> dict:
     return found
 
 
-def _uncertified(rho: float, epsilon: float, delta, found: dict):
-    """Satisfiable exactly when ``delta`` is not shown valid (see the module docstring)."""
+def _uncertified(rho, epsilon: float, delta, found: dict):
+    """Satisfiable exactly when ``delta`` is not shown valid (see the module docstring);
+    ``rho``: the inner loss (a float, an int or a Fraction, perhaps beyond f64)."""
     if not isinstance(delta, float) or math.isnan(delta) or delta < 0:
         return z3.BoolVal(True)
     if delta >= 1 or rho == 0 or math.isinf(epsilon):
         return z3.BoolVal(False)
-    if math.isinf(rho):
+    if rho == math.inf:
         return z3.BoolVal(True)  # no order bounds an infinite rho below 1
     exp = z3.Function("exp", z3.RealSort(), z3.RealSort())
     ln1p = z3.Function("ln1p", z3.RealSort(), z3.RealSort())
@@ -289,27 +308,44 @@ def _uncertified(rho: float, epsilon: float, delta, found: dict):
     return z3.And(*facts, *fails)
 
 
-def code_instance(rho: float, map_of=None) -> Obligation:
-    """The real map at inner ``rho``, at every epsilon of :data:`F64_SAMPLES`; ``map_of``
-    replaces :func:`code_delta` (for the tests)."""
+def code_instance(rho: float, map_of=None, d_ins=(1,)) -> Obligation:
+    """The real map over the inner map ``d -> rho * d`` at every ``d_in`` of ``d_ins`` and every
+    epsilon of :data:`F64_SAMPLES`; ``map_of(loss, epsilon)`` replaces :func:`code_delta` (for
+    the tests)."""
 
     def violation():
         cases = []
-        for epsilon in F64_SAMPLES:
-            outcomes = (map_of(rho, epsilon),) if map_of else code_deltas(rho, epsilon)
-            for path, (delta, records) in zip(("map", "closure"), outcomes):
-                found = code_order(records)
-                example = {"rho": repr(rho), "epsilon": repr(epsilon), "path": path,
-                           "code delta": repr(delta), "code order": repr(found.get("a"))}  # fmt: skip
-                cases.append((_uncertified(rho, epsilon, delta, found), lambda m, e=example: e))
+        for d_in in d_ins:
+            loss = linear(rho, d_in)
+            for epsilon in F64_SAMPLES:
+                where = {"rho": repr(rho), "d_in": repr(d_in), "epsilon": repr(epsilon)}
+                try:
+                    outcomes = (
+                        (map_of(loss, epsilon),) if map_of else code_deltas(rho, epsilon, d_in)
+                    )
+                except Exception as error:  # a map or profile that raises here is refuted
+                    cases.append(raised_case(error, where))
+                    continue
+                for path, (delta, records) in zip(("map", "closure"), outcomes):
+                    found = code_order(records)
+                    example = {**where, "path": path, "code delta": repr(delta),
+                               "code order": repr(found.get("a"))}  # fmt: skip
+                    uncertified = _uncertified(loss, epsilon, delta, found)
+                    cases.append((uncertified, lambda m, e=example: e))
         return cases
 
+    where = (
+        f"at rho={rho!r}, d_in = 1"
+        if d_ins == (1,)
+        else f"over the inner map d_in -> {rho!r} * d_in, at every d_in of {shown_d_ins()}"
+    )
     return Obligation(
         constructor="make_zCDP_to_approxDP",
-        claim=f"real make_zCDP_to_approxDP at rho={rho!r}, every epsilon of {len(F64_SAMPLES)} "
+        claim=f"real make_zCDP_to_approxDP {where}, every epsilon of {len(F64_SAMPLES)} "
         "f64 samples (0, subnormal, ..., MAX, +inf): the profile's (from the map and from the "
         "privacy-map closure called directly) delta is in [0, 1] and, when "
-        "below 1, at least the CKS bound at the code's order or at (epsilon+1)/(2 rho) (exact; "
+        "below 1, at least the CKS bound for the inner loss at that d_in, at the code's order "
+        "or at (epsilon+1)/(2 rho) (exact; "
         "exp and ln free, the code's inf_exp/inf_ln_1p results assumed >= exp/ln)",
         format="f64", size=1, violation=violation,
     )  # fmt: skip
@@ -318,19 +354,29 @@ def code_instance(rho: float, map_of=None) -> Obligation:
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_zCDP_to_approxDP" not in names:
         return []
-    return [code_instance(rho) for rho in F64_SAMPLES] + [delta_instance(fmt) for fmt in _FORMATS]
+    at_d_ins = [code_instance(rho, d_ins=CONVERSION_D_INS) for rho in D_IN_RHOS]
+    return (
+        [code_instance(rho) for rho in F64_SAMPLES]
+        + at_d_ins
+        + [delta_instance(fmt) for fmt in _FORMATS]
+    )
 
 
 SCOPE = {
     "make_zCDP_to_approxDP": Scope(
         formats=("f64", "f8"),
         bound_to_code="the real make_zCDP_to_approxDP is built over an inner measurement whose "
-        "map returns each sampled rho, the profiles of its map (through the evaluator) and of its "
-        "privacy-map closure (called directly, d_in = 1 only: the inner map ignores d_in) are "
-        "evaluated at each sampled epsilon, and "
-        "the order and the inf_exp/inf_ln_1p calls the code made are read by a tracer",
+        "map is d_in -> rho * d_in (exact) for each sampled rho, the profiles of its map (through "
+        "the evaluator) and of its privacy-map closure (called directly) at d_in are evaluated at "
+        "each sampled epsilon and judged against the inner loss rho * d_in at that same d_in (so "
+        "a conversion reading the inner map at another distance is refuted; a call that raises "
+        "is a counterexample), and the order and the inf_exp/inf_ln_1p calls the code made are "
+        "read by a tracer",
         instances=f"{len(F64_SAMPLES)} x {len(F64_SAMPLES)} pairs (rho, epsilon) of f64 values "
-        "spanning the format (0, subnormals, 1, huge values, MAX, +inf, seeded draws)",
+        "spanning the format (0, subnormals, 1, huge values, MAX, +inf, seeded draws) at d_in = "
+        f"1; and {len(D_IN_RHOS)} base rhos {D_IN_RHOS} x {len(F64_SAMPLES)} epsilons at every "
+        f"d_in of {shown_d_ins()} (int, f64, Fraction, beyond the f64 range); x 2 (map and "
+        "closure)",
         bit_precise=(
             "at the instances: the returned delta is compared exactly (rational arithmetic) "
             "with the bound of Canonne, Kamath and Steinke",
@@ -362,6 +408,7 @@ MODELLED = {
         "combinators/zCDP_to_approxDP/make_zCDP_to_approxDP.py",
         "combinators/_conversion/cdp_delta.py",
         "combinators/_support/smt_exact.py",
+        "combinators/_support/conversion_smt.py",
         "numeric/floats.py",
         "numeric/quick.py",
         "numeric/quick_elementary.py",

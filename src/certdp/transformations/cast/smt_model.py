@@ -11,6 +11,10 @@ records.
 Theorem, instantiated per pair of types: neighbours at distance ``<= d_in`` map to outputs
 reached by the same edits, so ``d_out <= d_in``, the code's map
 (:func:`certdp.contracts.smt.elementwise_cases`).
+
+The obligation's shape (the special records, the element sorts, the map and
+function checks, the dataset cases) is shared by the three cast models:
+``transformations/_cast/cast_smt.py``.
 """
 
 from __future__ import annotations
@@ -18,20 +22,14 @@ from __future__ import annotations
 import z3
 
 from certdp.contracts.obligation import Obligation
-from certdp.contracts.smt import elementwise_cases
 from certdp.contracts.smt_code import Scope
 from certdp.core.types import carrier
-from certdp.transformations.cast_default.smt_model import (
-    PAIRS,
-    _element,
-    _probes,
-    cast_outcome,
-    encode,
-)
+from certdp.transformations._cast.cast_smt import SIZE as _SIZE
+from certdp.transformations._cast.cast_smt import cast_instance, cast_obligations
+from certdp.transformations.cast_default.smt_model import PAIRS, cast_outcome, encode
 
 __all__ = ["cast_option", "encode_option", "option_sort", "obligations", "MODELLED", "PAIRS"]
 
-_SIZE = 3
 _SORTS: dict = {}
 
 
@@ -65,55 +63,26 @@ def encode_option(image, target: str):
     return option.none if image is None else option.some(encode(image, target))
 
 
+def _agrees(expected, image, target: str) -> bool:
+    return z3.is_true(z3.simplify(expected == encode_option(image, target)))
+
+
 def _instance(source: str, target: str, metric: str, d_in: int):
-    import numpy as np
-
-    from certdp.core.domains import atom_domain, vector_domain
-    from certdp.core.metrics import insert_delete_distance, symmetric_distance
-
     from .make_cast import make_cast
 
-    space_metric = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
-    built = make_cast(vector_domain(atom_domain(T=source)), space_metric, TOA=target)
-    stated = built.map(d_in)
-
-    def violation():
-        if stated != d_in:
-            return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": d_in})]
-        probes = _probes(source)
-        dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_,
-                 "String": object}[source]  # fmt: skip
-        images = built(np.array(probes, dtype=dtype))
-        for record, image in zip(probes, images):
-            expected = cast_option(encode(record, source), source, target)
-            if not z3.is_true(z3.simplify(expected == encode_option(image, target))):
-                return [(z3.BoolVal(True), lambda m, r=record, i=image: {"r": r, "code": i})]
-        return elementwise_cases(
-            lambda r: cast_option(r, source, target), _element(source),
-            lambda r: z3.BoolVal(True), lambda out: z3.BoolVal(True), _SIZE, d_in, metric,
-        )  # fmt: skip
-
-    return Obligation(
-        constructor="make_cast",
-        claim=f"{source}->{target} {metric} d_in={d_in} len<={_SIZE}",
-        format=source, size=_SIZE, violation=violation,
-    )  # fmt: skip
+    return cast_instance("make_cast", make_cast, cast_option, _agrees, encode,
+                         source, target, metric, d_in)  # fmt: skip
 
 
 def obligations(names=None) -> list[Obligation]:
-    if names is not None and "make_cast" not in names:
-        return []
-    return [
-        _instance(source, target, metric, 1)
-        for source, target in PAIRS
-        for metric in ("symmetric", "insert_delete")
-    ]
+    return cast_obligations("make_cast", names, PAIRS, _instance)
 
 
 MODELLED = {
     "make_cast": [
         "transformations/cast/make_cast.py",
         "transformations/_cast/convert.py",
+        "transformations/_cast/cast_smt.py",
         "transformations/_rowmap/rowmap.py",
         "core/option_domain.py",
     ]

@@ -15,22 +15,25 @@ checks the model against the code on random records.
 Theorem, instantiated per pair of types: every image is a value of ``TOA``, and neighbours at
 distance ``<= d_in`` map to outputs reached by the same edits, so ``d_out <= d_in``, the code's
 map (:func:`certdp.contracts.smt.elementwise_cases`).
+
+The obligation's shape (the special records, the element sorts, the map and
+function checks, the dataset cases) is shared by the three cast models:
+``transformations/_cast/cast_smt.py``.
 """
 
 from __future__ import annotations
 
-import struct
-
 import z3
 
 from certdp.contracts.obligation import Obligation
-from certdp.contracts.smt import elementwise_cases, float_sort, float_value, int_value
+from certdp.contracts.smt import float_sort, float_value, int_value
 from certdp.contracts.smt_code import Scope
 from certdp.core.types import carrier
+from certdp.transformations._cast.cast_smt import SIZE as _SIZE
+from certdp.transformations._cast.cast_smt import cast_instance, cast_obligations
 
 __all__ = ["cast_outcome", "cast_record", "encode", "obligations", "MODELLED", "PAIRS"]
 
-_SIZE = 3
 _RNE, _RTZ = z3.RNE(), z3.RTZ()
 
 #: (input type, TOA) pairs checked.
@@ -123,92 +126,26 @@ def cast_outcome(record, source: str, target: str):
     raise NotImplementedError((source, target))
 
 
-#: Texts probing Rust's integer grammar (signs, spaces, exponents, radix prefixes, non-ASCII
-#: digits, the range ends of i32).
-TEXT_PROBES = ["12", "", " ", " 1", "1 ", "+7", "-0", "-", "+", "+-1", "1e3", "1.5", "0x10", "1_000",
-               "\u0661", "\uff11", "00012", "2147483647", "2147483648", "-2147483648",
-               "-2147483649", "4294967295", "4294967296", "true", "nan"]  # fmt: skip
-
-
-def _probes(source: str) -> list:
-    if source == "String":
-        return TEXT_PROBES
-    if source == "bool":
-        return [True, False]
-    if source == "i64":
-        return [0, 1, -1, 2**31, -(2**31) - 1, 2**53 + 1, 16777217, 2**63 - 1, -(2**63)]
-    values = [float("nan"), 0.0, -0.0, float("inf"), float("-inf"), 1.9, -1.9, 0.1,
-              2147483647.5, -2147483648.5, 2147483648.0, 4294967295.5, -1.0, 1e300,
-              3.4028235677973366e38, 9.223372036854775807e18]  # fmt: skip
-    if source == "f32":
-        values = [struct.unpack("<f", struct.pack("<f", v))[0] for v in values if abs(v) < 3e38]
-    return values
-
-
 def _same(expected, image, target: str) -> bool:
     return z3.is_true(z3.simplify(expected == encode(image, target)))
 
 
-def _element(source: str):
-    S = carrier(source)
-    if source == "bool":
-        return z3.Bool
-    if source == "String":
-        return z3.String
-    if S.is_float:
-        return lambda label: z3.FP(label, float_sort(source))
-    return lambda label: z3.BitVec(label, S.bits)
-
-
 def _instance(source: str, target: str, metric: str, d_in: int):
-    import numpy as np
-
-    from certdp.core.domains import atom_domain, vector_domain
-    from certdp.core.metrics import insert_delete_distance, symmetric_distance
-
     from .make_cast_default import make_cast_default
 
-    space_metric = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
-    built = make_cast_default(vector_domain(atom_domain(T=source)), space_metric, TOA=target)
-    stated = built.map(d_in)
-
-    def violation():
-        if stated != d_in:
-            return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": d_in})]
-        probes = _probes(source)
-        dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_,
-                 "String": object}[source]  # fmt: skip
-        images = built(np.array(probes, dtype=dtype))
-        for record, image in zip(probes, images):
-            expected = z3.simplify(cast_record(encode(record, source), source, target))
-            if not _same(expected, image, target):
-                return [(z3.BoolVal(True), lambda m, r=record, i=image: {"r": r, "code": i})]
-        return elementwise_cases(
-            lambda r: cast_record(r, source, target), _element(source),
-            lambda r: z3.BoolVal(True), lambda out: z3.BoolVal(True), _SIZE, d_in, metric,
-        )  # fmt: skip
-
-    return Obligation(
-        constructor="make_cast_default",
-        claim=f"{source}->{target} {metric} d_in={d_in} len<={_SIZE}",
-        format=source, size=_SIZE, violation=violation,
-    )  # fmt: skip
+    return cast_instance("make_cast_default", make_cast_default, cast_record, _same, encode,
+                         source, target, metric, d_in)  # fmt: skip
 
 
 def obligations(names=None) -> list[Obligation]:
-    if names is not None and "make_cast_default" not in names:
-        return []
-    return [
-        _instance(source, target, metric, 1)
-        for source, target in PAIRS
-        for metric in ("symmetric", "insert_delete")
-    ]
+    return cast_obligations("make_cast_default", names, PAIRS, _instance)
 
 
 MODELLED = {
     "make_cast_default": [
         "transformations/cast_default/make_cast_default.py",
         "transformations/_cast/convert.py",
+        "transformations/_cast/cast_smt.py",
         "transformations/_rowmap/rowmap.py",
     ]
 }

@@ -9,6 +9,10 @@ checks the model against the code on random records.
 Theorem, instantiated per pair of types: every image is a member of the output element domain
 (any float), and neighbours at distance ``<= d_in`` map to outputs reached by the same edits,
 so ``d_out <= d_in``, the code's map (:func:`certdp.contracts.smt.elementwise_cases`).
+
+The obligation's shape (the special records, the element sorts, the map and
+function checks, the dataset cases) is shared by the three cast models:
+``transformations/_cast/cast_smt.py``.
 """
 
 from __future__ import annotations
@@ -16,13 +20,13 @@ from __future__ import annotations
 import z3
 
 from certdp.contracts.obligation import Obligation
-from certdp.contracts.smt import elementwise_cases, float_sort
+from certdp.contracts.smt import float_sort
 from certdp.contracts.smt_code import Scope
-from certdp.transformations.cast_default.smt_model import _element, _probes, cast_outcome, encode
+from certdp.transformations._cast.cast_smt import SIZE as _SIZE
+from certdp.transformations._cast.cast_smt import cast_instance, cast_obligations
+from certdp.transformations.cast_default.smt_model import cast_outcome, encode
 
 __all__ = ["cast_nan", "obligations", "MODELLED", "PAIRS"]
-
-_SIZE = 3
 
 #: (input type, TOA) pairs checked.
 PAIRS = (("f64", "f32"), ("f64", "f64"), ("f32", "f64"), ("i64", "f32"), ("bool", "f64"))
@@ -41,53 +45,21 @@ def _same(expected, image, target: str) -> bool:
 
 
 def _instance(source: str, target: str, metric: str, d_in: int):
-    import numpy as np
-
-    from certdp.core.domains import atom_domain, vector_domain
-    from certdp.core.metrics import insert_delete_distance, symmetric_distance
-
     from .make_cast_inherent import make_cast_inherent
 
-    space_metric = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
-    built = make_cast_inherent(vector_domain(atom_domain(T=source)), space_metric, TOA=target)
-    stated = built.map(d_in)
-
-    def violation():
-        if stated != d_in:
-            return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": d_in})]
-        probes = _probes(source)
-        dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_}[source]
-        images = built(np.array(probes, dtype=dtype))
-        for record, image in zip(probes, images):
-            expected = z3.simplify(cast_nan(encode(record, source), source, target))
-            if not _same(expected, image, target):
-                return [(z3.BoolVal(True), lambda m, r=record, i=image: {"r": r, "code": i})]
-        return elementwise_cases(
-            lambda r: cast_nan(r, source, target), _element(source),
-            lambda r: z3.BoolVal(True), lambda out: z3.BoolVal(True), _SIZE, d_in, metric,
-        )  # fmt: skip
-
-    return Obligation(
-        constructor="make_cast_inherent",
-        claim=f"{source}->{target} {metric} d_in={d_in} len<={_SIZE}",
-        format=source, size=_SIZE, violation=violation,
-    )  # fmt: skip
+    return cast_instance("make_cast_inherent", make_cast_inherent, cast_nan, _same, encode,
+                         source, target, metric, d_in)  # fmt: skip
 
 
 def obligations(names=None) -> list[Obligation]:
-    if names is not None and "make_cast_inherent" not in names:
-        return []
-    return [
-        _instance(source, target, metric, 1)
-        for source, target in PAIRS
-        for metric in ("symmetric", "insert_delete")
-    ]
+    return cast_obligations("make_cast_inherent", names, PAIRS, _instance)
 
 
 MODELLED = {
     "make_cast_inherent": [
         "transformations/cast_inherent/make_cast_inherent.py",
         "transformations/_cast/convert.py",
+        "transformations/_cast/cast_smt.py",
         "transformations/_rowmap/rowmap.py",
     ]
 }
