@@ -176,6 +176,26 @@ CASES = {
 }
 
 
+# Constructors added after the suite was written (issue 21): the same rule.
+nullable = dp.vector_domain(dp.atom_domain(T="f64", nan=True))
+vi64 = dp.vector_domain(i64)
+CASES.update(
+    {
+        "impute_constant": lambda v: dp.t.make_impute_constant(nullable, sym, v),
+        "impute_uniform": lambda v: dp.t.make_impute_uniform_float(nullable, sym, (0.0, v)),
+        "geometric scale": lambda v: dp.m.make_geometric(i32, dp.absolute_distance(T="i32"), v),
+        "count_by_categories": lambda v: dp.t.make_count_by_categories(vi64, sym, [1, 2, v]),
+        "count_by map": lambda v: dp.t.make_count_by(vi64, sym).map(v),
+        "count_distinct map": lambda v: dp.t.make_count_distinct(vi64, sym).map(v),
+        "find": lambda v: dp.t.make_find(vi64, sym, [1, v]),
+        "find_bin": lambda v: dp.t.make_find_bin(vi64, sym, [1, v]),
+        "cast invoke": lambda v: dp.t.make_cast(vi64, sym, "i32")([v]),
+        "cast_default invoke": lambda v: dp.t.make_cast_default(vi64, sym, "i32")([v]),
+        "identity map": lambda v: dp.t.make_identity(vi64, sym).map(v),
+    }
+)
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_huge_values_give_typed_errors_that_print(name):
     for value in HUGE:

@@ -221,6 +221,12 @@ def check_freshness(constructor: ConstructorFolder, ledger: Ledger, definitions=
             f'never vetted: run certdp vet {constructor.name} --by "Name or role" '
             '--reviewed "what was reviewed"',
         )
+    if status.state == OUTDATED and status.shadowed:
+        return Check(
+            OUTDATED,
+            f"OUTDATED: {', '.join(status.shadowed)} shadows vetted code (Python imports it "
+            "instead): remove it, or rename it",
+        )
     if status.state == OUTDATED:
         where = (
             f"see: {status.diff_command}"

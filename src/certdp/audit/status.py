@@ -26,6 +26,7 @@ from .ledger import (
     proof_fingerprints,
     read_ledger,
 )
+from .shadowing import shadowing_files
 
 __all__ = ["VettingStatus", "vetting_status", "status_of", "UP_TO_DATE", "OUTDATED", "NEVER_VETTED"]
 
@@ -42,6 +43,7 @@ class VettingStatus:
     changed: tuple[str, ...] = ()
     diff_command: str | None = None
     reviewed: str | None = None
+    shadowed: tuple[str, ...] = ()
 
     @property
     def changed_files(self) -> list[str]:
@@ -56,6 +58,11 @@ class VettingStatus:
         return str(self.commit)
 
     def __str__(self) -> str:
+        if self.state == OUTDATED and self.shadowed:
+            return (
+                f"outdated: {', '.join(self.shadowed)} beside its vetted code is what Python "
+                "imports instead of it"
+            )
         if self.state == OUTDATED:
             return f"outdated since {self.vetted_at}"
         if self.state == UP_TO_DATE:
@@ -94,6 +101,20 @@ def _compared(
     )  # fmt: skip
 
 
+def _unshadowed(constructor: ConstructorFolder, status: VettingStatus, keys) -> VettingStatus:
+    """``status``, or an outdated one naming the shadowing files when a Python file behind the
+    fingerprint ``keys`` is shadowed by a file Python imports instead (:mod:`.shadowing`)."""
+    if status.state != UP_TO_DATE:
+        return status
+    shadows = shadowing_files(constructor.package, fingerprinted_files(keys))  # label: shadows
+    if not shadows:
+        return status
+    return VettingStatus(
+        OUTDATED, status.commit, status.reviewer, status.date, reviewed=status.reviewed,
+        shadowed=shadows,
+    )  # fmt: skip
+
+
 def runtime_status_of(constructor: ConstructorFolder, raw: dict) -> VettingStatus:
     """What the runtime gate compares: the proven ranges, the documents and the SMT models
     (:func:`certdp.audit.ledger.proof_fingerprints`), not the closure; no diff command.
@@ -113,12 +134,14 @@ def runtime_status_of(constructor: ConstructorFolder, raw: dict) -> VettingStatu
         except Exception:  # the full comparison below decides
             unchanged = False
         if unchanged:  # every file read has the bytes it had when vetted  # label: fast
-            return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
+            fast = VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
+            return _unshadowed(constructor, fast, vetting.fingerprints)
     try:
         fingerprints, proof = proof_fingerprints(constructor)
     except Exception:  # label: unreadable-proof
         fingerprints, proof = {}, ""  # a proof naming a missing file cannot be up to date
-    return _compared(constructor, vetting, fingerprints, proof, with_closure=False)
+    compared = _compared(constructor, vetting, fingerprints, proof, with_closure=False)
+    return _unshadowed(constructor, compared, vetting.fingerprints)  # label: unshadowed
 
 
 @lru_cache(maxsize=None)  # label: folders-cache
@@ -156,6 +179,9 @@ def status_of(constructor: ConstructorFolder, ledger: Ledger, *, definitions=Non
     except Exception:  # a proof naming a missing range cannot be up to date
         fingerprints, proof = {}, ""
     status = _compared(constructor, vetting, fingerprints, proof, with_closure=True)
+    status = _unshadowed(constructor, status, vetting.fingerprints)
+    if status.shadowed:
+        return status  # no edit to diff: the shadowing files are named
     if status.state != OUTDATED or constructor.checkout is None or vetting.commit == UNCOMMITTED:
         return status  # up to date, or no repository to diff against
     files = " ".join(constructor.in_checkout(file) for file in status.changed_files)

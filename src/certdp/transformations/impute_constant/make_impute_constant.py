@@ -12,7 +12,7 @@ import math
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
-from certdp.core.errors import MakeTransformationError
+from certdp.core.errors import MakeTransformationError, shown
 from certdp.core.option_domain import OptionDomain
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -48,7 +48,7 @@ def make_impute_constant(input_domain, input_metric, constant) -> Transformation
     converted = carrier_constant(constant, T)  # label: constant-convert
     if converted is None:  # label: constant-type
         raise MakeTransformationError(
-            f"{constant!r} is not a value of the carrier type {T}", parameter="constant"
+            f"{shown(constant)} is not a value of the carrier type {T}", parameter="constant"
         )
     if T.is_float and math.isnan(converted):  # label: constant-nan
         raise MakeTransformationError("must not be NaN: it replaces the NaNs", parameter="constant")
