@@ -3,8 +3,8 @@ every branch holds the sum of the leaves beneath it, stored layer by layer from 
 
 Guarantee (make_b_ary_tree.tex): with ``L`` the number of layers (the least ``k >= 0`` with
 ``b**k >= leaf_count``, plus one) and ``S`` the sum over the layers of ``min(b**j, leaf_count)``
-(``j = 0 .. L-1``), the map ``d_in -> d_in * L`` is valid from L1 to L1, and
-``d_in -> ceil(d_in * sqrt(S))`` from L2 to L2 (both exact integers, checked against the
+(``j = 0 .. L-1``), the map ``d_in -> ceil(d_in * L)`` is valid from L1 to L1, and
+``d_in -> ceil(d_in * sqrt(S))`` from L2 to L2 (both computed exactly, checked against the
 metric's type).  Each branch is the exact sum of its leaves, saturated at the type's limits.
 
 OpenDP 0.16 uses ``d_in * L`` for L2 as well; that is not a valid L2 map (all 16 leaves of a
@@ -15,6 +15,7 @@ OpenDP also wraps a branch's sum on overflow; certdp saturates it.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 from certdp.contracts import certified
 from certdp.core.conversion import exact_argument
@@ -93,7 +94,7 @@ def _counts_input(input_domain, input_metric):
 def make_b_ary_tree(input_domain, input_metric, leaf_count, branching_factor) -> Transformation:
     """The complete ``branching_factor``-ary tree over the first ``leaf_count`` counts (missing
     leaves count zero), root first, each branch the sum of its leaves saturated to the counts'
-    type; stability ``d_in * L`` (L1) and ``ceil(d_in * sqrt(S))`` (L2)."""
+    type; stability ``ceil(d_in * L)`` (L1) and ``ceil(d_in * sqrt(S))`` (L2)."""
     T = _counts_input(input_domain, input_metric)  # label: input
     n = _positive_integer(leaf_count, "leaf_count", 1)  # label: leaf-count
     b = _positive_integer(branching_factor, "branching_factor", 2)  # label: branching
@@ -111,16 +112,22 @@ def make_b_ary_tree(input_domain, input_metric, leaf_count, branching_factor) ->
         return branches + leaves  # label: output
 
     def stability_map(d_in):
+        if d_in == math.inf:  # label: map-infinite
+            raise ArithmeticOverflowError(
+                f"infinity is not a value of {Q}, the type of the output distance",
+                parameter="d_in",
+            )
+        d = Fraction(d_in)  # label: map-exact
         if type(input_metric) is L1Distance:
-            d_out = d_in * L  # label: map-l1
+            d_out = math.ceil(d * L)  # label: map-l1
         else:
-            squared = d_in * d_in * S
+            squared = math.ceil(d * d * S)  # label: map-l2-square
             d_out = math.isqrt(squared)  # label: map-l2
             d_out += d_out * d_out < squared  # label: map-l2-ceil
         if d_out > Q.max:  # label: map-checked
             raise ArithmeticOverflowError(
-                f"{shown(d_in)} gives {d_out}, which is not a value of {Q}, the type of the "
-                "output distance",
+                f"{shown(d_in)} gives an output distance above {Q.max}, the largest value of "
+                f"{Q}, the type of the output distance",
                 parameter="d_in",
             )
         return d_out
