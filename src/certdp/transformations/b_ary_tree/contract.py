@@ -81,3 +81,9 @@ CONTRACT = TransformationContract(
     arguments=arguments,
     d_in=lambda built: st.integers(0, 4),
 )
+
+SYMBOL_MEANINGS = {
+    "F": "the number of layers L (the least k >= 0 with branching_factor**k >= leaf_count, "
+    "plus one) under L1; the square root of S, the sum over the layers j = 0 .. L-1 of "
+    "min(branching_factor**j, leaf_count), under L2 (the map rounds d_in * F up to an integer)",
+}
