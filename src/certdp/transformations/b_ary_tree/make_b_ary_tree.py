@@ -33,11 +33,11 @@ from certdp.transformations._counting import records
 
 __all__ = ["make_b_ary_tree", "then_b_ary_tree", "layer_count", "MAX_LEAF_COUNT"]
 
-#: The largest leaf_count: the tree is held in memory (fewer than 2 * leaf_count branches).
-MAX_LEAF_COUNT = 1 << 24
-
-
 # proof: begin arguments
+#: The largest leaf_count: the tree is held in memory (fewer than 2 * leaf_count branches).
+MAX_LEAF_COUNT = 1 << 24  # label: max-leaf-count
+
+
 def layer_count(leaf_count: int, branching_factor: int) -> int:
     """The number of layers of the complete tree over ``leaf_count`` leaves: the least ``k >= 0``
     with ``branching_factor**k >= leaf_count``, plus one (exact integer arithmetic)."""
