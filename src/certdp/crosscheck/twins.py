@@ -1357,3 +1357,18 @@ def _variance_points(quick: bool) -> list[Point]:
     if not quick:
         found += _deviation_points("make_variance", quick, ", ddof=0")
     return found
+
+
+@register("make_b_ary_tree", "transformation")
+def _b_ary_tree_points(quick: bool) -> list[Point]:
+    """Integer counts under L1 and L2 (OpenDP 0.16's L2 map is ``d_in * layers``, certdp's
+    ``ceil(d_in * sqrt(S))``: the crosscheck shows where they differ)."""
+    found = []
+    cases = [(5, 2), (9, 3)] if quick else [(1, 2), (5, 2), (8, 2), (9, 3), (16, 2), (30, 10)]
+    for T in ("i32",) if quick else ("i32", "i64", "u32"):
+        for metric in ("l1_distance", "l2_distance"):
+            for leaf_count, b in cases:
+                space = f"{_vector(_plain_atom(T))}, dp.{metric}(T={T!r})"
+                code = f"dp.t.make_b_ary_tree({space}, {leaf_count}, {b})"
+                found.append(Point("make_b_ary_tree", code, (0, 1, 2, 5)))
+    return found
