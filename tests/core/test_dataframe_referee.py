@@ -76,3 +76,10 @@ def test_error_prefixes_are_not_doubled(build, prefix):
     assert message.startswith(prefix), message
     rest = message[len(prefix) :]
     assert not (len(rest) > 3 and rest.split(":")[0].isidentifier() and ": " in rest[:8]), message
+
+
+def test_the_unsound_edit_really_breaks_stability():
+    """The edits of tests/prove/test_frame_models.py that double a one-row output holding "q"
+    are real violations: two rows against none is distance 2 > map(1) = 1."""
+    doubled = ["q", "q"]
+    assert dp.symmetric_distance().distance(doubled, []) == 2 > 1
