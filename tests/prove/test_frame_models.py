@@ -37,6 +37,15 @@ def _prove(tmp_path, name, edits, select):
         ("make_df_is_equal", {EQUAL: [("entry == converted", "entry != converted")]}),
         ("make_subset_by", {SUBSET: [HALF]}),
         ("make_subset_by", {SUBSET: [("if flag]", "if not flag]")]}),
+        # referee-frames: edits that double the output when a value "q" appears (caught by the
+        # generated probes: a record alone gives two rows)
+        ("make_subset_by", {SUBSET: [("kept = [i for i, flag in enumerate(flags) if flag]", "kept = [i for i, flag in enumerate(flags) if flag]; kept = kept * 2 if 'q' in frame.columns['a'].values else kept")]}),
+        ("make_select_column", {SELECT: [('return list(schema_column(frame, key, TOA, "key").values)', 'return (lambda v: v + v if "q" in v else v)(list(schema_column(frame, key, TOA, "key").values))')]}),
+        # outputs that depend on other records (the dataset's size, a value in another row)
+        ("make_df_cast_default", {CAST: [("tuple(cast(value) for value in column.values)", "tuple(cast(value) if len(column.values) < 50 else cast('') for value in column.values)")]}),
+        ("make_df_is_equal", {EQUAL: [("bool(entry == converted)", "bool(entry == converted) != ('q' in frame.columns['a'].values)")]}),
+        ("make_split_dataframe", {SPLIT: [("for line in text_lines(text)", "for line in (lambda ls: ls + ls[:1] if 'q,q' in ls and '' in ls else ls)(text_lines(text))")]}),
+        ("make_subset_by", {SUBSET: [("return DataFrame(frame.K, columns, len(kept))", "return DataFrame(frame.K, columns, len(kept)) if not (len(flags) == 2 and 'q' in frame.columns['a'].values) else DataFrame(frame.K, {}, 0)")]}),
     ],
 )  # fmt: skip
 def test_unsound_edits_are_refuted(tmp_path, name, edits):

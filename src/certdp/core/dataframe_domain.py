@@ -14,7 +14,14 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .domains import Domain, refuse
-from .errors import FailedCastError, FailedFunctionError, MakeDomainError, shown, type_mismatch
+from .errors import (
+    DPError,
+    FailedCastError,
+    FailedFunctionError,
+    MakeDomainError,
+    shown,
+    type_mismatch,
+)
 from .frozen import Frozen
 from .types import CarrierType, carrier
 
@@ -39,7 +46,13 @@ class DataFrame(Frozen):
     frozen_error = FailedFunctionError
 
     def __init__(self, K: CarrierType, columns: dict, length: int):
+        if type(length) is not int or length < 0:  # label: frame-count
+            raise FailedFunctionError("must be an int >= 0", parameter="length")
+        if type(columns) is not dict:  # label: frame-map
+            raise FailedFunctionError("must be a dict of Column", parameter="columns")
         for column in columns.values():
+            if type(column) is not Column:  # label: frame-column
+                raise FailedFunctionError("every value must be a Column", parameter="columns")
             if len(column.values) != length:  # label: frame-length
                 raise FailedFunctionError("columns must have one common length", parameter="arg")
         self.K = K
@@ -110,13 +123,19 @@ def dataframe_domain(K) -> DataFrameDomain:
     try:
         K = carrier(K)  # label: domain-carrier
     except MakeDomainError as error:
-        raise MakeDomainError(str(error), parameter="K") from None
+        raise MakeDomainError(reason(error), parameter="K") from None
     if K.is_float:  # label: domain-hashable
         raise type_mismatch(MakeDomainError)(
             f"column names must be hashable (an integer type, bool or String), not {shown(K)}",
             parameter="K",
         )
     return DataFrameDomain(K)
+
+
+def reason(error: DPError) -> str:
+    """The message of ``error`` without its ``parameter:`` prefix (to re-raise it under
+    another parameter name without doubling the prefix)."""
+    return error.message.removeprefix(f"{error.parameter}: ") if error.parameter else error.message
 
 
 def schema_column(frame: DataFrame, name, T: CarrierType | None, parameter: str) -> Column:

@@ -206,6 +206,11 @@ class InsertDeleteDistance(Metric):
     text is the sequence of its lines, as for :class:`SymmetricDistance`."""
 
     def distance(self, a, b) -> int:
+        if type(a) is DataFrame or type(b) is DataFrame:  # label: id-frames
+            raise FailedCastError(
+                "a data frame's rows have no order: use the symmetric distance",
+                parameter="a" if type(a) is DataFrame else "b",
+            )
         a, b = _dataset(a, "a"), _dataset(b, "b")  # label: id-texts
         keys_a = [record_key(x) for x in a]
         keys_b = [record_key(x) for x in b]

@@ -24,13 +24,23 @@ def key(record):
     return (type(record).__name__, repr(record))
 
 
+def lines(data):
+    # a text is the dataset of its lines, as Rust's str::lines reads them (a "\\r" right
+    # before a "\\n" dropped, the final line ending optional); any other dataset is itself
+    if not isinstance(data, str):
+        return data
+    pieces = data.split("\\n")
+    last = pieces.pop()
+    return [p[:-1] if p.endswith("\\r") else p for p in pieces] + ([last] if last else [])
+
+
 def symmetric(a, b):
-    ca, cb = Counter(map(key, a)), Counter(map(key, b))
+    ca, cb = Counter(map(key, lines(a))), Counter(map(key, lines(b)))
     return sum(abs(ca[k] - cb[k]) for k in ca.keys() | cb.keys())
 
 
 def insert_delete(a, b):
-    a, b = list(map(key, a)), list(map(key, b))
+    a, b = list(map(key, lines(a))), list(map(key, lines(b)))
     row = [0] * (len(b) + 1)
     for u in a:
         new = [0]

@@ -175,7 +175,10 @@ def _summarise(described, outcomes) -> dict:
         )
     else:
         status = "proved"
-        detail = f"all {len(outcomes)} instances unsatisfiable (no counterexample exists)"
+        detail = (
+            f"all {len(outcomes)} instances unsatisfiable: no counterexample to the model's "
+            "obligations (its scope states what they check of the code)"
+        )
     return {
         "status": status,
         "detail": detail,

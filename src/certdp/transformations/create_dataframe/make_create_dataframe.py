@@ -13,7 +13,7 @@ import gc
 from operator import itemgetter
 
 from certdp.contracts import certified
-from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain
+from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain, reason
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
 from certdp.core.errors import DPError, MakeTransformationError, shown, type_mismatch
 from certdp.core.metrics import symmetric_distance
@@ -42,7 +42,7 @@ def column_names(col_names, K, parameter: str = "col_names"):
         else:
             raise MakeTransformationError("cannot infer K from no name; pass K", parameter="K")
     except DPError as error:
-        raise MakeTransformationError(str(error), parameter="K") from None
+        raise MakeTransformationError(reason(error), parameter="K") from None
     if K.is_float:  # label: names-hashable
         raise type_mismatch(MakeTransformationError)(
             f"column names must be hashable (an integer type, bool or String), not {K}",

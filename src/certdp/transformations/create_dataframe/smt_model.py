@@ -6,8 +6,9 @@ uninterpreted: the theorem is checked for every function from a record to a row.
 
 from __future__ import annotations
 
+from certdp.contracts.frame_probes import field_records
 from certdp.contracts.smt_code import Scope
-from certdp.contracts.smt_rows import SIZE, row_map_obligation
+from certdp.contracts.smt_rows import ABSTRACTION, ASSUMED, BOUND, SIZE, row_map_obligation
 
 __all__ = ["obligations", "MODELLED", "SCOPE"]
 
@@ -19,8 +20,14 @@ def build():
 
 
 CLAIM = "col_names=[a, b, a]"
-WHOLE = [["1"], ["2", "3", "4"], [], ["a", " b"]]
-ALONE = [[record] for record in WHOLE]
+TABLE = [["1"], ["2", "3", "4"], [], ["a", " b"]]
+RECORDS = field_records()
+
+
+def DATASET(records):
+    return [list(record) for record in records]
+
+
 OPTION = False
 
 
@@ -36,7 +43,16 @@ def obligations(names=None):
         return []
     return [
         row_map_obligation(
-            "make_create_dataframe", CLAIM, build, d_in, WHOLE, ALONE, ROWS, EXPECTED, OPTION
+            "make_create_dataframe",
+            CLAIM,
+            build,
+            d_in,
+            RECORDS,
+            DATASET,
+            ROWS,
+            TABLE,
+            EXPECTED,
+            OPTION,
         )
         for d_in in (1, 2)
     ]
@@ -46,6 +62,8 @@ MODELLED = {
     "make_create_dataframe": [
         "transformations/create_dataframe/make_create_dataframe.py",
         "core/dataframe_domain.py",
+        "contracts/frame_probes.py",
+        "contracts/smt_rows.py",
     ]
 }
 
@@ -53,13 +71,10 @@ SCOPE = {
     "make_create_dataframe": Scope(
         formats=("String",),
         sizes=(SIZE,),
-        bound_to_code="the real make_create_dataframe is built, its own map is called at d_in, and its own "
-        "function is run on a probe input as a whole and record by record: the rows must be "
-        "the concatenation of the single-record outputs and equal a fixed table (certdp's "
-        "outputs, which the tests compare with OpenDP 0.16)",
+        bound_to_code=BOUND,
+        abstractions=ABSTRACTION,
         free_functions=("the row function g (pad or cut, pick), any function of one record",),
-        assumed=("that the row function depends on its record alone and never raises on the "
-                 "probe schema (the proof's lemmas; the probes check it on examples)",),
+        assumed=ASSUMED,
         instances="col_names ['a', 'b', 'a']; d_in 1 and 2",
     )
 }  # fmt: skip

@@ -11,7 +11,7 @@ distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain, schema_column
+from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain, reason, schema_column
 from certdp.core.errors import DPError, MakeTransformationError
 from certdp.core.metrics import SymmetricDistance
 from certdp.core.partial import partial_constructor
@@ -50,7 +50,7 @@ def make_df_cast_default(input_domain, input_metric, column_name, TIA, TOA) -> T
     try:
         TIA, TOA = carrier(TIA), carrier(TOA)  # label: types
     except DPError as error:
-        raise MakeTransformationError(str(error), parameter="TIA/TOA") from None
+        raise MakeTransformationError(reason(error), parameter="TIA/TOA") from None
     default = _DEFAULTS.get(TOA.name, 0.0 if TOA.is_float else 0)  # label: default
 
     def cast(value):

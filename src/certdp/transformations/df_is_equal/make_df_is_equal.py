@@ -10,7 +10,7 @@ distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.dataframe_domain import Column, DataFrame, schema_column
+from certdp.core.dataframe_domain import Column, DataFrame, reason, schema_column
 from certdp.core.domains import carrier_constant
 from certdp.core.errors import DPError, MakeTransformationError, shown, type_mismatch
 from certdp.core.partial import partial_constructor
@@ -33,7 +33,7 @@ def make_df_is_equal(input_domain, input_metric, column_name, value, TIA=None) -
     try:
         TIA = carrier(TIA) if TIA is not None else infer_type(value)  # label: type
     except DPError as error:
-        raise MakeTransformationError(str(error), parameter="TIA") from None
+        raise MakeTransformationError(reason(error), parameter="TIA") from None
     converted = carrier_constant(value, TIA)  # label: value-convert
     if converted is None:  # label: value-type
         raise type_mismatch(MakeTransformationError)(

@@ -10,7 +10,7 @@ valid stability map under the symmetric distance.
 from __future__ import annotations
 
 from certdp.contracts import certified
-from certdp.core.dataframe_domain import DataFrameDomain, schema_column
+from certdp.core.dataframe_domain import DataFrameDomain, reason, schema_column
 from certdp.core.domains import atom_domain, vector_domain
 from certdp.core.errors import DPError, MakeTransformationError
 from certdp.core.metrics import symmetric_distance
@@ -30,7 +30,7 @@ def make_select_column(key, TOA, K=None) -> Transformation:
     try:
         TOA = carrier(TOA)  # label: output-type
     except DPError as error:
-        raise MakeTransformationError(str(error), parameter="TOA") from None
+        raise MakeTransformationError(reason(error), parameter="TOA") from None
 
     def function(frame):
         return list(schema_column(frame, key, TOA, "key").values)  # label: function

@@ -5,8 +5,9 @@ The row function (the entry of one column) is left uninterpreted.
 
 from __future__ import annotations
 
+from certdp.contracts.frame_probes import frame_rows
 from certdp.contracts.smt_code import Scope
-from certdp.contracts.smt_rows import SIZE, row_map_obligation
+from certdp.contracts.smt_rows import ABSTRACTION, ASSUMED, BOUND, SIZE, row_map_obligation
 
 __all__ = ["obligations", "MODELLED", "SCOPE"]
 
@@ -20,6 +21,12 @@ def build():
     return make_select_column("a", "String")
 
 
+def DATASET(rows):
+    from certdp.contracts.frame_neighbours import frame_of_rows
+
+    return frame_of_rows(rows)
+
+
 def _frames():
     from certdp.contracts.frame_neighbours import frame_of_rows
 
@@ -29,11 +36,12 @@ def _frames():
         ("x", True, 0, -0.0),
         ("", False, 1, 7.0),
     ]
-    return frame_of_rows(rows), [frame_of_rows([row]) for row in rows]
+    return frame_of_rows(rows)
 
 
 CLAIM = "key=a TOA=String"
-WHOLE, ALONE = _frames()
+TABLE = _frames()
+RECORDS = frame_rows()
 OPTION = False
 
 
@@ -49,7 +57,16 @@ def obligations(names=None):
         return []
     return [
         row_map_obligation(
-            "make_select_column", CLAIM, build, d_in, WHOLE, ALONE, ROWS, EXPECTED, OPTION
+            "make_select_column",
+            CLAIM,
+            build,
+            d_in,
+            RECORDS,
+            DATASET,
+            ROWS,
+            TABLE,
+            EXPECTED,
+            OPTION,
         )
         for d_in in (1, 2)
     ]
@@ -60,6 +77,8 @@ MODELLED = {
         "transformations/select_column/make_select_column.py",
         "core/dataframe_domain.py",
         "contracts/frame_neighbours.py",
+        "contracts/frame_probes.py",
+        "contracts/smt_rows.py",
     ]
 }
 
@@ -67,13 +86,10 @@ SCOPE = {
     "make_select_column": Scope(
         formats=("String",),
         sizes=(SIZE,),
-        bound_to_code="the real make_select_column is built, its own map is called at d_in, and its own "
-        "function is run on a probe input as a whole and record by record: the rows must be "
-        "the concatenation of the single-record outputs and equal a fixed table (certdp's "
-        "outputs, which the tests compare with OpenDP 0.16)",
+        bound_to_code=BOUND,
+        abstractions=ABSTRACTION,
         free_functions=("the row function g (one entry of a row), any function of one row",),
-        assumed=("that the row function depends on its record alone and never raises on the "
-                 "probe schema (the proof's lemmas; the probes check it on examples)",),
+        assumed=ASSUMED,
         instances="key 'a', TOA String, on the contracts' frame schema; d_in 1 and 2",
     )
 }  # fmt: skip

@@ -7,8 +7,9 @@ of its lines one by one.
 
 from __future__ import annotations
 
+from certdp.contracts.frame_probes import text_lines_probe
 from certdp.contracts.smt_code import Scope
-from certdp.contracts.smt_rows import SIZE, row_map_obligation
+from certdp.contracts.smt_rows import ABSTRACTION, ASSUMED, BOUND, SIZE, row_map_obligation
 
 __all__ = ["obligations", "MODELLED", "SCOPE"]
 
@@ -20,9 +21,15 @@ def build():
 
 
 CLAIM = "separator=, col_names=[a, b]"
-WHOLE = '1, x\n\n3,4,5\n"p,q"\r\n'
-# A text of one empty line is "\n" (the empty text has no line).
-ALONE = ["1, x", "\n", "3,4,5", '"p,q"\r\n']
+TABLE = '1, x\n\n3,4,5\n"p,q"\r\n'
+RECORDS = text_lines_probe()
+
+
+def DATASET(lines):
+    # Every line ends in "\n", so a text of one empty line is "\n" (the empty text has none).
+    return "".join(line + "\n" for line in lines)
+
+
 OPTION = False
 
 
@@ -38,7 +45,16 @@ def obligations(names=None):
         return []
     return [
         row_map_obligation(
-            "make_split_dataframe", CLAIM, build, d_in, WHOLE, ALONE, ROWS, EXPECTED, OPTION
+            "make_split_dataframe",
+            CLAIM,
+            build,
+            d_in,
+            RECORDS,
+            DATASET,
+            ROWS,
+            TABLE,
+            EXPECTED,
+            OPTION,
         )
         for d_in in (1, 2)
     ]
@@ -51,6 +67,8 @@ MODELLED = {
         "core/metrics.py",
         "transformations/split_records/make_split_records.py",
         "transformations/create_dataframe/make_create_dataframe.py",
+        "contracts/frame_probes.py",
+        "contracts/smt_rows.py",
     ]
 }
 
@@ -58,13 +76,10 @@ SCOPE = {
     "make_split_dataframe": Scope(
         formats=("String",),
         sizes=(SIZE,),
-        bound_to_code="the real make_split_dataframe is built, its own map is called at d_in, and its own "
-        "function is run on a probe input as a whole and record by record: the rows must be "
-        "the concatenation of the single-record outputs and equal a fixed table (certdp's "
-        "outputs, which the tests compare with OpenDP 0.16)",
+        bound_to_code=BOUND,
+        abstractions=ABSTRACTION,
         free_functions=("the row function g (split, pad or cut, pick), any function of one line",),
-        assumed=("that the row function depends on its record alone and never raises on the "
-                 "probe schema (the proof's lemmas; the probes check it on examples)",),
+        assumed=ASSUMED,
         instances="separator ',' and col_names ['a', 'b']; d_in 1 and 2",
     )
 }  # fmt: skip

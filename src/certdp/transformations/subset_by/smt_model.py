@@ -8,8 +8,9 @@ proof (it removes one term of the symmetric distance), assumed here.
 
 from __future__ import annotations
 
+from certdp.contracts.frame_probes import frame_rows
 from certdp.contracts.smt_code import Scope
-from certdp.contracts.smt_rows import SIZE, row_map_obligation
+from certdp.contracts.smt_rows import ABSTRACTION, ASSUMED, BOUND, SIZE, row_map_obligation
 
 __all__ = ["obligations", "MODELLED", "SCOPE"]
 
@@ -23,6 +24,12 @@ def build():
     return make_subset_by("b", ["a", "c"])
 
 
+def DATASET(rows):
+    from certdp.contracts.frame_neighbours import frame_of_rows
+
+    return frame_of_rows(rows)
+
+
 def _frames():
     from certdp.contracts.frame_neighbours import frame_of_rows
 
@@ -32,11 +39,12 @@ def _frames():
         ("x", True, 0, -0.0),
         ("", False, 1, 7.0),
     ]
-    return frame_of_rows(rows), [frame_of_rows([row]) for row in rows]
+    return frame_of_rows(rows)
 
 
 CLAIM = "indicator=b keep=[a, c]"
-WHOLE, ALONE = _frames()
+TABLE = _frames()
+RECORDS = frame_rows()
 OPTION = True
 
 
@@ -52,7 +60,7 @@ def obligations(names=None):
         return []
     return [
         row_map_obligation(
-            "make_subset_by", CLAIM, build, d_in, WHOLE, ALONE, ROWS, EXPECTED, OPTION
+            "make_subset_by", CLAIM, build, d_in, RECORDS, DATASET, ROWS, TABLE, EXPECTED, OPTION
         )
         for d_in in (1, 2)
     ]
@@ -63,6 +71,8 @@ MODELLED = {
         "transformations/subset_by/make_subset_by.py",
         "core/dataframe_domain.py",
         "contracts/frame_neighbours.py",
+        "contracts/frame_probes.py",
+        "contracts/smt_rows.py",
     ]
 }
 
@@ -70,16 +80,13 @@ SCOPE = {
     "make_subset_by": Scope(
         formats=("String",),
         sizes=(SIZE,),
-        bound_to_code="the real make_subset_by is built, its own map is called at d_in, and its own "
-        "function is run on a probe input as a whole and record by record: the rows must be "
-        "the concatenation of the single-record outputs and equal a fixed table (certdp's "
-        "outputs, which the tests compare with OpenDP 0.16)",
+        bound_to_code=BOUND,
+        abstractions=ABSTRACTION,
         free_functions=("the row function g (keep and project, or drop), any function of one "
                         "row into rows or 'dropped'",),
-        assumed=("that the row function depends on its record alone and never raises on the "
-                 "probe schema (the proof's lemmas; the probes check it on examples)",
+        assumed=ASSUMED + (
                  "that removing the dropped records of two datasets does not increase their "
-                 "symmetric distance (the proof, make_subset_by.tex)"),
+                 "symmetric distance (the proof, make_subset_by.tex)",),
         instances="indicator 'b', keep ['a', 'c'], on the contracts' frame schema; d_in 1 and 2",
     )
 }  # fmt: skip
