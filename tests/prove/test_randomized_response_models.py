@@ -109,3 +109,11 @@ def test_bool_model_refutes_a_release_that_never_negates(tmp_path):
     edit = ("return arg if truthful else not arg", "return arg if truthful else arg")
     summary = prove_edited(tmp_path, "make_randomized_response_bool", {BOOL: [edit]})
     assert summary["status"] == "counterexample", summary
+
+
+def test_a_non_uniform_release_outside_the_categories_is_refuted(tmp_path):
+    """A value outside the categories released among the first ``k - 1`` only: the last
+    category is never released, so the law is not uniform."""
+    edit = ("return values[source.below(k)]", "return values[source.below(k - 1)]")
+    summary = prove_edited(tmp_path, "make_randomized_response", {CATEGORICAL: [edit]})
+    assert summary["status"] == "counterexample", summary
