@@ -1,6 +1,8 @@
 """The SMT models of the randomized-response mechanisms: proved on the real code, and unsound
 edits of the code (a halved loss, a loss without its k - 1, a bit-vector loss charged for half
-the differing bits, the last bit left out of the loop as in OpenDP #2707) are refuted."""
+the differing bits, the last bit left out of the loop as in OpenDP #2707) are refuted.  The
+last four tests are the referee's (session 8): edits of the release itself, which the models
+see because they run the real function under scripted draws."""
 
 from __future__ import annotations
 
@@ -71,4 +73,47 @@ def test_a_wrong_flip_probability_is_refuted(tmp_path):
     summary = prove_edited(
         tmp_path, "make_randomized_response_bitvec", {BITVEC: [edit]}, select="every position"
     )
+    assert summary["status"] == "counterexample", summary
+
+
+# -- the referee's edits of the release (session 8) ---------------------------------------------
+def test_bitvec_bits_model_refutes_a_loop_that_skips_the_last_bit(tmp_path):
+    """``range(bits - 1)`` leaves the last bit unrandomized (OpenDP #2707): two members that
+    differ only there have disjoint output supports."""
+    edit = ("for position in range(bits):", "for position in range(bits - 1):")
+    summary = prove_edited(
+        tmp_path, "make_randomized_response_bitvec", {BITVEC: [edit]}, select="every position"
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_bitvec_bits_model_refutes_a_mask_that_misses_a_position(tmp_path):
+    """Drawn bits go to ``position // 2 * 2``: odd positions are never flipped."""
+    edit = ("mask |= 1 << position", "mask |= 1 << (position // 2 * 2)")
+    summary = prove_edited(
+        tmp_path, "make_randomized_response_bitvec", {BITVEC: [edit]}, select="every position"
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_categorical_model_refutes_a_release_that_can_return_the_true_category(tmp_path):
+    """``values[j]`` without skipping the input: ``c_0`` never releases ``c_{k-1}``, while
+    ``c_{k-1}`` releases it with probability ``prob`` (infinite loss)."""
+    edit = ("return values[j if j < i else j + 1]", "return values[j]")
+    summary = prove_edited(tmp_path, "make_randomized_response", {CATEGORICAL: [edit]})
+    assert summary["status"] == "counterexample", summary
+
+
+def test_bool_model_refutes_a_release_that_never_negates(tmp_path):
+    """``arg if truthful else arg`` publishes the input in the clear."""
+    edit = ("return arg if truthful else not arg", "return arg if truthful else arg")
+    summary = prove_edited(tmp_path, "make_randomized_response_bool", {BOOL: [edit]})
+    assert summary["status"] == "counterexample", summary
+
+
+def test_a_non_uniform_release_outside_the_categories_is_refuted(tmp_path):
+    """A value outside the categories released among the first ``k - 1`` only: the last
+    category is never released, so the law is not uniform."""
+    edit = ("return values[source.below(k)]", "return values[source.below(k - 1)]")
+    summary = prove_edited(tmp_path, "make_randomized_response", {CATEGORICAL: [edit]})
     assert summary["status"] == "counterexample", summary

@@ -8,6 +8,7 @@ certdp's ε is the smallest f64 at least the exact value, so it equals OpenDP's 
 where OpenDP's float arithmetic rounded past the exact value (checked against an mpmath interval).
 """
 
+import math
 from collections import Counter
 from fractions import Fraction
 
@@ -131,6 +132,18 @@ def test_debias_matches_opendp():
         2.1666666666666665, -0.5, -0.5, -0.5,
         0.8333333333333334, 0.8333333333333334, 0.8333333333333334, 0.8333333333333334,
     ]  # fmt: skip
+
+
+def test_debias_is_exact_then_rounded_and_may_differ_from_opendp_by_an_ulp():
+    # OpenDP 0.16: debias_randomized_response_bitvec([b"\x01"] * 3, 0.7)[0] == 6.5 (floats)
+    answers, f = [b"\x01"] * 3, 0.7
+    estimate = dp.m.debias_randomized_response_bitvec(answers, f)[0]
+    exact = (3 - 3 * Fraction(f) / 2) / (1 - Fraction(f))
+    assert exact < Fraction(6.5)
+    assert estimate == 6.499999999999999 == math.nextafter(6.5, 0)
+    # nearest: no binary64 value is closer to the exact estimate
+    for other in (math.nextafter(estimate, 0), math.nextafter(estimate, 7)):
+        assert abs(Fraction(other) - exact) > abs(Fraction(estimate) - exact)
 
 
 # -- bad input ------------------------------------------------------------------------------------
