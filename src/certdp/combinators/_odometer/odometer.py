@@ -234,12 +234,17 @@ class OdometerQueryable:
                     )
                 self._spent = after  # label: charge-spent
             self._charged.append((query, loss))  # label: charge
+            number = len(self._charged)  # this query's number, for messages
         data = _typed(_fresh, self._data, FailedFunctionError, "data copy")  # label: copy
         token, function = None, _caller(query, "invoke")
+        hooks, live = self._hooks, [True]
+        if self._pair and _is_approximate_zcdp(measure):  # label: sequential-measure
+            hooks = (*hooks, _answering_while(live, number))  # label: sequential-hook
         try:
-            token = _HOOKS.set(self._hooks)  # label: inherit
+            token = _HOOKS.set(hooks)  # label: inherit
             return _typed(function, data, FailedFunctionError, "function")  # label: release
         finally:
+            live[0] = False  # label: sequential-end
             if token is not None:
                 _HOOKS.reset(token)
 
@@ -273,6 +278,30 @@ class OdometerQueryable:
             f"OdometerQueryable(input_domain={domain}, input_metric={metric}, "
             f"output_measure={measure})"
         )
+
+
+def _is_approximate_zcdp(measure) -> bool:
+    """Whether ``measure`` is Approximate(ZeroConcentratedDivergence)."""
+    from certdp.core.measures import ZeroConcentratedDivergence
+
+    return type(measure.measure) is ZeroConcentratedDivergence  # label: approx-zcdp
+
+
+def _answering_while(live: list, number: int):
+    """The guard of every queryable created while query ``number``'s function runs: such a
+    queryable answers only while ``live[0]`` holds, that is until that function has returned
+    or raised (so under Approximate(zCDP) a release never keeps answering afterwards)."""
+
+    def ask():
+        if not live[0]:  # label: sequential-guard
+            raise FailedFunctionError(
+                f"sequentiality: this queryable was created while query {number} of an "
+                "Approximate(ZeroConcentratedDivergence) odometer ran, and stopped answering "
+                "when that query's function returned",
+                parameter="query",
+            )
+
+    return ask
 
 
 def _shown_copies(space) -> tuple:

@@ -5,7 +5,9 @@ under MaxDivergence, ZeroConcentratedDivergence or Approximate of either, a ``d_
 metric and a ``d_out`` of its measure (a ``delta`` at most 1 under Approximate(zCDP)), the returned measurement releases an
 :class:`OdometerQueryable` that refuses, before charging or running it, every measurement that
 would take the loss at ``d_in`` above ``d_out``; its map ``d_in' <= d_in -> d_out`` is valid
-for every sequence of adaptively chosen measurements (the filter theorems of the proof).
+for every sequence of adaptively chosen measurements under the proof's hypotheses (H1-H4):
+under Approximate(zCDP) a queryable created while a query runs stops answering when that
+query's function returns (not covered: queryables made in threads the function starts).
 """
 
 from __future__ import annotations
