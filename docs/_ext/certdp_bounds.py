@@ -169,11 +169,14 @@ SYMBOLS = {
 class Log2(sympy.Function):
     """``log(x) / log(2)``, printed as ``\\log_2 x``."""
 
-    def _latex(self, printer):
+    def _latex(self, printer, exp=None):
         argument = self.args[0]
         if argument.is_Symbol:
-            return rf"\log_2 {printer._print(argument)}"
-        return rf"\log_2\left({printer._print(argument)}\right)"
+            shown = rf"\log_2 {printer._print(argument)}"
+        else:
+            shown = rf"\log_2\left({printer._print(argument)}\right)"
+        # sympy passes the exponent of a power of a Log2 here
+        return shown if exp is None else rf"\left({shown}\right)^{{{exp}}}"
 
 
 def _log2(expr: sympy.Expr) -> sympy.Expr:
@@ -206,14 +209,16 @@ class BoundPrinter(LatexPrinter):
             return rf"\frac{{1}}{{{self._print(sympy.Pow(base, -exponent, evaluate=False))}}}"
         return super()._print_Pow(expr)
 
-    def _print_Max(self, expr):
+    def _print_Max(self, expr, exp=None):
         def rank(argument):
             if isinstance(argument, sympy.Abs):
                 return 0
             return 1 if argument.is_Symbol else 2
 
         ordered = sorted(expr.args, key=rank)
-        return r"\max\left(" + ", ".join(self._print(a) for a in ordered) + r"\right)"
+        shown = r"\max\left(" + ", ".join(self._print(a) for a in ordered) + r"\right)"
+        # sympy passes the exponent of a power of a Max here (e.g. (Max(...) / n)^2)
+        return shown if exp is None else rf"\left({shown}\right)^{{{exp}}}"
 
     def _print_Piecewise(self, expr):
         branches = []

@@ -70,3 +70,35 @@ def test_leaving_out_the_rounding_of_the_mean_is_refuted(tmp_path):
     assert summary["status"] == "counterexample", summary
     example = summary["counterexamples"][0]["example"]
     assert {"d_in", "map", "r", "r'"} <= set(example)
+
+
+def test_halving_the_rounding_of_the_squares_is_refuted_on_the_default_instances(tmp_path):
+    """``n e_sq`` in place of ``2 n e_sq`` (each of the two outputs carries ``n e_sq``): refuted
+    by the model's default instance set (no instance selected)."""
+    edits = {
+        "transformations/sum_of_squared_deviations/make_sum_of_squared_deviations.py": [
+            ("inf_mul(inf_mul(2.0, n, T), square_error, T)", "inf_mul(n, square_error, T)")
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_sum_of_squared_deviations", edits)
+    assert summary["status"] == "counterexample", summary
+
+
+def test_the_contract_refutes_halving_the_rounding_of_the_squares():
+    """The contract's closed form has the term ``2 n (U - L)^2 ((1 + u)^3 - 1)``: the edited map
+    falls below it at bounds (0, 10), n = 3, d_in = 0."""
+    from fractions import Fraction
+
+    from certdp.transformations.sum_of_squared_deviations import contract
+
+    dp.enable_features("contrib")
+    built = built_ssd("f64", "Pairwise", 3, (0.0, 10.0))
+    values = contract.parameters(
+        type("A", (), {"input_domain": built.input_domain, "S": "Pairwise<T>"})(), built
+    )
+    values[contract.D_IN] = 0
+    bound = Fraction(str(contract.BOUND.subs(values).evalf(40)))
+    u = Fraction(1, 2**53)
+    square_error = Fraction(100) * ((1 + u) ** 3 - 1)
+    assert Fraction(built.map(0)) >= bound
+    assert Fraction(built.map(0)) - 3 * square_error < bound

@@ -8,6 +8,8 @@ Classes, decided with exact arithmetic (rationals; sympy for the proof's closed 
   proof (``contract.bound``), or certdp refuses that distance but the value clears the bound;
 * ``below``: it is below the exact bound.  The target may run another algorithm than certdp's
   (another summation order, another sampler), so this makes a *suspect*, never a violation.
+  A contract whose bound is sound but far above the true sensitivity (``bound_is_floor =
+  False``) gives no exact bound: its values below certdp's stay unclassified.
 
 For (epsilon, delta) pairs and privacy profiles the exact bound is the smallest delta that
 rho-zCDP gives at the target's epsilon, from rho = the exact bound of the inner Gaussian
@@ -46,6 +48,8 @@ def exact_bound(oracle, d_in):
     contract = postcondition.contract
     if getattr(contract, "check_map_value", None) is not None:
         return None
+    if not getattr(contract, "bound_is_floor", True):
+        return None  # a sound bound above the true sensitivity: a map below it is not suspect
     return contract.exact_bound(postcondition.arguments, oracle, d_in)
 
 
