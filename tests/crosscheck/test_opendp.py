@@ -53,6 +53,24 @@ def test_resize_claims_2_where_the_coupling_gives_4(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr
 
 
+def test_metric_bounded_insert_delete_to_hamming_is_a_violation_with_a_pair(tmp_path):
+    """OpenDP 0.16's map(d_in) = d_in // 2 from insert-delete to Hamming: a rotation of a
+    sized dataset is at insert-delete distance 2 and Hamming distance up to the size."""
+    report = certdp.crosscheck(TARGET, ["make_metric_bounded"], quick=True)
+    found = [f for f in report.findings if f.severity == VIOLATION]
+    assert found and all(f.check == "search" for f in found)
+    for finding in found:
+        assert "insert_delete_distance()" in finding.point and "size=3" in finding.point
+        x, x_prime = eval(finding.x), eval(finding.x_prime)  # literals written by the reproducer
+        assert len(x) == len(x_prime) == 3 and sorted(x) == sorted(x_prime)
+        hamming = sum(repr(u) != repr(v) for u, v in zip(x, x_prime))
+        assert Fraction(finding.actual) == hamming > Fraction(finding.claimed)
+        result = run_reproducer(finding.reproducer, tmp_path)
+        assert result.returncode == 1, result.stdout + result.stderr
+        assert "import certdp" not in finding.reproducer
+    assert report.exit_status() == 1
+
+
 def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_path):
     """OpenDP issue #2922: scale 1, threshold 5, a key of count 1 on one side only (distance
     (1, 1, 1)) is released with probability e^-4 / (1 + e^-1) = 1.339 %, OpenDP claims
@@ -149,8 +167,9 @@ def test_every_violation_reproduces_with_opendp_alone(quick_report, tmp_path):
 
 def test_the_violations_are_only_the_known_ones(quick_report):
     """On OpenDP 0.16.0 elsewhere, no violation: the saturating pairwise float sums (f32 and
-    f64, sized and unsized), resize and the thresholded releases' delta (make_laplace_threshold,
-    make_gaussian_threshold and make_noise_threshold), nothing else."""
+    f64, sized and unsized), resize, the thresholded releases' delta (make_laplace_threshold,
+    make_gaussian_threshold and make_noise_threshold), make_randomized_response_bitvec's lengths
+    (#2930) and make_metric_bounded's insert-delete to Hamming map, nothing else."""
     twins = {f.twin for f in quick_report.violations}
     assert twins <= {
         "make_sized_bounded_float_ordered_sum",
@@ -160,11 +179,12 @@ def test_the_violations_are_only_the_known_ones(quick_report):
         "make_gaussian_threshold",
         "make_noise_threshold",
         "make_randomized_response_bitvec",
+        "make_metric_bounded",  # insert-delete -> Hamming: d_in // 2 where the size is needed
     }
     thresholded = ("make_laplace_threshold", "make_gaussian_threshold", "make_noise_threshold")
     for finding in quick_report.violations:
         if finding.twin == "make_randomized_response_bitvec":  # OpenDP #2930
             assert finding.check == "lengths"
-        elif finding.twin != "make_resize" and finding.twin not in thresholded:
+        elif finding.twin not in ("make_resize", "make_metric_bounded") + thresholded:
             assert "Pairwise" in finding.point
     assert not [f for f in quick_report.findings if f.severity == "deviation"]

@@ -88,3 +88,34 @@ def test_unsound_edits_are_refuted(tmp_path, edit):
 @pytest.mark.parametrize("name", ["make_metric_bounded", "make_metric_unbounded", "make_unordered"])
 def test_the_unedited_code_is_proved(tmp_path, name):
     assert prove_edited(tmp_path, name, {})["status"] == "proved"
+
+
+EDITS_LARGE = {
+    "metric_bounded: Hamming map capped at 4": (
+        "return 0 if d_in < 2 else size  # label: map-hamming",
+        "return 0 if d_in < 2 else min(size, 4)  # label: map-hamming",
+    ),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS_LARGE))
+def test_a_map_capped_at_the_small_sizes_is_refuted(tmp_path, edit):
+    old, new = EDITS_LARGE[edit]
+    file = "transformations/metric_bounded/make_metric_bounded.py"
+    summary = prove_edited(tmp_path, "make_metric_bounded", {file: [(old, new)]}, select="N=")
+    assert summary["status"] == "counterexample", summary
+
+
+@given(st.integers(1, 200), st.integers(2, 2**40))
+def test_hamming_map_at_large_sizes_meets_the_alternating_pair(n, d_in):
+    """Beyond the model's sizes: the real map at d_in >= 2 is at least the Hamming distance of
+    the alternating pair (insert-delete distance 2), and equals n."""
+    dp.enable_features("contrib")
+    built = dp.t.make_metric_bounded(
+        dp.vector_domain(dp.atom_domain(T="i32"), size=n), dp.insert_delete_distance()
+    )
+    x = [k % 2 for k in range(n)]
+    x_prime = [(k + 1) % 2 for k in range(n)]
+    assert dp.insert_delete_distance().distance(x, x_prime) == 2
+    hamming = dp.hamming_distance().distance(built(x), built(x_prime))
+    assert hamming == n and built.map(d_in) >= hamming and built.map(d_in) == n

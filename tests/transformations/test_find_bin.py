@@ -67,7 +67,10 @@ def test_output_domain_arrays_and_partial_form():
     [("i32", [10, 0], "unique and ordered"), ("i32", [0, 0], "unique and ordered"),
      ("f64", [-0.0, 0.0], "unique and ordered"), ("f64", [0.0, math.nan], "NaN"),
      ("i32", [0, 1.5], "value of i32"), ("u8", [-1, 3], "value of u8"),
-     ("i32", "01", "list or tuple"), ("i32", np.array([1, 2]), "list or tuple")],
+     ("i32", "01", "list or tuple"),
+     ("i64", np.array(["2020-01-01"], dtype="datetime64[ns]"), "list or tuple"),
+     ("i64", np.array([1, 2], dtype="timedelta64[s]"), "list or tuple"),
+     ("f64", np.array([1.0, 2.0], dtype=np.longdouble), "list or tuple")],
 )  # fmt: skip
 def test_bad_edges_are_refused_naming_edges(T, edges, rule):
     with pytest.raises(MakeTransformationError, match=rule) as error:

@@ -87,16 +87,27 @@ def snapshot(value):
     return f"a {type(value).__name__} is not a list, tuple or 1-D numpy array"  # label: no-sequence
 
 
+def _listable(array) -> bool:
+    """Does ``tolist`` give the exact value of each entry of ``array`` as a Python ``bool``,
+    ``int``, ``float``, ``str`` or ``bytes`` (or, for the object dtype, the object itself)?
+    Not for dates and durations (raw counts), complex numbers, records or long doubles."""
+    kind = array.dtype.kind
+    return kind in "biuUSO" or (kind == "f" and array.dtype.itemsize <= 8)  # label: listable
+
+
 def sequence_parameter(value):
     """A parameter given as a plain 1-D ``numpy.ndarray`` or a pandas ``Series`` (read as
-    :func:`snapshot` reads it), as the list of its values in order (Python scalars); any other
-    value, a refused Series included, unchanged (the constructor then checks it)."""
+    :func:`snapshot` reads it) of a dtype ``tolist`` reads exactly, as the list of its values in
+    order (Python scalars); any other value, a refused Series or dtype included, unchanged (the
+    constructor then checks it as a list, and refuses it)."""
     if type(value) is np.ndarray and value.ndim == 1:
-        return value.tolist()  # label: parameter-array
+        return value.tolist() if _listable(value) else value  # label: parameter-array
     records = _series_records(value)
     if records is None or isinstance(records, str):
         return value  # label: parameter-unchanged
-    return records.tolist() if type(records) is np.ndarray else records  # label: parameter-series
+    if type(records) is np.ndarray:
+        return records.tolist() if _listable(records) else value  # label: parameter-series
+    return records  # label: parameter-series-list
 
 
 def exact_vector(value, T: CarrierType, nearest: bool = False):

@@ -3,8 +3,10 @@
 Not proven and used by no constructor: they only name types, as OpenDP prints them
 (``"SymmetricDistance"``, ``"L01InfDistance<AbsoluteDistance<i32>>"``, ``"Vec<i32>"``,
 ``"HashMap<String, i32>"``).  Importing this module (``certdp.core`` does) attaches the two
-read-only properties to every metric and domain; a metric or domain it cannot name raises
-:class:`MetricMismatchError` / :class:`DomainMismatchError`.
+read-only properties to every metric and domain.  NumPy array domains (defined in Python, as
+OpenDP defines them) are named ``"ExtrinsicObject"``, as OpenDP names them; a metric or domain it
+cannot name raises :class:`MetricMismatchError` / :class:`UnnamedDomainError`, which is also an
+``AttributeError`` so that ``hasattr`` and ``getattr(domain, "carrier_type", None)`` work.
 """
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ from .metrics import (
 from .option_domain import OptionDomain
 from .partition_metrics import L0PInfDistance, LInfDistance
 
-__all__ = ["metric_type", "carrier_type"]
+__all__ = ["metric_type", "carrier_type", "UnnamedDomainError"]
+
+
+class UnnamedDomainError(DomainMismatchError, AttributeError):
+    """A domain with no OpenDP carrier type name."""
+
+
+#: OpenDP prints these carrier types with their Rust path inside ``Option<...>`` (checked with
+#: OpenDP 0.16: ``Option<alloc::string::String>`` but ``Vec<String>``, ``HashMap<String, i32>``).
+_PATH_IN_OPTION = {"String": "alloc::string::String"}
 
 _PLAIN = (
     SymmetricDistance,
@@ -57,10 +68,13 @@ def carrier_type(domain) -> str:
     if kind is VectorDomain:
         return f"Vec<{carrier_type(domain.element_domain)}>"
     if kind is OptionDomain:
-        return f"core::option::Option<{carrier_type(domain.element_domain)}>"
+        inner = carrier_type(domain.element_domain)
+        return f"core::option::Option<{_PATH_IN_OPTION.get(inner, inner)}>"
     if kind is MapDomain:
         return f"HashMap<{carrier_type(domain.key_domain)}, {carrier_type(domain.value_domain)}>"
-    raise DomainMismatchError(f"has no OpenDP carrier type name: {domain!r}", parameter="domain")
+    if str(kind.__module__).startswith("certdp.numpy."):
+        return "ExtrinsicObject"  # OpenDP's NumPy domains are extrinsic (Python-defined)
+    raise UnnamedDomainError(f"has no OpenDP carrier type name: {domain!r}", parameter="domain")
 
 
 Metric.type = property(metric_type, doc="The metric's type, as OpenDP 0.16 prints it.")

@@ -50,6 +50,18 @@ def insert_delete(a, b):
     return len(a) + len(b) - 2 * row[-1]
 
 
+def hamming(a, b):
+    if len(a) != len(b):
+        return float("inf")
+    return sum(key(u) != key(v) for u, v in zip(a, b))
+
+
+def change_one(a, b):
+    if len(a) != len(b):
+        return float("inf")
+    return Fraction(symmetric(a, b), 2)
+
+
 def show(value):
     try:
         return repr(float(value))
@@ -117,6 +129,8 @@ def _metric_call(metric_name: str) -> tuple[str, bool]:
     return {
         "SymmetricDistance": ("symmetric", False),
         "InsertDeleteDistance": ("insert_delete", False),
+        "HammingDistance": ("hamming", False),
+        "ChangeOneDistance": ("change_one", False),
         "AbsoluteDistance": ("absolute", False),
         "L1Distance": ("l1", False),
         "L2Distance": ("l2_squared", True),

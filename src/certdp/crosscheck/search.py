@@ -14,8 +14,8 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+from certdp.core import change_metrics, partition_metrics
 from certdp.core import metrics as certdp_metrics
-from certdp.core import partition_metrics
 from certdp.core.metrics import L2Distance
 
 from .grids import SEARCH_SIZE_LIMIT
@@ -86,6 +86,10 @@ def output_metric(target_metric):
         return certdp_metrics.symmetric_distance()
     if name == "InsertDeleteDistance":
         return certdp_metrics.insert_delete_distance()
+    if name == "HammingDistance":
+        return change_metrics.hamming_distance()
+    if name == "ChangeOneDistance":
+        return change_metrics.change_one_distance()
     if name in ("L01InfDistance", "L02InfDistance"):  # (l0, lp, linf) of an inner metric
         inner = output_metric(rest[:-1] if rest.endswith(")") else rest)
         build = getattr(partition_metrics, name.lower().replace("distance", "_distance"))

@@ -1236,8 +1236,8 @@ def _ordered_random_points(quick: bool) -> list[Point]:
         for size in (None, 3):
             for metric in ("symmetric_distance", "change_one_distance"):
                 code = f"dp.t.make_ordered_random({_vector(element, size)}, dp.{metric}())"
-                # maps compared only: the coupling search of crosscheck handles resize alone
-                found.append(Point("make_ordered_random", code, _d_ins(quick), search=""))
+                # a random function: a candidate pair stands only with a coupling certificate
+                found.append(Point("make_ordered_random", code, _d_ins(quick), search="pairs"))
     return found
 
 

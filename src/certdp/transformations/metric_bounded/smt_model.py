@@ -20,6 +20,9 @@ __all__ = ["obligations", "MODELLED", "SCOPE", "PROBES"]
 SIZES = (0, 1, 2, 3, 4)
 D_INS = (0, 1, 2, 3, 4, 5)
 METRICS = ("symmetric", "insert_delete")
+#: Larger sizes for the insert-delete -> Hamming map at d_in = 2 (its value is the size for every
+#: d_in >= 2): an edit capping the map at 4 (``min(size, 4)``) is refuted here.
+LARGE_SIZES = (5, 6, 8)
 PROBES = [0, -1, 2**31 - 1, -(2**31), 7, 7]
 
 
@@ -52,7 +55,8 @@ def _instance(metric: str, n: int, d_in: int) -> Obligation:
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_metric_bounded" not in names:
         return []
-    return [_instance(metric, n, d_in) for metric in METRICS for n in SIZES for d_in in D_INS]
+    result = [_instance(metric, n, d_in) for metric in METRICS for n in SIZES for d_in in D_INS]
+    return result + [_instance("insert_delete", n, 2) for n in LARGE_SIZES]
 
 
 MODELLED = {"make_metric_bounded": ["transformations/metric_bounded/make_metric_bounded.py"]}
@@ -60,7 +64,7 @@ MODELLED = {"make_metric_bounded": ["transformations/metric_bounded/make_metric_
 SCOPE = {
     "make_metric_bounded": Scope(
         formats=("i32",),
-        sizes=SIZES,
+        sizes=SIZES + LARGE_SIZES,
         bound_to_code="the real make_metric_bounded is built on vector_domain(atom_domain(T='i32'), "
         "size=N) under each input metric; its stability map is called at each d_in, its input "
         "and output metrics are read from the built transformation, and its function must "
@@ -76,6 +80,6 @@ SCOPE = {
             "the z3 distance terms are checked against the metric objects by random tests "
             "(tests/prove/test_metric_change_models.py), not proved equal",
         ),
-        instances="N = 0..4 and d_in = 0..5",
+        instances="N = 0..4 and d_in = 0..5; insert-delete also N = 5, 6, 8 at d_in = 2",
     )
 }
