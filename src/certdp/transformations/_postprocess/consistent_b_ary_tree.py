@@ -66,7 +66,7 @@ def make_consistent_b_ary_tree(branching_factor, TIA="int", TOA="float") -> Func
     F = FORMAT[TOA]
 
     def consistent(arg):
-        counts = integer_vector(arg, TIA)  # label: input
+        counts = integer_vector(arg, TIA)  # label: tree-input
         layers = tree_layers(len(counts), b)
         size = _nodes(layers, b)
         if size > MAX_LENGTH:  # label: size
@@ -114,7 +114,7 @@ def make_consistent_b_ary_tree(branching_factor, TIA="int", TOA="float") -> Func
         leaves = _nodes(layers - 1, b)
         return [float(v) for v in top[leaves : size - zeros]]  # label: leaves
 
-    return Function(consistent, f"Vec<{TOA}>")  # label: function
+    return Function(consistent, f"Vec<{TOA}>")  # label: tree-function
 
 
 # proof: end consistent

@@ -133,7 +133,7 @@ def make_quantiles_from_counts(
         if type(arg) in (list, tuple) and len(arg) == 0 and len(edges) == 1:  # label: empty
             return [_plain(edges[0])] * len(levels)
         read = float_vector if TA in FORMAT else integer_vector
-        counts = read(arg, TA)  # label: input
+        counts = read(arg, TA)  # label: q-input
         if abs(len(edges) - len(counts)) != 1:  # label: length
             raise FailedFunctionError(
                 "there must be one more bin edge than counts (or one fewer, when the counts "
@@ -171,7 +171,7 @@ def make_quantiles_from_counts(
                 out.append(_cast((G(1.0) - t) * low + t * high, TA))
             return out
 
-    return Function(quantiles, f"Vec<{TA}>")  # label: function
+    return Function(quantiles, f"Vec<{TA}>")  # label: q-function
 
 
 def _in_format(edge, F: str):
