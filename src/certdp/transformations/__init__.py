@@ -9,3 +9,12 @@ import sys
 from certdp._discovery import export_constructors
 
 __all__ = export_constructors(sys.modules[__name__])
+
+# The postprocessors return Functions, not Transformations; OpenDP keeps them in ``dp.t`` too.
+from certdp.transformations._postprocess import (  # noqa: E402
+    make_cdf,
+    make_consistent_b_ary_tree,
+    make_quantiles_from_counts,
+)
+
+__all__ += ["make_consistent_b_ary_tree", "make_cdf", "make_quantiles_from_counts"]
