@@ -205,7 +205,7 @@ def test_rho_of_epsilon_squared_over_eight_in_the_code_is_refuted(tmp_path):
 
     edit = {
         "combinators/pureDP_to_zCDP/make_pureDP_to_zCDP.py": [
-            ('Fraction(epsilon) ** 2 / 2, "f64"', 'Fraction(epsilon) ** 2 / 8, "f64"')
+            ('exact**2 / 2, "f64"', 'exact**2 / 8, "f64"')
         ]
     }
     summary = prove_edited(tmp_path, "make_pureDP_to_zCDP", edit, select="real make_pureDP")

@@ -72,8 +72,9 @@ def test_the_inner_stub_depends_on_d_in():
     inner = d_in_stub_measurement(lambda d_in: linear(0.5, d_in), dp.max_divergence())
     for d_in in CONVERSION_D_INS:
         seen.append(inner.map(d_in))
-    assert seen[0] == 0.5 and seen[1] == 1 and seen[2] == Fraction(1, 4)
-    assert seen[3] == Fraction(1, 6) and seen[-1] == Fraction(10**400, 2)
+    at = dict(zip(CONVERSION_D_INS, seen))
+    assert at[1] == 0.5 and at[2] == 1 and at[0.5] == Fraction(1, 4) and at[7] == Fraction(7, 2)
+    assert at[Fraction(1, 3)] == Fraction(1, 6) and at[10**400] == Fraction(10**400, 2)
     assert len(set(seen)) == len(seen)
     assert linear(math.inf, 10**400) == math.inf
 
@@ -86,3 +87,13 @@ def test_the_pure_to_zcdp_map_takes_an_exact_epsilon_beyond_f64():
     assert converted.map(10**400) == math.inf
     assert converted.map(Fraction(1, 3)) == pytest.approx(1 / 72, rel=1e-15)
     assert converted.map(Fraction(1, 3)) >= Fraction(1, 72)
+
+
+def test_the_superlinear_families():
+    from certdp.combinators._support.conversion_smt import grown_delta, quadratic
+
+    assert quadratic(0.5, 1) == 0.5 and quadratic(0.5, 3) == Fraction(9, 2)
+    assert quadratic(0.5, Fraction(1, 3)) == Fraction(1, 18)
+    assert quadratic(math.inf, 10**400) == math.inf
+    assert grown_delta(0.25, 1) == 0.25 and grown_delta(0.25, 2) == Fraction(1, 2)
+    assert grown_delta(0.25, 1000) == 1 and grown_delta(0.25, 0.5) == Fraction(1, 8)

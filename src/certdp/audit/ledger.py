@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
 
+from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
 from .sources import SourceMarkers, parse_markers
@@ -43,6 +44,7 @@ __all__ = [
     "UNCOMMITTED",
     "CLOSURE_PREFIX",
     "MODEL_PREFIX",
+    "INIT_PREFIX",
 ]
 
 # proof: begin ledger-entries
@@ -55,6 +57,9 @@ UNCOMMITTED = "uncommitted"
 
 #: The prefix of the fingerprint keys of closure definitions.
 CLOSURE_PREFIX = "def:"
+#: The prefix of the fingerprint keys of the package ``__init__.py`` files that importing a
+#: proven module runs (each package on its dotted path, the package root included).
+INIT_PREFIX = "init:"
 
 #: The prefix of the fingerprint keys of SMT models (``\machineModel``).
 MODEL_PREFIX = "model:"
@@ -89,6 +94,7 @@ def fingerprinted_files(keys) -> list[str]:
             key.removeprefix("lemma:")
             .removeprefix(MODEL_PREFIX)
             .removeprefix(CLOSURE_PREFIX)
+            .removeprefix(INIT_PREFIX)
             .split("#")[0]
             .split("@")[0]
             for key in keys
@@ -173,7 +179,8 @@ def proof_fingerprints(
     names, and of the proof text itself: what the runtime gate compares with the ledger.
 
     Keys are package-relative: ``FILE#RANGE`` for a code range, ``lemma:FILE`` for a lemma
-    document's text and ``model:FILE`` for the content of an SMT model (``\\machineModel``).
+    document's text and ``model:FILE`` for the content of an SMT model (``\\machineModel``) and
+    of every package file it imports, transitively (:func:`certdp._imported.imported_files`).
     The lemma documents the proof relies on (``\\usesLemma``), and the ones they rely on, count
     too, with their ranges and models.  Each file is read once and everything is computed from
     those bytes; ``files``, when given, receives their sha256 by package-relative path (for
@@ -217,10 +224,23 @@ def proof_fingerprints(
                 sources[path] = read(path)
                 markers[path] = parse_markers(_decoded(sources[path]), path=str(path))
             fingerprints[key] = fingerprint_range(markers[path], name)
+            folder = path.parent
+            while folder != constructor.package.parent and folder.is_relative_to(
+                constructor.package
+            ):  # label: package-inits
+                init = folder / "__init__.py"
+                init_key = f"{INIT_PREFIX}{constructor.relative(init)}"
+                if init_key not in fingerprints and init.is_file():
+                    fingerprints[init_key] = syntax_digest(read(init))
+                folder = folder.parent
         for reference in proof.machine_model_names:
             model = named(proof, reference)
             key = f"{MODEL_PREFIX}{constructor.relative(model)}"
             fingerprints[key] = hashlib.sha256(read(model)).hexdigest()  # label: model
+            for imported in imported_files(model, constructor.package):  # label: model-imports
+                key = f"{MODEL_PREFIX}{constructor.relative(imported)}"
+                if key not in fingerprints:
+                    fingerprints[key] = syntax_digest(read(imported))
         for reference in proof.lemma_names:
             lemma = named(proof, reference)
             if lemma in seen:

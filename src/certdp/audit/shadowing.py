@@ -2,27 +2,58 @@
 
 Python's path finder, looking for module ``X`` in a folder, takes a package ``X/`` (a folder
 holding ``__init__`` with any importable suffix) first, then an extension module ``X.<suffix>``,
-and only then ``X.py``.  So such a file beside a vetted ``X.py`` runs instead of the vetted code
-while every byte the vetting recorded is unchanged.  The gate and the audit report a proof
+and only then ``X.py``; inside a package folder, ``__init__.<extension suffix>`` comes before
+``__init__.py``.  So such a file beside a vetted ``X.py`` (or ``X/__init__.py``) runs instead of
+the vetted code while every byte the vetting recorded is unchanged.  So does a hash-based
+``__pycache__`` file whose recorded source hash is not that of the source (Python loads an
+unchecked one without reading the source); such files are reported too.  The gate and the audit report a proof
 whose modules are shadowed this way as not up to date, naming the shadowing files.
 """
 
 from __future__ import annotations
 
 from importlib.machinery import EXTENSION_SUFFIXES, all_suffixes
+from importlib.util import cache_from_source, source_hash
 from pathlib import Path, PurePosixPath
 
 __all__ = ["shadowing_files"]
 
 
 # proof: begin shadowing
+def _stale_hash_pycs(package: Path, relative: PurePosixPath) -> list[str]:
+    """The hash-based ``__pycache__`` files of module ``relative`` (every optimisation level)
+    whose recorded source hash is not that of the source: Python loads an unchecked one (and a
+    checked one under ``--check-hash-based-pycs never``) without reading the source."""
+    source = package.joinpath(*relative.parts)
+    found = []
+    for level in ("", 1, 2):
+        cached = Path(cache_from_source(str(source), optimization=level))
+        try:
+            with open(cached, "rb") as file:  # label: pyc-header
+                header = file.read(16)
+        except OSError:
+            continue
+        flags = int.from_bytes(header[4:8], "little") if len(header) == 16 else 1
+        if flags & 1 and header[8:16] != source_hash(source.read_bytes()):  # label: pyc-hash
+            found.append(str(PurePosixPath(cached.relative_to(package).as_posix())))
+    return found
+
+
 def _shadows_of(package: Path, key: str) -> list[str]:
     """The package-relative files found that Python's path finder prefers to module ``key``."""
     relative = PurePosixPath(key)
-    if relative.suffix != ".py" or relative.stem == "__init__":  # label: modules-only
-        return []  # a package's __init__.py is found through its folder, which comes first
+    if relative.suffix != ".py":  # label: modules-only
+        return []
     folder = package.joinpath(*relative.parent.parts)
-    found = []
+    if relative.stem == "__init__":  # label: init-extension
+        # the package folder is found first; inside it, __init__ with an extension suffix
+        # is tried before __init__.py
+        return [
+            f"{relative.parent / ('__init__' + suffix)}"
+            for suffix in EXTENSION_SUFFIXES
+            if (folder / f"__init__{suffix}").is_file()
+        ]
+    found = _stale_hash_pycs(package, relative)
     if (folder / relative.stem).is_dir():  # label: package-first
         found += [
             f"{relative.parent / relative.stem / ('__init__' + suffix)}"

@@ -15,6 +15,7 @@ import multiprocessing
 import os
 from pathlib import Path
 
+from certdp._imported import imported_files
 from certdp.contracts.smt import solver_version
 from certdp.core.features import disable_features, enable_features, feature_enabled
 
@@ -89,13 +90,21 @@ def requirements(name: str, module: str) -> list[str]:
 
 
 def fingerprint(name: str, module: str) -> str:
-    """SHA-256 of the model, the shared SMT encoding, the modelled code, the solver version and
+    """SHA-256 of the model, the shared SMT encoding, the modelled code, every package file the
+    model imports (transitively, read statically: :mod:`certdp._imported`), the solver version and
     the fingerprints of the results it requires (a change to a required lemma's model or code
     makes this result stale too)."""
     modelled = importlib.import_module(module).MODELLED[name]
     digest = hashlib.sha256(solver_version().encode())
+    imported = [
+        str(path.relative_to(_PACKAGE.resolve()))
+        for path in imported_files(_module_file(module), _PACKAGE)
+    ]
     for relative in [*_SHARED, str(_module_file(module).relative_to(_PACKAGE)), *modelled]:
         digest.update(relative.encode() + b"\0" + (_PACKAGE / relative).read_bytes() + b"\0")
+    for relative in imported:  # every package file the model imports, transitively
+        digest.update(b"imports\0" + relative.encode() + b"\0")
+        digest.update((_PACKAGE / relative).read_bytes() + b"\0")
     required = requirements(name, module)
     if required:
         known = known_constructors()

@@ -2,11 +2,15 @@
 
 Obligations bound to the code (``code``), one per family of inner privacy profiles: the real
 ``make_fix_delta`` is built over an inner measurement whose map returns, at ``d_in``, the
-family's profile for ``d_in`` (it depends on ``d_in``: rho, the scale of the exponential, the
-step scale with it; :mod:`..._support.conversion_smt`), at every delta of :data:`DELTAS` (0,
-the smallest subnormal, tiny, small, 1/2, near 1, 1), and its map is called at every ``d_in``
-of ``CONVERSION_D_INS`` (1, 2, 0.5, 1/3, 1000, 10**400); each case is judged against the profile of that same ``d_in``, so a
-conversion reading the inner map at another distance is refuted.  A case is satisfiable
+family's profile for ``d_in`` (it depends on ``d_in``: rho grows as ``d_in`` or ``d_in**2``, the
+scale of the exponential and the steps grow with it, one step's low value grows too;
+:mod:`..._support.conversion_smt`), at every delta of :data:`DELTAS` (0, the smallest
+subnormal, tiny, small, 1/2, near 1, 1), and its map is called at every ``d_in`` of
+``CONVERSION_D_INS`` (1, 2, 3, 7, 10, 100, 0.5, 1/3, 1000, 10**400); each case is judged
+against the profile of that same ``d_in``.  So a conversion that, at one of these ``d_in``,
+reads a profile lower than that of its own ``d_in`` (another distance, or the value at
+``d_in = 1`` scaled linearly) is refuted where the answer it then returns is too small; a
+misreading only at other ``d_in`` is not checked.  A case is satisfiable
 exactly when the map returns a pair ``(epsilon, delta')``
 with ``delta'`` other than the delta asked for, ``epsilon`` NaN or negative, or ``epsilon``
 finite and the inner profile, evaluated by its own code at that ``epsilon``, above ``delta``
@@ -55,7 +59,9 @@ import z3
 from certdp.combinators._support.conversion_smt import (
     CONVERSION_D_INS,
     d_in_stub_measurement,
+    grown_delta,
     linear,
+    quadratic,
     raised_case,
     shown_d_ins,
 )
@@ -207,24 +213,33 @@ def _rate(rate, d_in):
     return float(Fraction(rate) / Fraction(d_in)) if d_in != 1 else rate
 
 
-def _step_at(at, low, high):
+def _step_at(at, low, high, of_at=linear, of_low=None):
+    """A step from ``high`` to ``low`` at ``at``; at ``d_in`` the step is at ``of_at(at, d_in)``
+    and, with ``of_low``, its low value is ``of_low(low, d_in)``."""
+
     def family(d_in):
-        where = linear(at, d_in)
-        return _curve(lambda epsilon: low if epsilon >= where else high)
+        where = of_at(at, d_in)
+        below = of_low(low, d_in) if of_low else low
+        return _curve(lambda epsilon: below if epsilon >= where else high)
 
     return family
 
 
 #: Inner profile families by name, each a function of ``d_in`` (the name says the profile at
-#: ``d_in = 1``): ``cdp rho=...`` are real make_zCDP_to_approxDP profiles at ``rho * d_in``,
-#: ``exp(-r epsilon)`` becomes ``exp(-r epsilon / d_in)`` and a step at ``e`` one at ``e d_in``.
+#: ``d_in = 1``): ``cdp rho=...`` are real make_zCDP_to_approxDP profiles at ``rho * d_in``
+#: (``... * d_in**2``: at ``rho d_in**2``, a Gaussian's growth), ``exp(-r epsilon)`` becomes
+#: ``exp(-r epsilon / d_in)``, a step at ``e`` one at ``e d_in``, and the last step moves to
+#: ``d_in**2`` and its low value grows to ``min(1, 1e-9 d_in)``.
 PROFILES = {
     **{f"cdp rho={rho!r}": (lambda d_in, rho=rho: _cdp_profile(linear(rho, d_in)))
        for rho in (1e-10, 0.5, 10.0, 1e10, 1e300, math.inf)},
+    **{f"cdp rho={rho!r} * d_in**2": (lambda d_in, rho=rho: _cdp_profile(quadratic(rho, d_in)))
+       for rho in (1e-10, 0.5, 10.0)},
     "exp(-epsilon)": lambda d_in: _curve(_exponential(_rate(1.0, d_in))),
     "exp(-1e-6 epsilon)": lambda d_in: _curve(_exponential(_rate(1e-6, d_in))),
     "step at 1": _step_at(1.0, 0.0, 1.0),
     "step at 1e300 to 1e-9": _step_at(1e300, 1e-9, 0.5),
+    "step at 1 * d_in**2 to 1e-9 * d_in": _step_at(1.0, 1e-9, 1.0, quadratic, grown_delta),
 }  # fmt: skip
 
 
@@ -320,15 +335,18 @@ SCOPE = {
     _NAME: Scope(
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_fix_delta is built over inner measurements whose maps "
-        "return at d_in a profile that depends on d_in (rho * d_in; exp(-r epsilon / d_in); a "
-        "step at e * d_in), its map (through the evaluator) and its privacy-map closure (called "
+        "return at d_in a profile that depends on d_in (rho * d_in and rho * d_in**2; "
+        "exp(-r epsilon / d_in); a step at e * d_in, and one at d_in**2 whose low value grows "
+        "with d_in), its map (through the evaluator) and its privacy-map closure (called "
         "directly) are called at each (d_in, delta), and the pair it returns is checked against "
-        "the value of the inner profile at that same d_in (so a conversion reading the inner map "
-        "at another distance is refuted); a FailedMapError refusal claims nothing, any other "
-        "exception is a counterexample",
+        "the value of the inner profile at that same d_in: a conversion that, at one of the "
+        "checked d_in, reads a lower profile than its own d_in gives is refuted where its answer "
+        "is then too small, a misreading at other d_in only is not checked; a FailedMapError "
+        "refusal claims nothing, any other exception is a counterexample",
         instances=f"{len(PROFILES)} inner profile families (real make_zCDP_to_approxDP at rho "
-        f"from 1e-10 to +inf; exponential curves; steps) x {len(DELTAS)} deltas from 0 to 1 x "
-        f"every d_in of {shown_d_ins()} x 2 (map and closure)",
+        f"from 1e-10 to +inf, linear and quadratic in d_in; exponential curves; steps) x "
+        f"{len(DELTAS)} deltas from 0 to 1 x every d_in of {shown_d_ins()} x 2 (map and "
+        "closure)",
         bit_precise=(
             "at the instances: the profile's value at the returned epsilon is compared "
             "exactly with delta",

@@ -10,13 +10,17 @@ pair of distributions: ``delta0`` for ``e >= epsilon0``, and below ``epsilon0`` 
 
 Obligations bound to the code: for each inner pair of :data:`PAIRS` (epsilon0 and delta0
 from 0 to +inf and 0 to 1, as f64 values, ints and Fractions), the real constructor is built
-over an inner measurement whose map is ``d_in -> (epsilon0 * d_in, delta0)`` (exact; it depends
-on ``d_in``: :mod:`..._support.conversion_smt`), its map is called at every ``d_in`` of
-``CONVERSION_D_INS`` (1, 2, 0.5, 1/3, 1000, 10**400), and the profile it returns is evaluated
-by its own ``delta`` at every ``e`` of :func:`points_for` of the inner pair at that same
-``d_in`` (the f64 samples, its epsilon and the neighbouring floats, and exact rationals just
-above and below it), so a conversion reading the inner map at another distance is refuted.
-Below, ``epsilon0`` is the inner epsilon at the ``d_in`` of the case.  A case
+over inner measurements whose maps are ``d_in -> (epsilon0 * d_in, delta0)`` and ``d_in ->
+(epsilon0 * d_in**2, min(1, delta0 * d_in))`` (exact; :data:`PAIR_FAMILIES`,
+:mod:`..._support.conversion_smt`), its map is called at every ``d_in`` of
+``CONVERSION_D_INS`` (1, 2, 3, 7, 10, 100, 0.5, 1/3, 1000, 10**400), and the profile it returns
+is evaluated by its own ``delta`` at every ``e`` of :func:`points_for` of the inner pair at that
+same ``d_in`` (the f64 samples, its epsilon and the neighbouring floats, and exact rationals
+just above and below it).  So a conversion that, at one of these ``d_in``, reads a smaller
+epsilon or delta than its own ``d_in`` gives (another distance, the delta at ``d_in = 1``, the
+value at 1 scaled linearly) is refuted where that changes the bound at the sampled ``e``; a
+misreading only at other ``d_in`` is not checked.  Below, ``(epsilon0, delta0)`` is the inner
+pair at the ``d_in`` of the case.  A case
 is satisfiable exactly when a value is NaN, not a number, or below the bound above, compared in
 exact rational arithmetic with ``t`` and ``s`` real unknowns constrained to an enclosure of the
 exponentials (:func:`exp_enclosure`: the proven rational series enclosure of
@@ -33,7 +37,9 @@ import z3
 from certdp.combinators._support.conversion_smt import (
     CONVERSION_D_INS,
     d_in_stub_measurement,
+    grown_delta,
     linear,
+    quadratic,
     raised_case,
     shown_d_ins,
 )
@@ -81,17 +87,31 @@ def code_profile(epsilon0, delta0):
     return make_fixed_approxDP_to_approxDP(inner).map(1)
 
 
-def code_profiles(epsilon0, delta0, d_in=1) -> tuple:
+def _fixed(delta, d_in):
+    return delta
+
+
+#: The inner pair families, by the name the claims print: ``(epsilon0 d, delta0)``, and
+#: ``(epsilon0 d**2, min(1, delta0 d))`` whose delta grows with ``d`` (as under group privacy).
+PAIR_FAMILIES = (
+    ("(epsilon0 * d_in, delta0)", linear, _fixed),
+    ("(epsilon0 * d_in**2, min(1, delta0 * d_in))", quadratic, grown_delta),
+)
+
+
+def code_profiles(epsilon0, delta0, d_in=1, family=PAIR_FAMILIES[0]) -> tuple:
     """The profiles of the map (``map`` runs the evaluator) and of the constructor's privacy-map
     closure called directly (the code the proof cites), both at ``d_in``, of the real
-    constructor over a measurement whose map is ``d -> (epsilon0 * d, delta0)``."""
+    constructor over a measurement whose map is ``d -> family's pair at d``."""
     from certdp.combinators._support.chain_smt import both_values
     from certdp.core.measures import approximate, max_divergence
 
     from .make_fixed_approxDP_to_approxDP import make_fixed_approxDP_to_approxDP
 
+    _, of_epsilon, of_delta = family
+
     def pair_at(d):
-        return linear(epsilon0, d), delta0
+        return of_epsilon(epsilon0, d), of_delta(delta0, d)
 
     inner = d_in_stub_measurement(pair_at, approximate(max_divergence()))
     return both_values(make_fixed_approxDP_to_approxDP(inner), d_in)
@@ -149,37 +169,42 @@ def code_instance(index: int, profile_of=None) -> Obligation:
 
     def violation():
         cases = []
-        for d_in in CONVERSION_D_INS:
-            at = linear(epsilon0, d_in)
-            where = {"pair": repr((epsilon0, delta0)), "d_in": repr(d_in)}
-            try:
-                profiles = (
-                    (profile_of(at, delta0),)
-                    if profile_of
-                    else code_profiles(epsilon0, delta0, d_in)
-                )
-            except Exception as error:  # a map that raises here is refuted
-                cases.append(raised_case(error, where))
-                continue
-            for path, profile in zip(("map", "closure"), profiles):
-                for e in points_for(at):
-                    try:
-                        value = profile.delta(e)
-                    except Exception as error:  # a profile that raises here is refuted
-                        cases.append(raised_case(error, {**where, "path": path, "e": repr(e)}))
-                        continue
-                    example = {**where, "path": path, "e": repr(e), "code delta": repr(value)}
-                    cases.append((_below(value, e, at, delta0), lambda m, x=example: x))
+        for family in PAIR_FAMILIES:
+            shown, of_epsilon, of_delta = family
+            for d_in in CONVERSION_D_INS:
+                at, delta_at = of_epsilon(epsilon0, d_in), of_delta(delta0, d_in)
+                where = {"pair": repr((epsilon0, delta0)), "inner map": shown, "d_in": repr(d_in)}
+                try:
+                    profiles = (
+                        (profile_of(at, delta_at),)
+                        if profile_of
+                        else code_profiles(epsilon0, delta0, d_in, family)
+                    )
+                except Exception as error:  # a map that raises here is refuted
+                    cases.append(raised_case(error, where))
+                    continue
+                for path, profile in zip(("map", "closure"), profiles):
+                    for e in points_for(at):
+                        try:
+                            value = profile.delta(e)
+                        except Exception as error:  # a profile that raises here is refuted
+                            cases.append(raised_case(error, {**where, "path": path, "e": repr(e)}))
+                            continue
+                        example = {**where, "path": path, "e": repr(e),
+                                   "code delta": repr(value)}  # fmt: skip
+                        below = _below(value, e, at, delta_at)
+                        cases.append((below, lambda m, x=example: x))
         return cases
 
     return Obligation(
         constructor=_NAME,
         claim=f"real make_fixed_approxDP_to_approxDP over the pair {(epsilon0, delta0)!r} "
-        f"(inner map d_in -> (epsilon0 * d_in, delta0)), at every d_in of {shown_d_ins()}: the "
+        f"(inner maps d_in -> {PAIR_FAMILIES[0][0]} and d_in -> {PAIR_FAMILIES[1][0]}), at "
+        f"every d_in of {shown_d_ins()}: the "
         "profile's (from the map and from the privacy-map closure called directly) delta at "
         "every sampled e (f64 samples, the inner epsilon at that d_in and its neighbours) is a "
-        "number >= delta0 where e >= that epsilon and, below, >= the delta at e of the "
-        "(epsilon0, delta0) randomised response (exact; exp enclosed by the proven rational "
+        "number >= the inner delta at that d_in where e >= that epsilon and, below, >= the delta "
+        "at e of the randomised response of the inner pair at that d_in (exact; exp enclosed by the proven rational "
         "series of numeric/elementary)",
         format="f64", size=1, violation=violation,
     )  # fmt: skip
@@ -195,14 +220,16 @@ SCOPE = {
     _NAME: Scope(
         formats=("f64", "real"),
         bound_to_code="the real make_fixed_approxDP_to_approxDP is built over inner measurements "
-        "whose maps are d_in -> (epsilon0 * d_in, delta0) for each pair, its map (through the "
-        "evaluator) and its privacy-map closure (called directly) are called at each d_in, and "
-        "the profile it returns is read by its own delta and judged against the inner pair at "
-        "that same d_in (so a conversion reading the inner map at another distance is refuted); "
-        "a call that raises is a counterexample",
+        "whose maps are d_in -> (epsilon0 * d_in, delta0) and d_in -> (epsilon0 * d_in**2, "
+        "min(1, delta0 * d_in)) for each pair, its map (through the evaluator) and its "
+        "privacy-map closure (called directly) are called at each d_in, and the profile it "
+        "returns is read by its own delta and judged against the inner pair of that family at "
+        "that same d_in: a conversion that, at one of the checked d_in, reads a smaller epsilon "
+        "or delta than its own d_in gives is refuted where that lowers the bound at a sampled e; "
+        "a misreading at other d_in only is not checked; a call that raises is a counterexample",
         instances=f"{len(PAIRS)} pairs (epsilon0 from 0 to +inf, delta0 from 0 to 1; f64, int, "
-        f"Fraction) x every d_in of {shown_d_ins()} x 2 (map and closure) x the f64 samples "
-        "and the points at and around the inner epsilon at that d_in",
+        f"Fraction) x 2 inner families x every d_in of {shown_d_ins()} x 2 (map and closure) x "
+        "the f64 samples and the points at and around the inner epsilon at that d_in",
         bit_precise=(
             "at the instances: each value is compared exactly with the smallest valid delta there",
         ),  # fmt: skip

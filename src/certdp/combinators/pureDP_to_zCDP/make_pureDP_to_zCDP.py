@@ -12,7 +12,14 @@ import math
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.errors import ArithmeticOverflowError, MakeMeasurementError, type_mismatch
+from certdp.core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
+from certdp.core.errors import (
+    ArithmeticOverflowError,
+    FailedMapError,
+    MakeMeasurementError,
+    shown,
+    type_mismatch,
+)
 from certdp.core.measures import MaxDivergence, zero_concentrated_divergence
 from certdp.core.transformation import Measurement, converted
 from certdp.numeric import inf_cast
@@ -36,10 +43,31 @@ def make_pureDP_to_zCDP(measurement) -> Measurement:
         return convert(measurement.map(d_in))  # label: inner-map
 
     def convert(epsilon) -> float:
-        if epsilon == math.inf:  # no float conversion: an exact epsilon may exceed f64
-            return math.inf  # label: infinite
+        kind = type(epsilon)
+        if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: int
+            exact = Fraction(int(epsilon))
+        elif kind is float or kind in NUMPY_FLOAT_TYPES:  # label: float
+            if epsilon == math.inf:  # tested in its own format, no conversion to f64
+                return math.inf  # label: infinite
+            if epsilon != epsilon or epsilon == -math.inf:  # label: nan
+                raise FailedMapError(
+                    f"the inner epsilon must be a number >= 0, got {shown(epsilon)}",
+                    parameter="measurement",
+                )
+            exact = Fraction(*epsilon.as_integer_ratio())  # label: float-exact
+        elif kind is Fraction and type(epsilon.numerator) is int:  # label: fraction
+            exact = epsilon
+        else:  # bool, str, and every other type
+            raise FailedMapError(
+                f"the inner epsilon must be an int, float or Fraction, not {kind.__name__}",
+                parameter="measurement",
+            )
+        if exact < 0:  # label: negative
+            raise FailedMapError(
+                f"the inner epsilon must be >= 0, got {shown(epsilon)}", parameter="measurement"
+            )
         try:
-            return inf_cast(Fraction(epsilon) ** 2 / 2, "f64")  # label: rho
+            return inf_cast(exact**2 / 2, "f64")  # label: rho
         except ArithmeticOverflowError:
             return math.inf  # label: overflow
 

@@ -5,12 +5,14 @@ Obligations bound to the code (``code``): for every base epsilon of :func:`code_
 (:data:`certdp.contracts.smt_code.F64_SAMPLES`: zero, subnormals, values around 1, the points
 where ``epsilon^2 / 2`` overflows, the largest finite f64, ``+inf``, seeded draws over every
 exponent; and 100 seeded f32 values), the real ``make_pureDP_to_zCDP`` is built over a pure-DP
-measurement whose map is ``d_in -> epsilon * d_in`` (exact; :mod:`..._support.conversion_smt`),
-and its map and its privacy-map closure are called at every ``d_in`` of ``CONVERSION_D_INS``
-(1, 2, 0.5, 1/3, 1000, 10**400); the obligation is satisfiable exactly when a value is NaN,
-finite for an infinite inner loss, or below ``loss^2 / 2`` for the inner loss ``epsilon * d_in``
-at that same ``d_in`` (exact rationals), so a conversion reading the inner map at another
-distance is refuted; and (``model``, at ``d_in = 1``, where the inner loss is the f64 epsilon
+measurement whose map is ``d_in -> epsilon * d_in``, then over one whose map is ``d_in ->
+epsilon * d_in**2`` (exact; :mod:`..._support.conversion_smt`), and its map and its privacy-map
+closure are called at every ``d_in`` of ``CONVERSION_D_INS`` (1, 2, 3, 7, 10, 100, 0.5, 1/3,
+1000, 10**400); the obligation is satisfiable exactly when a value is NaN, finite for an
+infinite inner loss, or below ``loss^2 / 2`` for the inner loss of that family at that same
+``d_in`` (exact rationals).  So a conversion that, at one of these ``d_in``, reads the inner map
+at a smaller distance, or scales the value read at ``d_in = 1`` linearly (the quadratic family
+gives more), is refuted; a misreading only at other ``d_in`` is not checked; and (``model``, at ``d_in = 1``, where the inner loss is the f64 epsilon
 itself) when it differs from the model below, bit for bit.
 
 Model (``privacy_map`` in make_pureDP_to_zCDP.py): for the inner epsilon (a float ``>= 0``,
@@ -41,6 +43,7 @@ import z3
 
 from certdp.combinators._support.conversion_smt import (
     CONVERSION_D_INS,
+    LOSS_FAMILIES,
     d_in_stub_measurement,
     linear,
     raised_case,
@@ -126,12 +129,12 @@ def code_epsilons() -> list[float]:
     return sorted(set(F64_SAMPLES) | set(f32))
 
 
-def _built(epsilon):
+def _built(epsilon, family=linear):
     from certdp.core.measures import max_divergence
 
     from .make_pureDP_to_zCDP import make_pureDP_to_zCDP
 
-    inner = d_in_stub_measurement(lambda d_in: linear(epsilon, d_in), max_divergence())
+    inner = d_in_stub_measurement(lambda d_in: family(epsilon, d_in), max_divergence())
     return make_pureDP_to_zCDP(inner)
 
 
@@ -141,13 +144,13 @@ def code_map(epsilon, d_in=1) -> float:
     return _built(epsilon).map(d_in)
 
 
-def code_maps(epsilon, d_in=1) -> tuple:
+def code_maps(epsilon, d_in=1, family=linear) -> tuple:
     """:func:`code_map`'s value and that of the constructor's privacy-map closure called
     directly at ``d_in`` (the code make_pureDP_to_zCDP.tex cites; ``map`` runs the
     evaluator)."""
     from certdp.combinators._support.chain_smt import both_values
 
-    return both_values(_built(epsilon), d_in)
+    return both_values(_built(epsilon, family), d_in)
 
 
 def _too_small(epsilon, rho):
@@ -170,36 +173,45 @@ def _differs(epsilon, rho):
 def code_instance(kind: str = "code", map_of=None) -> Obligation:
     """``kind="code"``: the real map's value at every base epsilon of :func:`code_epsilons` and
     every ``d_in`` of ``CONVERSION_D_INS`` is at least ``(epsilon d_in)^2 / 2``;
-    ``kind="model"``: at ``d_in = 1`` it equals the model's.  ``map_of(epsilon, d_in)``
+    ``kind="model"``: at ``d_in = 1`` it equals the model's.  ``map_of(epsilon, d_in, family)``
     replaces :func:`code_map` (for the tests)."""
     check = _too_small if kind == "code" else _differs
     d_ins = CONVERSION_D_INS if kind == "code" else (1,)
 
     def violation():
         cases = []
-        for d_in in d_ins:
-            for epsilon in code_epsilons():
-                where = {"epsilon": repr(epsilon), "d_in": repr(d_in)}
-                try:
-                    values = (map_of(epsilon, d_in),) if map_of else code_maps(epsilon, d_in)
-                except Exception as error:  # a map that raises here is refuted
-                    cases.append(raised_case(error, where))
-                    continue
-                loss = linear(epsilon, d_in)
-                for path, rho in zip(("map", "closure"), values):
-                    example = {**where, "path": path, "code map": repr(rho)}
-                    cases.append((check(loss, rho), lambda m, e=example: e))
+        families = LOSS_FAMILIES if kind == "code" else LOSS_FAMILIES[:1]
+        for shown, family in families:
+            for d_in in d_ins:
+                for epsilon in code_epsilons():
+                    where = {"inner map": f"epsilon {shown}", "epsilon": repr(epsilon),
+                             "d_in": repr(d_in)}  # fmt: skip
+                    try:
+                        values = (
+                            (map_of(epsilon, d_in, family),)
+                            if map_of
+                            else code_maps(epsilon, d_in, family)
+                        )
+                    except Exception as error:  # a map that raises here is refuted
+                        cases.append(raised_case(error, where))
+                        continue
+                    loss = family(epsilon, d_in)
+                    for path, rho in zip(("map", "closure"), values):
+                        example = {**where, "path": path, "code map": repr(rho)}
+                        cases.append((check(loss, rho), lambda m, e=example: e))
         return cases
 
     what = (
-        f"at every d_in of {shown_d_ins()}, where the inner loss is epsilon * d_in: is not NaN, "
+        f"at every d_in of {shown_d_ins()}, where the inner loss is epsilon * d_in or epsilon * "
+        "d_in**2: is not NaN, "
         "+inf for an infinite loss, else >= loss^2/2 exactly"
         if kind == "code"
         else "at d_in = 1 equals the model's f64 rho bit for bit"
     )
     return Obligation(
         constructor="make_pureDP_to_zCDP",
-        claim=f"real make_pureDP_to_zCDP over inner maps d_in -> epsilon * d_in at "
+        claim=f"real make_pureDP_to_zCDP over inner maps d_in -> epsilon * d_in (and, for "
+        f"the code check, d_in -> epsilon * d_in**2) at "
         f"{len(code_epsilons())} base epsilons ({len(F64_SAMPLES)} f64 samples: 0, subnormal, "
         f"..., MAX, +inf; 100 seeded f32 values): its map and its privacy-map closure called "
         f"directly {what}",
@@ -222,19 +234,21 @@ def obligations(names=None) -> list[Obligation]:
 SCOPE = {
     "make_pureDP_to_zCDP": Scope(
         formats=("f64", "f32", "f16"),
-        bound_to_code="the real make_pureDP_to_zCDP is built over an inner measurement whose map "
-        "is d_in -> epsilon * d_in (exact) for each sampled epsilon, and both its map (through "
-        "the evaluator) and its own privacy-map closure (called directly) are called at every "
-        f"d_in of {shown_d_ins()}, each value judged against the inner loss at that same d_in "
-        "(so a conversion reading the inner map at another distance is refuted); a call that "
-        "raises is a counterexample",
+        bound_to_code="the real make_pureDP_to_zCDP is built over inner measurements whose maps "
+        "are d_in -> epsilon * d_in and d_in -> epsilon * d_in**2 (exact) for each sampled "
+        "epsilon, and both its map (through the evaluator) and its own privacy-map closure "
+        f"(called directly) are called at every d_in of {shown_d_ins()}, each value judged "
+        "against the inner loss of that family at that same d_in: a conversion that, at one of "
+        "these d_in, reads a smaller inner value than its own d_in gives (another distance, or "
+        "the value at d_in = 1 scaled linearly) is refuted; a misreading at other d_in only is "
+        "not checked; a call that raises is a counterexample",
         instances=f"{len(F64_SAMPLES)} f64 epsilons spanning the format (0, subnormals, 1, the "
         "overflow edge of epsilon^2/2, MAX, +inf, seeded draws) and 100 seeded f32 values, x "
-        f"{len(CONVERSION_D_INS)} d_in (int, f64, Fraction, beyond the f64 range) x 2 (map and "
-        "closure)",
+        f"2 inner families x {len(CONVERSION_D_INS)} d_in (int, f64, Fraction, beyond the f64 "
+        "range) x 2 (map and closure)",
         bit_precise=(
             "at the instances: the real map's value is compared exactly with loss^2/2 (loss = "
-            "epsilon * d_in, exact), and at d_in = 1 with the model bit for bit",
+            "the family's epsilon * d_in or epsilon * d_in**2, exact), and at d_in = 1 with the model bit for bit",
             "the model of the map for every f32 epsilon (output f64)",
         ),
         reduced_formats=(

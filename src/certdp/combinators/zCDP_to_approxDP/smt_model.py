@@ -7,9 +7,13 @@ the largest finite f64, ``+inf``, seeded draws over every exponent), with one ca
 of the same list: the real ``make_zCDP_to_approxDP`` is built over a zCDP measurement whose map
 is ``d_in -> rho * d_in`` (exact; :mod:`..._support.conversion_smt`), its map is called at
 ``d_in = 1`` (where the inner loss is rho itself); and three more obligations, for the base
-rhos of :data:`D_IN_RHOS`, call it at every ``d_in`` of ``CONVERSION_D_INS`` (1, 2, 0.5, 1/3,
-1000, 10**400), each case judged against the inner loss ``rho * d_in`` at that same ``d_in``
-(so a conversion reading the inner map at another distance is refuted).  The profile
+rhos of :data:`D_IN_RHOS`, build it over inner maps ``d_in -> rho * d_in`` and ``d_in -> rho *
+d_in**2`` (a Gaussian's rho grows as ``d_in**2``) and call it at every ``d_in`` of
+``CONVERSION_D_INS`` (1, 2, 3, 7, 10, 100, 0.5, 1/3, 1000, 10**400), each case judged against
+the inner loss of that family at that same ``d_in``.  So a conversion that, at one of these
+``d_in``, reads a smaller inner rho than its own ``d_in`` gives (another distance, or the value
+at ``d_in = 1`` scaled linearly) is refuted; a misreading only at other ``d_in`` is not
+checked.  The profile
 returned is evaluated at epsilon, under a tracer that records the order
 ``a`` the code chose and the arguments and results of its calls of ``inf_ln_1p`` and
 ``inf_exp`` (:func:`certdp.contracts.smt_code.traced`: the values the code computed, read, not
@@ -63,6 +67,7 @@ import z3
 
 from certdp.combinators._support.conversion_smt import (
     CONVERSION_D_INS,
+    LOSS_FAMILIES,
     d_in_stub_measurement,
     linear,
     raised_case,
@@ -225,12 +230,12 @@ def delta_of_order(a: float, rho: float, epsilon: float, ln_up, exp_up) -> float
 D_IN_RHOS = (1e-10, 0.5, 10.0)
 
 
-def _built(rho):
+def _built(rho, family=linear):
     from certdp.core.measures import zero_concentrated_divergence
 
     from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
 
-    inner = d_in_stub_measurement(lambda d_in: linear(rho, d_in), zero_concentrated_divergence())
+    inner = d_in_stub_measurement(lambda d_in: family(rho, d_in), zero_concentrated_divergence())
     return make_zCDP_to_approxDP(inner)
 
 
@@ -244,14 +249,14 @@ def code_delta(rho, epsilon, d_in=1) -> tuple[float, list]:
     return traced(lambda: profile.delta(epsilon), watched)
 
 
-def code_deltas(rho, epsilon, d_in=1) -> tuple:
+def code_deltas(rho, epsilon, d_in=1, family=linear) -> tuple:
     """:func:`code_delta` for the profile of ``map`` and for that of the constructor's
     privacy-map closure called directly, both at ``d_in`` (the code the proof cites; ``map``
     runs the evaluator)."""
     from certdp.combinators._support.chain_smt import both_values
 
     watched = ("cdp_delta", "inf_ln_1p", "inf_exp", "quick_inf_ln_1p", "quick_inf_exp")
-    profiles = both_values(_built(rho), d_in)
+    profiles = both_values(_built(rho, family), d_in)
     return tuple(traced(lambda p=p: p.delta(epsilon), watched) for p in profiles)
 
 
@@ -313,31 +318,38 @@ def code_instance(rho: float, map_of=None, d_ins=(1,)) -> Obligation:
     epsilon of :data:`F64_SAMPLES`; ``map_of(loss, epsilon)`` replaces :func:`code_delta` (for
     the tests)."""
 
+    families = LOSS_FAMILIES[:1] if d_ins == (1,) else LOSS_FAMILIES
+
     def violation():
         cases = []
-        for d_in in d_ins:
-            loss = linear(rho, d_in)
-            for epsilon in F64_SAMPLES:
-                where = {"rho": repr(rho), "d_in": repr(d_in), "epsilon": repr(epsilon)}
-                try:
-                    outcomes = (
-                        (map_of(loss, epsilon),) if map_of else code_deltas(rho, epsilon, d_in)
-                    )
-                except Exception as error:  # a map or profile that raises here is refuted
-                    cases.append(raised_case(error, where))
-                    continue
-                for path, (delta, records) in zip(("map", "closure"), outcomes):
-                    found = code_order(records)
-                    example = {**where, "path": path, "code delta": repr(delta),
-                               "code order": repr(found.get("a"))}  # fmt: skip
-                    uncertified = _uncertified(loss, epsilon, delta, found)
-                    cases.append((uncertified, lambda m, e=example: e))
+        for shown, family in families:
+            for d_in in d_ins:
+                loss = family(rho, d_in)
+                for epsilon in F64_SAMPLES:
+                    where = {"inner map": f"rho {shown}", "rho": repr(rho), "d_in": repr(d_in),
+                             "epsilon": repr(epsilon)}  # fmt: skip
+                    try:
+                        outcomes = (
+                            (map_of(loss, epsilon),)
+                            if map_of
+                            else code_deltas(rho, epsilon, d_in, family)
+                        )
+                    except Exception as error:  # a map or profile that raises here is refuted
+                        cases.append(raised_case(error, where))
+                        continue
+                    for path, (delta, records) in zip(("map", "closure"), outcomes):
+                        found = code_order(records)
+                        example = {**where, "path": path, "code delta": repr(delta),
+                                   "code order": repr(found.get("a"))}  # fmt: skip
+                        uncertified = _uncertified(loss, epsilon, delta, found)
+                        cases.append((uncertified, lambda m, e=example: e))
         return cases
 
     where = (
         f"at rho={rho!r}, d_in = 1"
         if d_ins == (1,)
-        else f"over the inner map d_in -> {rho!r} * d_in, at every d_in of {shown_d_ins()}"
+        else f"over the inner map d_in -> {rho!r} * d_in, and the inner map d_in -> {rho!r} * "
+        f"d_in**2 (a Gaussian's growth), at every d_in of {shown_d_ins()}"
     )
     return Obligation(
         constructor="make_zCDP_to_approxDP",
@@ -365,18 +377,20 @@ def obligations(names=None) -> list[Obligation]:
 SCOPE = {
     "make_zCDP_to_approxDP": Scope(
         formats=("f64", "f8"),
-        bound_to_code="the real make_zCDP_to_approxDP is built over an inner measurement whose "
-        "map is d_in -> rho * d_in (exact) for each sampled rho, the profiles of its map (through "
-        "the evaluator) and of its privacy-map closure (called directly) at d_in are evaluated at "
-        "each sampled epsilon and judged against the inner loss rho * d_in at that same d_in (so "
-        "a conversion reading the inner map at another distance is refuted; a call that raises "
-        "is a counterexample), and the order and the inf_exp/inf_ln_1p calls the code made are "
-        "read by a tracer",
+        bound_to_code="the real make_zCDP_to_approxDP is built over inner measurements whose "
+        "maps are d_in -> rho * d_in and (for the d_in checks) d_in -> rho * d_in**2 (exact) for "
+        "each sampled rho, the profiles of its map (through the evaluator) and of its "
+        "privacy-map closure (called directly) at d_in are evaluated at each sampled epsilon and "
+        "judged against the inner loss of that family at that same d_in: a conversion that, at "
+        "one of the checked d_in, reads a smaller inner rho than its own d_in gives (another "
+        "distance, or the value at d_in = 1 scaled linearly) is refuted, a misreading at other "
+        "d_in only is not checked; a call that raises is a counterexample; and the order and the "
+        "inf_exp/inf_ln_1p calls the code made are read by a tracer",
         instances=f"{len(F64_SAMPLES)} x {len(F64_SAMPLES)} pairs (rho, epsilon) of f64 values "
         "spanning the format (0, subnormals, 1, huge values, MAX, +inf, seeded draws) at d_in = "
-        f"1; and {len(D_IN_RHOS)} base rhos {D_IN_RHOS} x {len(F64_SAMPLES)} epsilons at every "
-        f"d_in of {shown_d_ins()} (int, f64, Fraction, beyond the f64 range); x 2 (map and "
-        "closure)",
+        f"1; and {len(D_IN_RHOS)} base rhos {D_IN_RHOS} x 2 inner families x "
+        f"{len(F64_SAMPLES)} epsilons at every d_in of {shown_d_ins()} (int, f64, Fraction, "
+        "beyond the f64 range); x 2 (map and closure)",
         bit_precise=(
             "at the instances: the returned delta is compared exactly (rational arithmetic) "
             "with the bound of Canonne, Kamath and Steinke",

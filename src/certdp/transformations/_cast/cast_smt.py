@@ -3,7 +3,10 @@ the special records each obligation runs the real function on, the z3 element of
 type, and the obligation itself, one per (source type, TOA, metric): the real constructor's map
 at ``d_in`` must be ``d_in``, its function must agree with the modelled cast on every special
 record, and neighbours at distance ``<= d_in`` (datasets of length ``<= SIZE``) must map to
-outputs reached by the same edits (:func:`certdp.contracts.smt.elementwise_cases`)."""
+outputs reached by the same edits (:func:`certdp.contracts.smt.elementwise_cases`).  The map is
+also called at every ``d`` of :data:`MAP_D_INS` and must return ``d`` there: a map that is right
+at ``d_in = 1`` only is refuted (at those values; other distances are not called).  A call of
+the map that raises is a counterexample."""
 
 from __future__ import annotations
 
@@ -15,10 +18,21 @@ from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import elementwise_cases, float_sort
 from certdp.core.types import carrier
 
-__all__ = ["SIZE", "TEXT_PROBES", "probes", "element", "cast_instance", "cast_obligations"]
+__all__ = [
+    "SIZE",
+    "MAP_D_INS",
+    "TEXT_PROBES",
+    "probes",
+    "element",
+    "cast_instance",
+    "cast_obligations",
+]
 
 #: The largest dataset length of the stability cases.
 SIZE = 3
+
+#: The distances at which the real map is called besides the obligation's own ``d_in``.
+MAP_D_INS = (0, 1, 2, 3, 7, 10, 100, 1000, 2**31, 2**62, 10**30)
 
 #: Texts probing Rust's integer grammar (signs, spaces, exponents, radix prefixes, non-ASCII
 #: digits, the range ends of i32).
@@ -67,11 +81,16 @@ def cast_instance(name: str, make, model, agrees, encode, source, target, metric
 
     space_metric = symmetric_distance() if metric == "symmetric" else insert_delete_distance()
     built = make(vector_domain(atom_domain(T=source)), space_metric, TOA=target)
-    stated = built.map(d_in)
 
     def violation():
-        if stated != d_in:
-            return [(z3.BoolVal(True), lambda m: {"map": stated, "d_in": d_in})]
+        for d in sorted({d_in, *MAP_D_INS}):
+            try:
+                stated = built.map(d)
+            except Exception as error:  # a map that raises here is refuted
+                shown = f"{type(error).__name__}: {error}"
+                return [(z3.BoolVal(True), lambda m, d=d, e=shown: {"raised": e, "d_in": d})]
+            if stated != d or type(stated) is not int:
+                return [(z3.BoolVal(True), lambda m, d=d, s=stated: {"map": s, "d_in": d})]
         records = probes(source)
         dtype = {"f32": np.float32, "f64": np.float64, "i64": np.int64, "bool": np.bool_,
                  "String": object}[source]  # fmt: skip
@@ -87,7 +106,8 @@ def cast_instance(name: str, make, model, agrees, encode, source, target, metric
 
     return Obligation(
         constructor=name,
-        claim=f"{source}->{target} {metric} d_in={d_in} len<={SIZE}",
+        claim=f"{source}->{target} {metric} d_in={d_in} len<={SIZE}, map(d) = d at d in "
+        f"{MAP_D_INS}",
         format=source, size=SIZE, violation=violation,
     )  # fmt: skip
 

@@ -24,6 +24,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import Scope
 from certdp.core.types import carrier
+from certdp.transformations._cast.cast_smt import MAP_D_INS as _MAP_D_INS
 from certdp.transformations._cast.cast_smt import SIZE as _SIZE
 from certdp.transformations._cast.cast_smt import cast_instance, cast_obligations
 from certdp.transformations.cast_default.smt_model import PAIRS, cast_outcome, encode
@@ -93,7 +94,9 @@ SCOPE = {
         formats=("f64", "f32", "i64", "i32", "u32", "bool", "String"),
         sizes=(_SIZE,),
         bound_to_code="the real make_cast is built for each pair of types, its own map is "
-        "called at d_in, and its own function is run on special records (NaN, +-0, +-inf, "
+        "called at d_in = 1 and at every d of "
+        + str(_MAP_D_INS)
+        + " (a call that raises, or a value other than d, is refuted), and its own function is run on special records (NaN, +-0, +-inf, "
         "range edges, rounding ties; texts probing Rust's integer grammar) and must agree with "
         "the modelled cast: None where the model says none, the value bit for bit (character "
         "for character) where it says some",
@@ -103,6 +106,6 @@ SCOPE = {
         assumed=("the other pairs of types are covered by the proof and the tests only",
                  "z3's theory of strings is trusted for the text pairs",
                  "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
-        instances="d_in = 1",
+        instances="stability cases at d_in = 1; the map also at d_in in " + str(_MAP_D_INS),
     )
 }  # fmt: skip

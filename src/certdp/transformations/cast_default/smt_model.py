@@ -29,6 +29,7 @@ from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import float_sort, float_value, int_value
 from certdp.contracts.smt_code import Scope
 from certdp.core.types import carrier
+from certdp.transformations._cast.cast_smt import MAP_D_INS as _MAP_D_INS
 from certdp.transformations._cast.cast_smt import SIZE as _SIZE
 from certdp.transformations._cast.cast_smt import cast_instance, cast_obligations
 
@@ -155,7 +156,7 @@ SCOPE = {
         formats=("f64", "f32", "i64", "i32", "u32", "bool", "String"),
         sizes=(_SIZE,),
         bound_to_code="the real make_cast_default is built for each pair of types, its own map "
-        "is called at d_in, and its own function is run on special records (NaN, +-0, +-inf, "
+        "is called at d_in = 1 and at every d of " + str(_MAP_D_INS) + " (a call that raises, or a value other than d, is refuted), and its own function is run on special records (NaN, +-0, +-inf, "
         "range edges, rounding ties; texts probing Rust's integer grammar) and must agree with "
         "the modelled cast bit for bit (character for character for texts)",
         bit_precise=("the cast of every record for the pairs "
@@ -167,6 +168,6 @@ SCOPE = {
                  "z3's theory of strings (str.to_int, int.to_str, regular expressions) is "
                  "trusted for the text pairs; texts in the dataset cases are unbounded in length",
                  "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
-        instances="d_in = 1",
+        instances="stability cases at d_in = 1; the map also at d_in in " + str(_MAP_D_INS),
     )
 }  # fmt: skip

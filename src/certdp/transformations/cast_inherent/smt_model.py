@@ -22,6 +22,7 @@ import z3
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import float_sort
 from certdp.contracts.smt_code import Scope
+from certdp.transformations._cast.cast_smt import MAP_D_INS as _MAP_D_INS
 from certdp.transformations._cast.cast_smt import SIZE as _SIZE
 from certdp.transformations._cast.cast_smt import cast_instance, cast_obligations
 from certdp.transformations.cast_default.smt_model import cast_outcome, encode
@@ -69,7 +70,7 @@ SCOPE = {
         formats=("f64", "f32", "i64", "bool"),
         sizes=(_SIZE,),
         bound_to_code="the real make_cast_inherent is built for each pair of types, its own map "
-        "is called at d_in, and its own function is run on special records (NaN, +-0, +-inf, "
+        "is called at d_in = 1 and at every d of " + str(_MAP_D_INS) + " (a call that raises, or a value other than d, is refuted), and its own function is run on special records (NaN, +-0, +-inf, "
         "range edges, rounding ties) and must agree with the modelled cast bit for bit (NaN "
         "for NaN)",
         bit_precise=("the cast of every record for the pairs "
@@ -78,6 +79,6 @@ SCOPE = {
         assumed=("texts to floats (the only casts to a float type that can fail) and the other "
                  "pairs of types are covered by the proof and the tests only",
                  "SMT-LIB has one NaN per format: NaN payloads are covered by the proof only"),
-        instances="d_in = 1",
+        instances="stability cases at d_in = 1; the map also at d_in in " + str(_MAP_D_INS),
     )
 }  # fmt: skip
