@@ -169,7 +169,8 @@ def test_the_violations_are_only_the_known_ones(quick_report):
     """On OpenDP 0.16.0 elsewhere, no violation: the saturating pairwise float sums (f32 and
     f64, sized and unsized), resize, the thresholded releases' delta (make_laplace_threshold,
     make_gaussian_threshold and make_noise_threshold), make_randomized_response_bitvec's lengths
-    (#2930) and make_metric_bounded's insert-delete to Hamming map, nothing else."""
+    (#2930), make_metric_bounded's insert-delete to Hamming map and the sums of squared
+    deviations and variances (#2923), nothing else."""
     twins = {f.twin for f in quick_report.violations}
     assert twins <= {
         "make_sized_bounded_float_ordered_sum",
@@ -180,11 +181,15 @@ def test_the_violations_are_only_the_known_ones(quick_report):
         "make_noise_threshold",
         "make_randomized_response_bitvec",
         "make_metric_bounded",  # insert-delete -> Hamming: d_in // 2 where the size is needed
+        "make_sum_of_squared_deviations",  # OpenDP #2923: the rounding of the mean is ignored
+        "make_variance",  # OpenDP #2923, through the sum of squared deviations
     }
     thresholded = ("make_laplace_threshold", "make_gaussian_threshold", "make_noise_threshold")
     for finding in quick_report.violations:
         if finding.twin == "make_randomized_response_bitvec":  # OpenDP #2930
             assert finding.check == "lengths"
+        elif finding.twin in ("make_sum_of_squared_deviations", "make_variance"):
+            assert finding.check in ("mean-rounding", "search"), finding.check
         elif finding.twin not in ("make_resize", "make_metric_bounded") + thresholded:
             assert "Pairwise" in finding.point
     assert not [f for f in quick_report.findings if f.severity == "deviation"]

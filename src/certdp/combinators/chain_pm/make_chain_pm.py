@@ -16,11 +16,11 @@ from certdp.core.transformation import Measurement
 
 __all__ = ["make_chain_pm"]
 
+# proof: begin constructor
 #: The most contract-checked postprocessing layers a ``make_chain_pm`` may stack on.
 CHECKED_HEIGHT = 10
 
 
-# proof: begin constructor
 def _checked_height(measurement) -> int:
     """How many postprocessing layers carrying a runtime contract are stacked at the top of
     ``measurement`` (each is run, and its map checked, by one nested call)."""
