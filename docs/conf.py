@@ -35,6 +35,10 @@ exclude_patterns = ["_build", "_ext"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_preserve_defaults = True
+# OpenDP's introspection attributes ``metric.type`` and ``domain.carrier_type`` (attached by
+# core/type_strings) are not documented as members: a documented ``type`` member becomes a second
+# target for every annotation naming the builtin ``type``, which Sphinx reports as ambiguous.
+autodoc_default_options = {"exclude-members": "type, carrier_type"}
 add_module_names = False
 
 # Formulas are rendered to SVG by LaTeX at build time, so the site shows them offline.
