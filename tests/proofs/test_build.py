@@ -101,6 +101,8 @@ def demo_repo(tmp_path: Path) -> Path:
     )
     (root / "src/certdp/core").mkdir()
     shutil.copy(REPO / "src/certdp/core/errors.py", root / "src/certdp/core/errors.py")
+    # the ledger fingerprints a model's import closure with this module
+    shutil.copy(REPO / "src/certdp/_imported.py", root / "src/certdp/_imported.py")
     demo = root / "src/certdp/transformations/demo"
     demo.mkdir(parents=True)
     (demo / "make_demo.py").write_text(DEMO_CODE)
