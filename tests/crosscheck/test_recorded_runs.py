@@ -29,6 +29,12 @@ def test_recorded_run(name):
     assert ("make_laplace_threshold", "lone-keys") in failing
     assert ("make_noise_threshold", "lone-keys") in failing
     assert ("make_gaussian_threshold", "lone-keys") in failing
+    # make_b_ary_tree: a branch sum wrapped at the type's limit; the L2 map d_in * layers
+    assert ("make_b_ary_tree", "tree-wrap") in failing
+    assert ("make_b_ary_tree", "tree-spread") in failing
+    tree = [f for f in data["findings"] if f["twin"] == "make_b_ary_tree"]
+    assert all(f["x"] and f["x_prime"] and f["reproducer"] for f in tree)
+    assert not [f for f in tree if f["severity"] == "suspect"]  # sqrt(S) * d_in is no floor
     idealized = {f["twin"] for f in data["findings"] if f["severity"] == "idealized"}
     assert idealized == {"make_np_sum"}
     lines = digest(data)

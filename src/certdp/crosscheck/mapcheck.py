@@ -9,7 +9,8 @@ Classes, decided with exact arithmetic (rationals; sympy for the proof's closed 
 * ``below``: it is below the exact bound.  The target may run another algorithm than certdp's
   (another summation order, another sampler), so this makes a *suspect*, never a violation.
   A contract whose bound is sound but far above the true sensitivity (``bound_is_floor =
-  False``) gives no exact bound: its values below certdp's stay unclassified.
+  False``, or a function of the arguments that says False for them) gives no exact bound:
+  its values below certdp's stay unclassified.
 
 For (epsilon, delta) pairs and privacy profiles the exact bound is the smallest delta that
 rho-zCDP gives at the target's epsilon, from rho = the exact bound of the inner Gaussian
@@ -48,7 +49,10 @@ def exact_bound(oracle, d_in):
     contract = postcondition.contract
     if getattr(contract, "check_map_value", None) is not None:
         return None
-    if not getattr(contract, "bound_is_floor", True):
+    floor = getattr(contract, "bound_is_floor", True)
+    if callable(floor):  # decided per built object, from its arguments
+        floor = floor(postcondition.arguments)
+    if not floor:
         return None  # a sound bound above the true sensitivity: a map below it is not suspect
     return contract.exact_bound(postcondition.arguments, oracle, d_in)
 

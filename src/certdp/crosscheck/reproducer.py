@@ -137,10 +137,26 @@ def _metric_call(metric_name: str) -> tuple[str, bool]:
     }[name]
 
 
+def _integer_metric(metric_name: str) -> bool:
+    """Is the printed metric (``L1Distance(i32)``) one of an integer type?"""
+    inner = metric_name.partition("(")[2].rstrip(")").strip()
+    return inner.startswith(("i", "u"))
+
+
 def pair_script(target, code, idealized, x, x_prime, input_metric, output_metric) -> str:
     """A pair whose outputs are further apart than the target's own map allows."""
-    distance_in, _ = _metric_call(input_metric)
+    distance_in, squared_in = _metric_call(input_metric)
     distance_out, squared = _metric_call(output_metric)
+    # an L2 input distance: the least integer at least its square root (the pairs searched
+    # under an integer L2 metric are at an integer distance; a larger d_in only raises the map)
+    d_in = (
+        f"math.isqrt(int({distance_in}(x, x_prime)))\n"
+        f"d_in += d_in * d_in < {distance_in}(x, x_prime)\n"
+        if squared_in
+        else f"{distance_in}(x, x_prime)\n"
+    )
+    if _integer_metric(input_metric) and distance_in in ("l1", "absolute"):
+        d_in += "d_in = int(d_in)  # exact: an integer metric; the target takes a Python int\n"
     compare = "claimed_exact = exact(claimed)\n" + (
         "over = actual > claimed_exact * claimed_exact\n"
         if squared
@@ -150,8 +166,9 @@ def pair_script(target, code, idealized, x, x_prime, input_metric, output_metric
     return _script(
         target,
         idealized,
-        f"\nbuilt = {code}\nx = {literal(x)}\nx_prime = {literal(x_prime)}\n"
-        f"d_in = {distance_in}(x, x_prime)\n"
+        ("\nimport math\n" if squared_in else "")
+        + f"\nbuilt = {code}\nx = {literal(x)}\nx_prime = {literal(x_prime)}\n"
+        f"d_in = {d_in}"
         "claimed = built.map(d_in)\n"
         f"actual = {distance_out}(built(x), built(x_prime))\n"
         + compare

@@ -14,6 +14,7 @@ import time
 import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 from .findings import (
     CRASH,
@@ -294,6 +295,22 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                 )
             )
 
+    # 2d. b-ary trees: a branch sum next to the type's limit, leaves spread over many branches
+    if point.search == "b-ary-tree" and point.tree:
+        from .coupling import FULL, QUICK
+        from .tree_pairs import check_tree
+
+        space = _space(point, oracle)
+        if space is not None:
+            tree_found, tried = check_tree(built, space, point.tree, point.d_ins)
+            result.pairs += tried
+            for family, counterexample in tree_found:
+                found = SimpleNamespace(found=counterexample)
+                _report_pair(
+                    target, twin, point, result, built, space, idealized, found, None,
+                    QUICK if quick else FULL, check=f"tree-{family}",
+                )  # fmt: skip
+
     # 2c. sums of squared deviations: one record flips the rounding of the mean (OpenDP #2923)
     if point.search == "mean-rounding" and point.records:
         from .mean_rounding import check_mean_rounding, mean_rounding_script
@@ -352,7 +369,9 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                 )
 
 
-def _report_pair(target, twin, point, result, built, space, idealized, found, details, draws):
+def _report_pair(
+    target, twin, point, result, built, space, idealized, found, details, draws, check=None
+):
     from . import reproducer
     from .search import show
 
@@ -408,7 +427,7 @@ def _report_pair(target, twin, point, result, built, space, idealized, found, de
     result.findings.append(
         Finding(
             twin=twin.name,
-            check="search" if details is None else "coupling",
+            check=check or ("search" if details is None else "coupling"),
             severity=_severity(idealized, VIOLATION),
             point=point.code,
             summary=summary + (" (built only under idealized-numerics)" if idealized else ""),

@@ -56,11 +56,13 @@ class Point:
     oracle: str | None = None
     space: str | None = None
     search: str = "pairs"  # "pairs", "coupling" (randomised transformations), "lone-keys"
-    # (thresholded releases: see lone_keys.py), "bitvec-lengths" (bitvec_lengths.py) or "" (none)
+    # (thresholded releases: see lone_keys.py), "bitvec-lengths" (bitvec_lengths.py),
+    # "b-ary-tree" (tree_pairs.py, after the pair search) or "" (none)
     noise: Noise | None = None
     deltas: tuple = ()  # for privacy profiles: the deltas at which epsilon is compared
     threshold: tuple = ()  # for search "lone-keys": (scale, threshold, noise kind)
     records: tuple = ()  # for search "mean-rounding": (lower, upper, size, T)
+    tree: tuple = ()  # for search "b-ary-tree": (leaf_count, branching_factor, T) (tree_pairs.py)
 
     @property
     def oracle_code(self) -> str:
@@ -1362,13 +1364,24 @@ def _variance_points(quick: bool) -> list[Point]:
 @register("make_b_ary_tree", "transformation")
 def _b_ary_tree_points(quick: bool) -> list[Point]:
     """Integer counts under L1 and L2 (OpenDP 0.16's L2 map is ``d_in * layers``, certdp's
-    ``ceil(d_in * sqrt(S))``: the crosscheck shows where they differ)."""
+    ``ceil(d_in * sqrt(S))``), with the tree's own pairs (tree_pairs.py): counts next to the
+    type's limit (a wrapped branch sum) and, under L2, leaves spread to move many branches."""
     found = []
-    cases = [(5, 2), (9, 3)] if quick else [(1, 2), (5, 2), (8, 2), (9, 3), (16, 2), (30, 10)]
+    cases = (
+        [(5, 2), (9, 3), (16, 2)] if quick else [(1, 2), (5, 2), (8, 2), (9, 3), (16, 2), (30, 10)]
+    )
     for T in ("i32",) if quick else ("i32", "i64", "u32"):
         for metric in ("l1_distance", "l2_distance"):
             for leaf_count, b in cases:
                 space = f"{_vector(_plain_atom(T))}, dp.{metric}(T={T!r})"
                 code = f"dp.t.make_b_ary_tree({space}, {leaf_count}, {b})"
-                found.append(Point("make_b_ary_tree", code, (0, 1, 2, 5)))
+                found.append(
+                    Point(
+                        "make_b_ary_tree",
+                        code,
+                        (0, 1, 2, 4, 5),
+                        search="b-ary-tree",
+                        tree=(leaf_count, b, T),
+                    )
+                )
     return found

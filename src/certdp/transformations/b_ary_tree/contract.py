@@ -82,6 +82,11 @@ CONTRACT = TransformationContract(
     d_in=lambda built: st.integers(0, 4),
 )
 
+# The L1 bound d_in * L is attained (one leaf moved by d_in moves one branch per layer by d_in);
+# the L2 bound d_in * sqrt(S) is an upper bound only: on integer counts at L2 distance 1 a single
+# leaf moves by one and the tree by sqrt(L) < sqrt(S).  A map below it is not suspect by itself.
+CONTRACT.bound_is_floor = lambda arguments: type(arguments.input_metric) is L1Distance
+
 SYMBOL_MEANINGS = {
     "F": "the number of layers L (the least k >= 0 with branching_factor**k >= leaf_count, "
     "plus one) under L1; the square root of S, the sum over the layers j = 0 .. L-1 of "

@@ -165,12 +165,21 @@ def obligations(names=None) -> list[Obligation]:
 
 MODELLED = {"make_b_ary_tree": ["transformations/b_ary_tree/make_b_ary_tree.py"]}
 
+#: The data lengths m of the obligations (their ``size``): n and n + 1 per shape (2, 3, 4 for
+#: n = 3), and 4 for the shape n = b = 4.
+_LENGTHS = sorted({m for n, _ in _SHAPES for m in ((n, n + 1) if n != 3 else (2, 3, 4))} | {4})
+
 SCOPE = {
     "make_b_ary_tree": Scope(
         formats=tuple(_TYPES),
-        sizes=(4,),
-        bound_to_code="the real make_b_ary_tree is built at each (T, n, b, metric) and its own "
-        "map is called at each d_in",
+        sizes=tuple(_LENGTHS),
+        bound_to_code="the map only: the real make_b_ary_tree is built at each (T, n, b, metric) "
+        "and its own map is called at each d_in; the tree is NOT the code's function but "
+        "model_tree, rebuilt from the proof's block description (its own layer count), and is "
+        "tied to the code by a hypothesis test only (tests/prove/test_b_ary_tree_model.py: "
+        "model_tree equals the code's output on random i8 / u8 data of length 0 to n + 3, "
+        "n in 1..12, b in 2..5), so an edit of the code's function alone is not seen by the "
+        "solver",
         bit_precise=(
             "every pair of i8 / u8 count vectors of length m (n, n + 1; 2, 3, 4 for n = 3) "
             "within d_in, and their trees (exact sums, saturation to T) at n, b in "
@@ -182,6 +191,7 @@ SCOPE = {
             "which tests/prove/test_b_ary_tree_model.py compares with the code on concrete data",
             "d_in an integer (the map's rounding up of a fractional d_in is proved on paper only)",
         ),
-        instances="T: i8, u8; metric L1<i32>, L2<i32>; d_in 1 and 3 (2 at n = b = 4)",
+        instances="T: i8, u8; metric L1<i32>, L2<i32>; d_in 1 and 3 (2 at n = b = 4); the "
+        "dataset sizes N are the data lengths m (leaf_count n in 1, 2, 3, 4)",
     )
 }
