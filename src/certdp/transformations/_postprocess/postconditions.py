@@ -1,4 +1,5 @@
-"""Executable postcondition of ``make_cdf`` (binary64), checked with exact rationals.
+"""Executable postconditions of ``make_cdf`` (binary64, checked with exact rationals) and of
+``make_quantiles_from_counts`` with ``interpolation="nearest"`` (edges, order).
 
 ``cdf_postcondition(x, out)`` holds when ``out[i]`` is ``round(c_i / c_{n-1})`` with
 ``c_0 = round(0 + x_0)`` and ``c_i = round(c_{i-1} + x_i)``, every ``round`` the rounding of an
@@ -14,7 +15,12 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-__all__ = ["round_binary64", "cdf_expected", "cdf_postcondition"]
+__all__ = [
+    "round_binary64",
+    "cdf_expected",
+    "cdf_postcondition",
+    "nearest_quantiles_postcondition",
+]
 
 
 def round_binary64(value: Fraction) -> float:
@@ -47,3 +53,16 @@ def cdf_postcondition(x: list[float], out: list[float]) -> bool:
     return len(out) == len(expected) and all(
         math.isfinite(o) and o == e for o, e in zip(out, expected)
     )
+
+
+def nearest_quantiles_postcondition(edges: list, counts: list, out: list) -> bool:
+    """For ``interpolation="nearest"`` on counts that are all ``>= 0`` with a positive total:
+    every output is one of ``edges`` and the outputs do not decrease with ``alpha`` (the
+    running sums of non-negative counts do not decrease in any rounding to nearest, nor their
+    quotients by the positive total, so the bin index and the nearer edge do not either).
+    ``True`` where it does not apply."""
+    if not counts or any(c < 0 for c in counts) or sum(Fraction(c) for c in counts) <= 0:
+        return True
+    allowed = {Fraction(e) for e in edges}
+    values = [Fraction(v) for v in out]
+    return all(v in allowed for v in values) and all(a <= b for a, b in zip(values, values[1:]))
