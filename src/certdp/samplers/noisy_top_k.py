@@ -19,13 +19,13 @@ Every probability is exact: the only random draws are uniform integers and exact
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 
 from certdp.core.errors import FailedFunctionError, shown
 
-from ._arguments import exact_inputs, exact_rational
 from .bernoulli_exp import bernoulli_exp_ratio
 from .uniform import EntropySource, entropy_source
 
@@ -33,11 +33,9 @@ __all__ = [
     "permute_and_flip_round",
     "exponential_mechanism_round",
     "peeled_selection",
+    "exact_score",
     "sample_noisy_top_k",
 ]
-
-#: The noise names of the public sampler and whether its rounds draw with replacement.
-NOISES = {"exponential": False, "gumbel": True}
 
 
 # proof: begin noisy-top-k
@@ -90,41 +88,65 @@ def peeled_selection(
     return chosen
 
 
-# proof: end noisy-top-k
+def exact_score(value, parameter: str) -> Fraction:
+    """The exact value of a finite int, float or fraction (NumPy integer and float16/32/64 scalars
+    included); a typed
+    error naming ``parameter`` for anything else."""
+    if isinstance(value, np.integer):  # label: np-int
+        value = int(value)
+    elif type(value) in (np.float16, np.float32, np.float64):
+        value = float(value)  # every float16/32/64 value is a float exactly  # label: np-float
+    if type(value) is float:
+        if not math.isfinite(value):  # label: finite
+            raise FailedFunctionError(f"must be finite, got {shown(value)}", parameter=parameter)
+        return Fraction(value)  # label: float-exact
+    if type(value) in (int, Fraction):  # label: exact-types
+        return Fraction(value)
+    raise FailedFunctionError(
+        f"must be an int, a finite float or a Fraction, got {shown(value)}", parameter=parameter
+    )
 
 
-@exact_inputs
+#: The noise names of the public sampler and whether its rounds draw with replacement.
+NOISES = {"exponential": False, "gumbel": True}  # label: noises
+
+
 def sample_noisy_top_k(scores, scale, k, noise, negate=False) -> list[int]:
     """``k`` indices of ``scores`` chosen by ``k`` peeled rounds of permute-and-flip
     (``noise="exponential"``) or of the exponential mechanism (``noise="gumbel"``, equal in
     distribution to the top ``k`` under Gumbel noise), with exact probabilities."""
-    if type(noise) is not str or noise not in NOISES:
+    if type(noise) is not str or noise not in NOISES:  # label: check-noise
         raise FailedFunctionError(
             f"must be 'exponential' or 'gumbel', got {shown(noise)}", parameter="noise"
         )
-    if type(negate) is not bool:
+    if type(negate) is not bool:  # label: check-negate
         raise FailedFunctionError(f"must be True or False, got {shown(negate)}", parameter="negate")
     if type(scores) is np.ndarray:
-        if scores.ndim != 1:
+        if scores.ndim != 1:  # label: check-ndim
             raise FailedFunctionError(
                 f"must be one-dimensional, got {scores.ndim} dimensions", parameter="scores"
             )
-        scores = scores.tolist()
-    if type(scores) not in (list, tuple):
+        scores = list(scores)
+    if type(scores) not in (list, tuple):  # label: check-sequence
         raise FailedFunctionError(
             f"must be a list, tuple or 1-d array, got {shown(scores)}", parameter="scores"
         )
-    if not scores:
+    if not scores:  # label: check-empty
         raise FailedFunctionError("must not be empty", parameter="scores")
     sign = -1 if negate else 1
-    values = [sign * exact_rational(score, "scores") for score in scores]
-    scale = exact_rational(scale, "scale")
-    if scale <= 0:
+    values = [sign * exact_score(score, "scores") for score in scores]  # label: values
+    scale = exact_score(scale, "scale")
+    if scale <= 0:  # label: check-scale
         raise FailedFunctionError(f"must be positive, got {shown(scale)}", parameter="scale")
-    if type(k) is not int:
+    if isinstance(k, np.integer):
+        k = int(k)
+    if type(k) is not int:  # label: check-k-type
         raise FailedFunctionError(f"must be an integer, got {shown(k)}", parameter="k")
-    if not 1 <= k <= len(values):
+    if not 1 <= k <= len(values):  # label: check-k
         raise FailedFunctionError(
             f"must lie in [1, {len(values)}] (the number of scores), got {k}", parameter="k"
         )
-    return peeled_selection(entropy_source(), values, scale, k, NOISES[noise])
+    return peeled_selection(entropy_source(), values, scale, k, NOISES[noise])  # label: run
+
+
+# proof: end noisy-top-k
