@@ -40,41 +40,41 @@ __all__ = [
 
 # proof: begin noisy-top-k
 def permute_and_flip_round(
-    source: EntropySource, values: list[Fraction], alive: list[int], scale: Fraction
+    source: EntropySource, values: list[int], alive: list[int], scale: Fraction
 ) -> int:
     """One round of permute-and-flip over the indices ``alive``: visit them in a uniformly
     random order and return the first ``i`` whose ``exp(-(max - values[i]) / scale)`` trial
     succeeds."""
-    top = max(values[i] for i in alive)  # label: pf-top
+    top = max(map(values.__getitem__, alive))  # label: pf-top
     order = list(alive)
     size = len(order)
     for left in range(size):  # label: pf-loop
         right = left + source.below(size - left)  # label: pf-draw
         order[left], order[right] = order[right], order[left]  # label: pf-swap
         candidate = order[left]
-        gap = (top - values[candidate]) / scale  # label: pf-gap
-        if bernoulli_exp_ratio(source, gap.numerator, gap.denominator):  # label: pf-flip
+        gap = (top - values[candidate]) * scale.denominator  # label: pf-gap
+        if bernoulli_exp_ratio(source, gap, scale.numerator):  # label: pf-flip
             return candidate
     # the index of the maximum has gap 0, its trial succeeds, so the loop has returned
     raise AssertionError("unreachable: the maximum is always accepted")  # label: pf-unreachable
 
 
 def exponential_mechanism_round(
-    source: EntropySource, values: list[Fraction], alive: list[int], scale: Fraction
+    source: EntropySource, values: list[int], alive: list[int], scale: Fraction
 ) -> int:
     """One round of the exponential mechanism over the indices ``alive``, by rejection: propose a
     uniform ``i`` and accept it with probability ``exp(-(max - values[i]) / scale)``."""
-    top = max(values[i] for i in alive)  # label: em-top
+    top = max(map(values.__getitem__, alive))  # label: em-top
     size = len(alive)
     while True:
         candidate = alive[source.below(size)]  # label: em-propose
-        gap = (top - values[candidate]) / scale  # label: em-gap
-        if bernoulli_exp_ratio(source, gap.numerator, gap.denominator):  # label: em-accept
+        gap = (top - values[candidate]) * scale.denominator  # label: em-gap
+        if bernoulli_exp_ratio(source, gap, scale.numerator):  # label: em-accept
             return candidate
 
 
 def peeled_selection(
-    source: EntropySource, values: list[Fraction], scale: Fraction, k: int, replacement: bool
+    source: EntropySource, values: list[int], scale: Fraction, k: int, replacement: bool
 ) -> list[int]:
     """``k`` rounds, each choosing one of the indices not chosen before (``replacement``: the
     exponential mechanism, else permute-and-flip); the indices in the order chosen."""
@@ -88,20 +88,22 @@ def peeled_selection(
     return chosen
 
 
-def exact_score(value, parameter: str) -> Fraction:
-    """The exact value of a finite int, float or fraction (NumPy integer and float16/32/64 scalars
-    included); a typed
-    error naming ``parameter`` for anything else."""
+def exact_score(value, parameter: str) -> tuple[int, int]:
+    """``(numerator, denominator)`` with ``denominator >= 1`` of the exact value of a finite
+    int, float or Fraction (NumPy integer and float16/32/64 scalars included); a typed error
+    naming ``parameter`` for anything else."""
     if isinstance(value, np.integer):  # label: np-int
         value = int(value)
     elif type(value) in (np.float16, np.float32, np.float64):
         value = float(value)  # every float16/32/64 value is a float exactly  # label: np-float
+    if type(value) is int:  # label: int-exact
+        return value, 1
     if type(value) is float:
         if not math.isfinite(value):  # label: finite
             raise FailedFunctionError(f"must be finite, got {shown(value)}", parameter=parameter)
-        return Fraction(value)  # label: float-exact
-    if type(value) in (int, Fraction):  # label: exact-types
-        return Fraction(value)
+        return value.as_integer_ratio()  # the exact value  # label: float-exact
+    if type(value) is Fraction:  # label: fraction-exact
+        return value.numerator, value.denominator
     raise FailedFunctionError(
         f"must be an int, a finite float or a Fraction, got {shown(value)}", parameter=parameter
     )
@@ -126,16 +128,24 @@ def sample_noisy_top_k(scores, scale, k, noise, negate=False) -> list[int]:
             raise FailedFunctionError(
                 f"must be one-dimensional, got {scores.ndim} dimensions", parameter="scores"
             )
-        scores = list(scores)
+        # integer and float16/32/64 arrays give Python ints and floats, exactly
+        exact_dtype = scores.dtype.kind in "iu" or scores.dtype in (
+            np.float16,
+            np.float32,
+            np.float64,
+        )
+        scores = scores.tolist() if exact_dtype else list(scores)  # label: array-items
     if type(scores) not in (list, tuple):  # label: check-sequence
         raise FailedFunctionError(
             f"must be a list, tuple or 1-d array, got {shown(scores)}", parameter="scores"
         )
     if not scores:  # label: check-empty
         raise FailedFunctionError("must not be empty", parameter="scores")
+    pairs = [exact_score(score, "scores") for score in scores]  # label: pairs
+    common = math.lcm(*{denominator for _, denominator in pairs})  # label: common
     sign = -1 if negate else 1
-    values = [sign * exact_score(score, "scores") for score in scores]  # label: values
-    scale = exact_score(scale, "scale")
+    values = [sign * n * (common // d) for n, d in pairs]  # label: values
+    scale = Fraction(*exact_score(scale, "scale"))  # label: scale-exact
     if scale <= 0:  # label: check-scale
         raise FailedFunctionError(f"must be positive, got {shown(scale)}", parameter="scale")
     if isinstance(k, np.integer):
@@ -146,7 +156,8 @@ def sample_noisy_top_k(scores, scale, k, noise, negate=False) -> list[int]:
         raise FailedFunctionError(
             f"must lie in [1, {len(values)}] (the number of scores), got {k}", parameter="k"
         )
-    return peeled_selection(entropy_source(), values, scale, k, NOISES[noise])  # label: run
+    unit = scale * common  # (max - values[j]) / unit = gap of the scores / scale  # label: unit
+    return peeled_selection(entropy_source(), values, unit, k, NOISES[noise])  # label: run
 
 
 # proof: end noisy-top-k
