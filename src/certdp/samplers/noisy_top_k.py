@@ -141,10 +141,17 @@ def sample_noisy_top_k(scores, scale, k, noise, negate=False) -> list[int]:
         )
     if not scores:  # label: check-empty
         raise FailedFunctionError("must not be empty", parameter="scores")
-    pairs = [exact_score(score, "scores") for score in scores]  # label: pairs
-    common = math.lcm(*{denominator for _, denominator in pairs})  # label: common
-    sign = -1 if negate else 1
-    values = [sign * n * (common // d) for n, d in pairs]  # label: values
+    kinds = set(map(type, scores))
+    if kinds == {int}:  # label: all-int
+        common, numerators = 1, scores
+    else:
+        if kinds == {float} and all(map(math.isfinite, scores)):  # label: all-float
+            pairs = list(map(float.as_integer_ratio, scores))
+        else:
+            pairs = [exact_score(score, "scores") for score in scores]  # label: pairs
+        common = math.lcm(*{denominator for _, denominator in pairs})  # label: common
+        numerators = [n * (common // d) for n, d in pairs]  # label: numerators
+    values = [-n for n in numerators] if negate else list(numerators)  # label: values
     scale = Fraction(*exact_score(scale, "scale"))  # label: scale-exact
     if scale <= 0:  # label: check-scale
         raise FailedFunctionError(f"must be positive, got {shown(scale)}", parameter="scale")
