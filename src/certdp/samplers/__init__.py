@@ -34,7 +34,6 @@ from .geometric import (
     sample_geometric_exp,
     threshold_table,
 )
-from .noisy_top_k import peeled_selection, sample_noisy_top_k
 from .uniform import EntropySource, entropy_source, sample_uniform_below, sample_uniform_bits
 
 __all__ = [
@@ -69,6 +68,4 @@ __all__ = [
     "sample_discrete_gaussian",
     "discrete_gaussian_Z2k_sampler",
     "sample_discrete_gaussian_Z2k",
-    "peeled_selection",
-    "sample_noisy_top_k",
 ]
