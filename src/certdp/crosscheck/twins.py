@@ -545,6 +545,21 @@ def _np_clamp_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_np_count", "transformation")
+def _np_count_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else ("f64", "f32", "i32"):
+        for size in (None, 10) if quick else (None, 0, 1, 10):
+            for columns in (None, 3):
+                parts = [f"T={T!r}"] + ([] if size is None else [f"size={size}"])
+                parts += [] if columns is None else [f"num_columns={columns}"]
+                domain = f"dp.numpy.array2_domain({', '.join(parts)})"
+                code = f"np_constructor(dp, 'make_np_count')({domain}, dp.symmetric_distance())"
+                space = f"{domain}, dp.symmetric_distance()"
+                found.append(Point("make_np_count", code, _d_ins(quick), space=space))
+    return found
+
+
 # -- measurements -------------------------------------------------------------------------------
 _SCALES = (1.0, 3.5, 1e-3, 1e12)
 _QUICK_SCALES = (3.5,)
