@@ -38,6 +38,12 @@ from .make_private_np_mean import make_private_np_mean
 #: 1 when the noise is Laplace (p = 1), 0 when it is Gaussian (p = 2).
 LAPLACE = sympy.Symbol("laplace", nonnegative=True)
 
+SYMBOL_MEANINGS = {
+    "laplace": "1 when the rows are bounded in the :math:`L_1` norm (``p = 1``: Laplace noise,"
+    " pure DP), 0 for :math:`L_2` (``p = 2``: Gaussian noise, zCDP); ``scale`` in the noise's"
+    " bound is ``scale * n`` rounded to the nearest float"
+}
+
 BOUND = sympy.Piecewise(
     (LAPLACE_BOUND.subs(D_IN, SUM_BOUND), sympy.Eq(LAPLACE, 1)),
     (GAUSSIAN_BOUND.subs(D_IN, SUM_BOUND), True),

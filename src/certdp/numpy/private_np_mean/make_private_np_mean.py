@@ -75,7 +75,8 @@ def make_private_np_mean(
         else:
             summed = make_np_sum(input_domain, input_metric)  # label: sum
     except DPError as error:
-        raise MakeMeasurementError(str(error), parameter=error.parameter) from None
+        text = str(error).removeprefix(f"{error.parameter}: " if error.parameter else "")
+        raise MakeMeasurementError(text, parameter=error.parameter) from None
     noise_scale = float(scale * size)  # label: noise-scale
     if not math.isfinite(noise_scale):  # label: noise-scale-finite
         raise MakeMeasurementError(
