@@ -27,14 +27,16 @@ class TargetError(Exception):
 #: 0.16 keeps some of them (``make_np_sum``) in ``opendp.extras.numpy._make_<name>`` only.
 NUMPY_CONSTRUCTOR_SOURCE = '''\
 def np_constructor(dp, name):
-    """dp.numpy.<name>, or the module OpenDP keeps it in (opendp.extras.numpy._<name>)."""
+    """dp.numpy.<name>, or the module OpenDP keeps it in (opendp.extras.numpy._<name>; the
+    private form of a constructor lives with it: make_private_np_mean in _make_np_mean)."""
     import importlib
 
     found = getattr(getattr(dp, "numpy", None), name, None)
     if found is not None:
         return found
     root = dp.__name__.rpartition(".")[0]
-    return getattr(importlib.import_module(f"{root}.extras.numpy._{name}"), name)
+    module = name.replace("make_private_", "make_", 1)
+    return getattr(importlib.import_module(f"{root}.extras.numpy._{module}"), name)
 '''
 
 _helpers: dict = {}

@@ -547,6 +547,49 @@ def _np_clamp_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_np_count", "transformation")
+def _np_count_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("f64",) if quick else ("f64", "f32", "i32"):
+        for size in (None, 10) if quick else (None, 0, 1, 10):
+            for columns in (None, 3):
+                parts = [f"T={T!r}"] + ([] if size is None else [f"size={size}"])
+                parts += [] if columns is None else [f"num_columns={columns}"]
+                domain = f"dp.numpy.array2_domain({', '.join(parts)})"
+                code = f"np_constructor(dp, 'make_np_count')({domain}, dp.symmetric_distance())"
+                space = f"{domain}, dp.symmetric_distance()"
+                found.append(Point("make_np_count", code, _d_ins(quick), space=space))
+    return found
+
+
+@register("make_private_np_mean", "measurement")
+def _private_np_mean_points(quick: bool) -> list[Point]:
+    """The mean's noise is the Laplace (p = 1) or Gaussian (p = 2) noise of scale ``scale * n``
+    added to the column sums: the noise point samples that measurement on the sums' space."""
+    found = []
+    size = 10
+    for p in (1, 2):
+        for norm in (1.0,) if quick else (1.0, 1e-3, 1e30):
+            for scale in _QUICK_SCALES if quick else _SCALES:
+                domain = f"dp.numpy.array2_domain(T='f64', size={size}, num_columns=3)"
+                code = (
+                    f"np_constructor(dp, 'make_private_np_mean')({domain}, "
+                    f"dp.symmetric_distance(), {scale!r}, norm={norm!r}, p={p})"
+                )
+                noise = None
+                if norm == 1.0 and scale == _QUICK_SCALES[0]:
+                    kind, metric = ("laplace", "l1") if p == 1 else ("gaussian", "l2")
+                    sampler = (
+                        f"dp.m.make_{kind}(dp.vector_domain(dp.atom_domain(T='f64', nan=False)),"
+                        f" dp.{metric}_distance(T='f64'), {float(scale * size)!r})"
+                    )
+                    noise = Noise(kind, "f64", float(scale * size), sampler)
+                found.append(
+                    Point("make_private_np_mean", code, _d_ins(quick), search="", noise=noise)
+                )
+    return found
+
+
 # -- measurements -------------------------------------------------------------------------------
 _SCALES = (1.0, 3.5, 1e-3, 1e12)
 _QUICK_SCALES = (3.5,)
