@@ -91,6 +91,7 @@ PRELUDE_SECTIONS = {
     "certdp.core.partition_metrics": "Metrics of aggregates with many parts",
     "certdp.core.change_metrics": "Metrics that count changes",
     "certdp.core.measures": "Measures",
+    "certdp.core.renyi_divergence": "The Rényi divergence (a measure nothing spends)",
     "certdp.core.transformation": "Transformations and measurements",
     "certdp.core.partial": "Partial constructors",
     "certdp.core.types": "Carrier types",

@@ -45,6 +45,7 @@ from certdp.core.partition_metrics import (
     linf_distance,
 )
 from certdp.core.postprocess import Function, new_function
+from certdp.core.renyi_divergence import RenyiDivergence, renyi_divergence
 from certdp.core.typenames import *  # noqa: F403
 from certdp.core.typenames import __all__ as _typenames
 from certdp.measurements._accuracy import (
@@ -115,4 +116,6 @@ __all__ = [
     "option_domain",
     "BitVectorDomain",
     "bitvector_domain",
+    "RenyiDivergence",
+    "renyi_divergence",
 ]

@@ -105,8 +105,14 @@ def test_metric_of():
         ({"contributions": 1, "U": "f64"}, ContextArgumentError, "U"),
         ({"l1": 1.0, "U": "String"}, ContextTypeError, "U"),
         ({"l1": 1.0, "U": "q7"}, ContextTypeError, "U"),
-        ({"local": True}, ContextTypeError, "local"),
-        ({"changes": 1}, ContextTypeError, "changes"),
+        ({"local": False}, ContextArgumentError, "local"),
+        ({"local": 1}, ContextArgumentError, "local"),
+        ({"local": True, "ordered": True}, ContextArgumentError, "local"),
+        ({"local": True, "U": "i32"}, ContextArgumentError, "local"),
+        ({"changes": 1.5}, ContextArgumentError, "changes"),
+        ({"changes": -1}, ContextArgumentError, "changes"),
+        ({"changes": 1, "U": "i32"}, ContextArgumentError, "U"),
+        ({"changes": 1, "identifier": "id"}, ContextTypeError, "identifier"),
         ({"contributions": 1, "identifier": "id"}, ContextTypeError, "identifier"),
     ],
 )
@@ -170,3 +176,28 @@ def test_opendp_type_names_are_accepted():
     assert dp.domain_of(dp.Vec[dp.i32]) == dp.vector_domain(dp.atom_domain(T="i32"))
     assert dp.space_of(dp.f64) == (dp.atom_domain(T="f64"), dp.absolute_distance(T="f64"))
     assert dp.unit_of(l1=1.0, U=dp.f32) == (dp.l1_distance(T="f32"), 1.0)
+
+
+def test_unit_of_local_and_changes_are_opendps():
+    # OpenDP 0.16: unit_of(local=True) -> (DiscreteDistance(), 1); unit_of(changes=1) ->
+    # (ChangeOneDistance(), 1); unit_of(changes=2, ordered=True) -> (HammingDistance(), 2)
+    assert repr(dp.unit_of(local=True)) == "(DiscreteDistance(), 1)"
+    assert repr(dp.unit_of(changes=1)) == "(ChangeOneDistance(), 1)"
+    assert repr(dp.unit_of(changes=2, ordered=True)) == "(HammingDistance(), 2)"
+    metric, d_in = dp.unit_of(local=True)
+    assert metric == dp.discrete_distance() and d_in == 1 and type(d_in) is int
+
+
+def test_a_local_context_spends_randomized_response():
+    context = dp.Context.compositor(
+        data=True,
+        privacy_unit=dp.unit_of(local=True),
+        privacy_loss=dp.loss_of(epsilon=1.0),
+        split_evenly_over=1,
+        domain=dp.atom_domain(T=bool),
+    )
+    query = context.query().randomized_response_bool(0.7)
+    # ln(0.7 / 0.3) = 0.84729786038720..., rounded up; OpenDP 0.16 prints 0.8472978603872036
+    assert query.resolve().map(1) == 0.8472978603872034
+    assert type(query.release()) is bool
+    assert context.remaining_privacy_loss() == []

@@ -14,7 +14,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from scipy import stats
 
@@ -29,6 +29,7 @@ from certdp.samplers import (
     discrete_laplace_sampler,
     discrete_laplace_Z2k_sampler,
     entropy_source,
+    exp_digits,
     exp_neg_digits,
     exp_neg_enclosure,
     geometric_batch_by_inversion,
@@ -494,10 +495,63 @@ def test_exp_neg_digits_at_the_all_zero_threshold_agrees_with_high_precision(m, 
 
 
 def test_exp_neg_digits_of_a_huge_exponent_is_zero_without_the_enclosure(monkeypatch):
-    from certdp.samplers import exp_digits
 
     def refuse(*args):
         raise AssertionError("the enclosure of a huge n/d would take minutes")
 
     monkeypatch.setattr(exp_digits, "exp_neg_enclosure", refuse)
     assert exp_digits.exp_neg_digits(2**2000 + 1, 3, 64) == 0
+
+
+def _enclosure_by_reduced_fractions(n, d, precision, guard=16):
+    """The series of exp_digits.tex with reduced ``Fraction``s (certdp's earlier code of
+    ``exp_neg_enclosure``): the integer version must compute the very same integers."""
+    halvings = (n // d).bit_length()
+    y = Fraction(n, d << halvings)
+    work = precision + halvings + guard
+    total, term, index = Fraction(1), Fraction(1), 0
+    while True:
+        index += 1
+        term = term * y / index
+        if term <= Fraction(1, 1 << (work + 2)):
+            break
+        total += -term if index & 1 else term
+    lo = max(math.floor((total - term) * (1 << work)), 0)
+    hi = math.ceil((total + term) * (1 << work))
+    for _ in range(halvings):
+        lo, hi = (lo * lo) >> work, -((-(hi * hi)) >> work)
+    shift = work - precision
+    return lo >> shift, -((-hi) >> shift)
+
+
+@given(
+    n=st.one_of(st.integers(0, 100), st.integers(0, 2**200)),
+    d=st.one_of(st.integers(1, 100), st.integers(1, 2**200)),
+    precision=st.integers(0, 400),
+)
+def test_exp_neg_enclosure_equals_the_reduced_fraction_series(n, d, precision):
+    assume(n // d < 2**12)  # the reference is slow for many halvings
+    assert exp_neg_enclosure(n, d, precision) == _enclosure_by_reduced_fractions(n, d, precision)
+
+
+@given(n=st.integers(0, 2**70), d=st.integers(1, 2**70), precision=st.integers(0, 200))
+def test_exp_neg_enclosure_encloses(n, d, precision):
+    assume(n // d < 2**10)
+    lo, hi = exp_neg_enclosure(n, d, precision)
+    with mpmath.workdps(200 + 60):
+        scaled = mpmath.exp(-mpmath.mpf(n) / d) * mpmath.mpf(2) ** precision
+        assert lo <= scaled <= hi and 0 <= hi - lo <= 2
+
+
+@given(n=st.integers(0, 2**64), d=st.integers(1, 2**64), precision=st.integers(0, 300))
+def test_exp_neg_enclosure_series_ends_without_guard_bits(n, d, precision):
+    """With no guard bits and x < 1 (no squaring), the result is the series' own floor and
+    ceiling: a flipped rounding at series-lo or series-hi changes it."""
+    assume(n < d)
+    original = exp_digits.GUARD_BITS
+    exp_digits.GUARD_BITS = 0
+    try:
+        ours = exp_neg_enclosure(n, d, precision)
+    finally:
+        exp_digits.GUARD_BITS = original
+    assert ours == _enclosure_by_reduced_fractions(n, d, precision, guard=0)

@@ -90,6 +90,8 @@ _DIRECTIONS = ("nearest", "up", "down")
 
 
 def _format(T) -> _Format:
+    if type(T) is str and T in _FORMATS:  # "f64" or "f32" itself  # label: format-name
+        return _FORMATS[T]
     ty = carrier(T)
     if ty.name not in _FORMATS:
         raise MakeDomainError(f"float operations need f32 or f64, not {ty.name}", parameter="T")
@@ -235,8 +237,11 @@ def _describe(q: Fraction) -> str:
     return f"{'-' if q < 0 else ''}2**{_floor_log2(abs(q.numerator), q.denominator)}..."
 
 
-def _bounded(exact: Fraction, fmt: _Format, op: str, expr: str, direction: str) -> float:
+def _bounded(exact: Fraction, fmt: _Format, op: str, expr, direction: str) -> float:
+    """``exact`` rounded in ``direction``; ``expr`` (a text, or a function giving it, called
+    only on overflow) describes it in the message."""
     if abs(exact) > _MAX[fmt.name]:  # label: bounded-overflow
+        expr = expr() if callable(expr) else expr
         raise ArithmeticOverflowError(
             f"{expr} = {_describe(exact)} exceeds the finite range of {fmt.name}", parameter=op
         )
@@ -260,7 +265,11 @@ def _binary(op: str, symbol: str, direction: str):
         if symbol == "/" and y == 0:  # label: binary-zero
             raise ArithmeticOverflowError(f"{op} divides {shown(a)} by zero", parameter="rhs")
         return _bounded(
-            apply(x, y), fmt, op, f"lhs {symbol} rhs = {shown(a)} {symbol} {shown(b)}", direction
+            apply(x, y),
+            fmt,
+            op,
+            lambda: f"lhs {symbol} rhs = {shown(a)} {symbol} {shown(b)}",  # label: binary-text
+            direction,
         )
 
     operation.__name__ = operation.__qualname__ = op

@@ -3,13 +3,10 @@
 Guarantee (exp_digits.tex): ``exp_neg_enclosure(n, d, p)`` returns integers
 ``lo <= 2^p exp(-n/d) <= hi``; ``exp_neg_digits(n, d, m)`` returns
 ``floor(2^m exp(-n/d))`` exactly (for ``n, d >= 1``).  No floating point is used:
-a Taylor series in exact rationals, then integer squarings rounded outward.
+a Taylor series in exact integer fractions, then integer squarings rounded outward.
 """
 
 from __future__ import annotations
-
-import math
-from fractions import Fraction
 
 __all__ = ["exp_neg_enclosure", "exp_neg_digits"]
 
@@ -22,19 +19,22 @@ def exp_neg_enclosure(n: int, d: int, precision: int) -> tuple[int, int]:
     """Integers ``lo <= 2^precision * exp(-n/d) <= hi``, for ``n >= 0``, ``d >= 1`` and
     ``precision >= 0``."""
     halvings = (n // d).bit_length()  # label: halvings
-    y = Fraction(n, d << halvings)  # y = x / 2^halvings, 0 <= y < 1  # label: reduced
+    scale = d << halvings  # y = n / scale = x / 2^halvings, 0 <= y < 1  # label: reduced
     work = precision + halvings + GUARD_BITS  # label: work
-    # alternating series: |exp(-y) - partial sum up to term j| <= the next term
-    total, term, index = Fraction(1), Fraction(1), 0
-    threshold = Fraction(1, 1 << (work + 2))
+    # alternating series: |exp(-y) - partial sum up to term j| <= the next term.  The term
+    # a_j = t / q and the partial sum S = s / q share the denominator q = scale^j j!
+    # (integers, never reduced: no gcd is computed)
+    s = t = q = 1
+    index = 0
     while True:
         index += 1
-        term = term * y / index  # label: next-term
-        if term <= threshold:
+        step = scale * index
+        t, q, s = t * n, q * step, s * step  # label: next-term
+        if t << (work + 2) <= q:  # a_j <= 2^-(work + 2)  # label: small-term
             break
-        total += -term if index & 1 else term  # label: partial-sum
-    lo = math.floor((total - term) * (1 << work))  # label: series-lo
-    hi = math.ceil((total + term) * (1 << work))  # label: series-hi
+        s += -t if index & 1 else t  # label: partial-sum
+    lo = ((s - t) << work) // q  # label: series-lo
+    hi = -((-((s + t) << work)) // q)  # label: series-hi
     lo = max(lo, 0)
     for _ in range(halvings):  # exp(-2y) = exp(-y)^2, rounded outward
         lo = (lo * lo) >> work  # label: square-lo

@@ -4,7 +4,7 @@
 ``loss_of`` names the output measure and the budget ``d_out``; ``domain_of``, ``metric_of``
 and ``space_of`` build domains and metrics from type descriptors.  Each returns exactly what
 its arguments say (no value is rounded) or raises a typed error naming the argument; a
-descriptor for a metric or domain certdp does not build (OpenDP's ``local``, ``changes``,
+descriptor for a metric or domain certdp does not build (OpenDP's
 ``identifier``, maps, options) is refused with a :class:`ContextTypeError` naming it.
 """
 
@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from certdp.core.change_metrics import change_one_distance, discrete_distance, hamming_distance
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.domains import Domain, atom_domain, vector_domain
 from certdp.core.errors import DPError, shown
@@ -44,8 +45,6 @@ _F64_MAX_SHOWN = sys.float_info.max
 _F64_MAX = Fraction(_F64_MAX_SHOWN)
 
 _NOT_BUILT = {
-    "changes": "change_one_distance / hamming_distance",
-    "local": "discrete_distance",
     "identifier": "symmetric_id_distance / change_one_id_distance",
 }
 
@@ -115,7 +114,9 @@ def unit_of(
     """The privacy unit ``(input metric, d_in)``: exactly one distance must be given.
 
     ``contributions=k``: datasets differing by adding or removing ``k`` records
-    (``SymmetricDistance``; ``InsertDeleteDistance`` when ``ordered``); ``absolute``, ``l1``,
+    (``SymmetricDistance``; ``InsertDeleteDistance`` when ``ordered``); ``changes=k``: by
+    changing ``k`` records (``ChangeOneDistance``; ``HammingDistance`` when ``ordered``);
+    ``local=True``: the dataset is one person's (``DiscreteDistance``, ``d_in`` 1); ``absolute``, ``l1``,
     ``l2``: aggregates at that distance, of type ``U`` (else inferred from the value).
     ``d_in`` is returned unchanged (a NumPy scalar as the Python number of the same value, a
     non-integer ``Fraction`` rounded up to ``f64``; a ``Fraction`` above the largest ``f64`` is
@@ -147,8 +148,22 @@ def unit_of(
         raise ContextArgumentError(
             f"must be True or False, got {shown(ordered)}", parameter="ordered"
         )
-    if ordered and name != "contributions":
-        raise ContextArgumentError("is only valid with contributions", parameter="ordered")
+    if name == "local":
+        if local is not True:  # label: unit-local-true
+            raise ContextArgumentError(f"must be True, got {shown(local)}", parameter="local")
+        if ordered or U is not None:
+            raise ContextArgumentError("must be the only parameter", parameter="local")
+        return discrete_distance(), 1  # label: unit-local
+    if ordered and name not in ("contributions", "changes"):
+        raise ContextArgumentError(
+            "is only valid with contributions or changes", parameter="ordered"
+        )
+    if name == "changes":
+        if U is not None:
+            raise ContextArgumentError("is not used with changes", parameter="U")
+        d_in = _distance(changes, "changes", integer=True)
+        metric = hamming_distance() if ordered else change_one_distance()  # label: unit-changes
+        return metric, d_in  # label: unit-changes-return
     if name == "contributions":
         if U is not None:
             raise ContextArgumentError("is not used with contributions", parameter="U")
