@@ -943,6 +943,26 @@ RANDOMIZED_RESPONSE_ROWS = [
     ),
 ]
 
+
+def _select_private_candidate_run(m):
+    """An inner map of exactly 1/3 (a Fraction): twice it, 2/3, is not a float."""
+    inner = dp.Measurement(ATOM[0], lambda x: (x, 0), ATOM[1], dp.max_divergence(),
+                           lambda d_in: Fraction(1, 3))  # fmt: skip
+    return m.make_select_private_candidate(inner, 0.5, 0.0).map(1.0)
+
+
+SELECT_PRIVATE_CANDIDATE_ROWS = [
+    Row(
+        "select_private_candidate:2 epsilon up",
+        "certdp.combinators.select_private_candidate.make_select_private_candidate",
+        "double",
+        "inf_cast(",
+        "numeric.neg_inf_cast(",
+        _select_private_candidate_run,
+        lambda: Fraction(2, 3),
+    ),
+]
+
 ROWS = (
     CDP_ROWS
     + RATIONAL_ROWS
@@ -952,6 +972,7 @@ ROWS = (
     + THRESHOLD_ROWS
     + GAUSSIAN_THRESHOLD_ROWS
     + RANDOMIZED_RESPONSE_ROWS
+    + SELECT_PRIVATE_CANDIDATE_ROWS
 )
 
 

@@ -1428,3 +1428,22 @@ def _b_ary_tree_points(quick: bool) -> list[Point]:
                     )
                 )
     return found
+
+
+@register("make_select_private_candidate", "combinator")
+def _select_private_candidate_points(quick: bool) -> list[Point]:
+    """A Laplace release read as the pair (score, 1.0); stop_probability > 0 (certdp refuses 0,
+    where a run may never end; OpenDP 0.16 accepts it)."""
+    scored = "{} >> dp.new_function(lambda s: (s, 1.0), TO='(f64, f64)')"
+    settings = ((0.5, 0.0),) if quick else ((0.5, 0.0), (0.01, 5.0), (0.999, -2.5))
+    return [
+        Point(
+            "make_select_private_candidate",
+            f"dp.c.make_select_private_candidate({scored.format(_laplace_code(scale))}, "
+            f"{stop!r}, {threshold!r})",
+            numeric_d_ins("f64", quick),
+            search="",
+        )
+        for scale in (_QUICK_SCALES if quick else _SCALES)
+        for stop, threshold in settings
+    ]
