@@ -82,9 +82,12 @@ CONTRACT = TransformationContract(
     d_in=lambda built: st.integers(0, 4),
 )
 
-# The L1 bound d_in * L is attained (one leaf moved by d_in moves one branch per layer by d_in);
-# the L2 bound d_in * sqrt(S) is an upper bound only: on integer counts at L2 distance 1 a single
-# leaf moves by one and the tree by sqrt(L) < sqrt(S).  A map below it is not suspect by itself.
+# The L1 bound d_in * L is attained while d_in is within T's range (one leaf moved by d_in
+# moves one branch per layer by d_in, no sum saturating); beyond it (d_in > max T - min T, e.g.
+# u8 and d_in > 255: the root moves by less than d_in) it is an upper bound only, so a target's
+# smaller map there is labelled suspect without being wrong.  The L2 bound d_in * sqrt(S) is an
+# upper bound only: on integer counts at L2 distance 1 a single leaf moves by one and the tree
+# by sqrt(L) < sqrt(S).  A map below it is not suspect by itself.
 CONTRACT.bound_is_floor = lambda arguments: type(arguments.input_metric) is L1Distance
 
 SYMBOL_MEANINGS = {

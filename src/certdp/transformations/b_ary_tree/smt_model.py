@@ -14,7 +14,8 @@ Theorem, the map value being the real constructor's ``map(d_in)``:
 
 * ``domain``: every output entry is a value of ``T``.
 * ``stability`` (L1 and L2 of ``i32``; ``d_in`` 1 and 3; ``n, b`` in ``_SHAPES`` and data
-  lengths ``m`` shorter and longer than ``n``, and ``n = b = m = 4`` at ``d_in = 2``): for every pair of count vectors of length ``m`` within
+  lengths ``m = n`` and ``n + 1`` (``2, 3, 4`` at ``n = 3``, one shorter than ``n``); and ``u8``
+  alone at ``n = b = m = 4``, ``d_in = 2``): for every pair of count vectors of length ``m`` within
   ``d_in`` (L1: sum of absolute differences; L2: sum of squared differences at most
   ``d_in**2``), the trees are ``map(d_in)``-close (L2 compared as sums of squares with
   ``map(d_in)**2``, exact since the map is an integer).
@@ -191,7 +192,9 @@ SCOPE = {
             "which tests/prove/test_b_ary_tree_model.py compares with the code on concrete data",
             "d_in an integer (the map's rounding up of a fractional d_in is proved on paper only)",
         ),
-        instances="T: i8, u8; metric L1<i32>, L2<i32>; d_in 1 and 3 (2 at n = b = 4); the "
+        instances="T: i8, u8 at (n, b) in "
+        + ", ".join(f"({n}, {b})" for n, b in _SHAPES)
+        + ", u8 only at n = b = 4; metric L1<i32>, L2<i32>; d_in 1 and 3 (2 at n = b = 4, u8); the "
         "dataset sizes N are the data lengths m (leaf_count n in 1, 2, 3, 4)",
     )
 }
