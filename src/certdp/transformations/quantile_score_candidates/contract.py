@@ -113,3 +113,10 @@ CONTRACT = TransformationContract(
     arguments=arguments,
     d_in=lambda built: st.integers(0, 6),
 )
+
+SYMBOL_MEANINGS = {
+    "s": "2 when the size of input_domain is known (d_in // 2 records change), 1 otherwise",
+    "w": "with a known size, den, the denominator of alpha's fraction num / den; without one, "
+    "max(num, den - num) (num / den is alpha, or trunc(alpha * 10000) / 10000 when alpha's "
+    "denominator is not below 10000)",
+}
