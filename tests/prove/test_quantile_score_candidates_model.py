@@ -44,6 +44,9 @@ def test_model_truncates_large_counts_as_the_code(lt, gt, alpha):
     expected = abs((den - num) * min(lt, limit) - num * min(gt, limit))
     value = score(z3.BitVecVal(lt, WIDTH), z3.BitVecVal(gt, WIDTH), num, den, limit)
     assert z3.simplify(value).as_long() == expected
+    # the counts obligations' exact-integer form of the same score
+    exact = score(z3.IntVal(lt), z3.IntVal(gt), num, den, limit)
+    assert z3.simplify(exact).as_long() == expected
 
 
 def test_a_map_without_the_larger_weight_is_refuted(tmp_path):
@@ -53,6 +56,20 @@ def test_a_map_without_the_larger_weight_is_refuted(tmp_path):
     )
     summary = prove_edited(
         tmp_path, "make_quantile_score_candidates", {FILE: [edit]}, select="alpha=0.3, d_in=1"
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_the_exact_integer_counts_obligations_refute_a_halved_sized_map(tmp_path):
+    edit = (
+        "d_out = (d_in // 2) * den  # label: map-sized",
+        "d_out = (d_in // 2) * (den // 2)  # label: map-sized",
+    )
+    summary = prove_edited(
+        tmp_path,
+        "make_quantile_score_candidates",
+        {FILE: [edit]},
+        select="counts < 2^64, size 1000000, alpha=0.5, d_in=3",
     )
     assert summary["status"] == "counterexample", summary
 

@@ -1,16 +1,19 @@
 """SMT model of ``make_quantile_score_candidates`` and its bounded theorem.
 
 Model of the function (``function`` in make_quantile_score_candidates.py): for one candidate,
-``s = |(den - num) * min(lt, L) - num * min(gt, L)|`` on ``WIDTH``-bit bit-vectors (no wrap:
-every term is below ``2**66``), with ``num, den, L`` the code's own ``score_constants``; the
-counts ``lt``, ``gt`` of a symbolic dataset are sums of ``If(x < c, 1, 0)`` and
+``s = |(den - num) * min(lt, L) - num * min(gt, L)|``, with ``num, den, L`` the code's own
+``score_constants``; in the ``counts`` obligations on mathematical integers (the code's scores
+are Python integers: linear integer arithmetic, the weights being constants), in the
+``datasets`` obligations on ``WIDTH``-bit bit-vectors (no wrap: every term is below ``2**66``)
+with the counts ``lt``, ``gt`` of a symbolic dataset as sums of ``If(x < c, 1, 0)`` and
 ``If(x > c, 1, 0)``.  ``tests/prove/test_quantile_score_candidates_model.py`` checks the model
 against the code on concrete data.
 
 Theorem, the map value being the real constructor's ``map(d_in)``:
 
-* ``counts`` (alphas and sizes below; ``d_in`` 1 without a size, 2 with one; one case per move
-  of the counts): for all counts below
+* ``counts`` (alphas and sizes below; ``d_in`` 1, 2, 3 without a size, 2, 3, 4 with one; one
+  case per move of the counts): for all integer counts in ``[0, 2**64 - 1]`` (before and after
+  the move)
   ``2**64`` (with ``lt + gt <= n`` when the size ``n`` is known) that the proof's neighbour lemma
   allows (unknown size: ``|lt - lt'| + |gt - gt'| <= d_in``; known size: each count moves by at
   most ``d_in // 2``), every score is at most ``2**64 - 1`` (the output domain) and the two
@@ -37,25 +40,39 @@ _RECORD_BITS = 2
 _CANDIDATES = [1, 2]
 ALPHAS = [0.5, 0.3, 1.0, 0.0, 0.99999, 1 / 3]
 SIZES = [None, 1, 3, 10**6, 2**40, _U64_MAX]
+#: the counts obligations' distances (unknown size; known size, odd ones included)
+UNSIZED_D_INS = [1, 2, 3]
+SIZED_D_INS = [2, 3, 4]
 
 
 def _bv(value: int):
     return z3.BitVecVal(value, WIDTH)
 
 
+def _value(value: int, like):
+    """``value`` in the sort of ``like``: a mathematical integer or a ``WIDTH``-bit vector."""
+    return _bv(value) if z3.is_bv(like) else z3.IntVal(value)
+
+
+def _le(a, b):
+    return z3.ULE(a, b) if z3.is_bv(a) else a <= b
+
+
 def _min(a, b):
-    return z3.If(z3.ULE(a, b), a, b)
+    return z3.If(_le(a, b), a, b)
 
 
 def _absolute(a, b):
-    return z3.If(z3.UGE(a, b), a - b, b - a)
+    return z3.If(_le(b, a), a - b, b - a)
 
 
 def score(lt, gt, num: int, den: int, limit: int, weights=None):
-    """The code's score of one candidate from its counts (``WIDTH``-bit); ``weights`` replaces
-    ``(den - num, num)`` (a deliberately wrong model for the tests)."""
+    """The code's score of one candidate from its counts (mathematical integers, or
+    ``WIDTH``-bit vectors); ``weights`` replaces ``(den - num, num)`` (a deliberately wrong
+    model for the tests)."""
     w_lt, w_gt = weights if weights is not None else (den - num, num)
-    return _absolute(_bv(w_lt) * _min(lt, _bv(limit)), _bv(w_gt) * _min(gt, _bv(limit)))
+    cap = _value(limit, lt)
+    return _absolute(_value(w_lt, lt) * _min(lt, cap), _value(w_gt, lt) * _min(gt, cap))
 
 
 def _counts(records, c: int):
@@ -104,20 +121,18 @@ def instance(kind: str, size, alpha: float, d_in: int, metric: str = "symmetric"
             if size is not None or abs(a) + abs(b) <= d_in
         ]
         cases = []
-        top = _bv(_U64_MAX)
         for a, b in moves:
-            lt, gt = z3.BitVec("lt", WIDTH), z3.BitVec("gt", WIDTH)
-            lt2, gt2 = lt + _bv(a), gt + _bv(b)
-            inside = [z3.ULE(c, top) for c in (lt, gt)]
-            # the moved counts are counts too: no wrap below 0, still below 2**64
-            inside += [z3.UGE(lt, _bv(max(-a, 0))), z3.UGE(gt, _bv(max(-b, 0)))]
-            inside += [z3.ULE(c, top) for c in (lt2, gt2)]
+            # exact integers (the code's scores are Python integers): linear arithmetic
+            lt, gt = z3.Int("lt"), z3.Int("gt")
+            lt2, gt2 = lt + a, gt + b
+            # the counts before and after the move are counts: in [0, 2**64 - 1]
+            inside = [z3.And(0 <= c, c <= _U64_MAX) for c in (lt, gt, lt2, gt2)]
             if size is not None:
-                inside += [z3.ULE(lt + gt, _bv(size)), z3.ULE(lt2 + gt2, _bv(size))]
+                inside += [lt + gt <= size, lt2 + gt2 <= size]
             s, s2 = score(lt, gt, num, den, limit), score(lt2, gt2, num, den, limit)
-            bad = z3.Or(z3.UGT(s, top), z3.UGT(s2, top))
+            bad = z3.Or(s > _U64_MAX, s2 > _U64_MAX)
             if bound is not None:
-                bad = z3.Or(bad, z3.UGT(_absolute(s, s2), _bv(bound)))
+                bad = z3.Or(bad, _absolute(s, s2) > bound)
 
             def decode(m, lt=lt, gt=gt, a=a, b=b):
                 values = {"lt": m.eval(lt, True).as_long(), "gt": m.eval(gt, True).as_long()}
@@ -169,9 +184,11 @@ def obligations(names=None) -> list[Obligation]:
         return []
     result = []
     for alpha in ALPHAS:
-        result.append(instance("counts", None, alpha, 1))
+        for d_in in UNSIZED_D_INS:
+            result.append(instance("counts", None, alpha, d_in))
         for size in SIZES[1:]:
-            result.append(instance("counts", size, alpha, 2))
+            for d_in in SIZED_D_INS:
+                result.append(instance("counts", size, alpha, d_in))
     for alpha in (0.5, 0.3, 1.0):
         for metric in ("symmetric", "insert_delete"):
             for d_in in (1, 2, 3):
@@ -188,13 +205,17 @@ MODELLED = {
 
 SCOPE = {
     "make_quantile_score_candidates": Scope(
-        formats=("u64 scores (72-bit bit-vectors)", "u8 records (2 bits)"),
+        formats=(
+            "u64 scores (exact integers; 72-bit bit-vectors on datasets)",
+            "u8 records (2 bits)",
+        ),
         sizes=(_SIZE,),
         bound_to_code="the real make_quantile_score_candidates is built at each alpha, size and "
         "metric, its own map is called at each d_in, and num, den and the size limit are the "
         "code's score_constants",
         bit_precise=(
-            "every score of counts below 2^64 is a u64 value and moves by at most the map",
+            "every score of counts in [0, 2^64 - 1] (exact integers, as the code's Python "
+            "integers) is a u64 value and moves by at most the map",
             "every dataset of length <= N of 2-bit records and its neighbours within d_in edits "
             "(candidates [1, 2], unknown size and size 3)",
         ),
@@ -203,8 +224,8 @@ SCOPE = {
             "most d_in in total; with a known size, each by at most d_in // 2), used as the "
             "premise of the counts obligations; the datasets obligations check it at N = 4",
         ),
-        instances="counts: alpha 0.5, 0.3, 1.0, 0.0, 0.99999, 1/3; unknown size at d_in 1, sizes "
-        "1, 3, 10^6, 2^40, 2^64-1 at d_in 2 (larger d_in did not finish within the solver's "
-        "time); datasets: alpha 0.5, 0.3, 1.0, d_in 1, 2, 3 (size 3: d_in 2)",
+        instances="counts: alpha 0.5, 0.3, 1.0, 0.0, 0.99999, 1/3; unknown size at d_in 1, 2, 3, "
+        "sizes 1, 3, 10^6, 2^40, 2^64-1 at d_in 2, 3, 4; datasets: alpha 0.5, 0.3, 1.0, d_in 1, "
+        "2, 3 (size 3: d_in 2)",
     )
 }
