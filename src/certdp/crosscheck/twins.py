@@ -1447,3 +1447,23 @@ def _select_private_candidate_points(quick: bool) -> list[Point]:
         for scale in (_QUICK_SCALES if quick else _SCALES)
         for stop, threshold in settings
     ]
+
+
+@register("make_quantile_score_candidates", "transformation")
+def _quantile_score_candidates_points(quick: bool) -> list[Point]:
+    """Integer scores, known and unknown sizes, exact and approximated alphas (OpenDP 0.16
+    and certdp pick the same constants: the crosscheck compares scores and maps)."""
+    found = []
+    alphas = (0.5, 0.3) if quick else (0.0, 0.3, 0.5, 1 / 3, 0.99999, 1.0)
+    for T in ("i32", "f64") if quick else ("i32", "i64", "u32", "u64", "f32", "f64"):
+        if T.startswith("f"):
+            element, candidates = f"dp.atom_domain(T={T!r}, nan=False)", [-1.5, 0.0, 2.5]
+        else:
+            element, candidates = _plain_atom(T), [0, 3, 7]
+        for size in (None, 16) if quick else (None, 1, 16):
+            for ordered in (False, True):
+                space = f"{_vector(element, size)}, {_metric(ordered)}"
+                for alpha in alphas:
+                    code = f"dp.t.make_quantile_score_candidates({space}, {candidates!r}, {alpha!r})"
+                    found.append(Point("make_quantile_score_candidates", code, _d_ins(quick)))
+    return found
