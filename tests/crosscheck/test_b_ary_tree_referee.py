@@ -150,3 +150,28 @@ def test_every_tree_finding_reproduces_with_opendp_alone(quick_crosscheck, tmp_p
         result = run_reproducer(finding["reproducer"], folder)
         assert result.returncode == 1, (finding["point"], result.stdout, result.stderr)
         assert "REPRODUCED" in result.stdout
+
+
+def _recorded_tree_findings(path: pathlib.Path) -> list[dict]:
+    return [
+        f
+        for f in json.loads(path.read_text())["findings"]
+        if f.get("twin") == "make_b_ary_tree" and f.get("check", "").startswith("tree-")
+    ]
+
+
+@pytest.mark.parametrize(
+    "record", ["crosscheck-opendp-0.16.0-quick.json", "crosscheck-opendp-0.16.0.json"]
+)
+def test_every_recorded_tree_violation_reproduces_with_opendp_alone(record):
+    """Referee ref-tree (session 9): the quick record's L1 wrap reproducers had been recorded
+    before distances were passed to OpenDP as ints, and crashed instead of reproducing."""
+    pytest.importorskip("opendp")
+    findings = _recorded_tree_findings(ROOT / "docs/guide/data" / record)
+    assert findings, "the recorded run holds tree violations"
+    bad = []
+    for f in findings[:12]:
+        r = subprocess.run([sys.executable, "-c", f["reproducer"]], capture_output=True, text=True)
+        if "REPRODUCED" not in r.stdout:
+            bad.append((f["point"][:80], r.stderr.strip().splitlines()[-1:]))
+    assert not bad, bad
