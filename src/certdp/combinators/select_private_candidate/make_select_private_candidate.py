@@ -14,8 +14,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+
 from certdp.contracts import certified
-from certdp.core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
+from certdp.core.conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES, exact_argument
 from certdp.core.errors import (
     ArithmeticOverflowError,
     FailedFunctionError,
@@ -40,8 +42,10 @@ def _exact_number(value, parameter: str, error):
     kind = type(value)
     if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: number-int
         return int(value)
-    if kind is float or kind in NUMPY_FLOAT_TYPES:  # label: number-float
+    if kind is float or kind in NUMPY_BINARY64_FLOATS:  # label: number-float
         return float(value)
+    if kind is np.longdouble:  # label: number-longdouble
+        return exact_argument(value, parameter, error)
     if kind is Fraction and type(value.numerator) is int:  # label: number-fraction
         return value
     raise type_mismatch(error)(
