@@ -37,7 +37,7 @@ __all__ = ["make_select_private_candidate"]
 
 # proof: begin constructor
 def _exact_number(value, parameter: str, error):
-    """``value`` as an exact ``int``, ``float`` or ``Fraction``, its type tested exactly (a
+    """``value`` as an exact ``int``, ``float`` or ``Fraction`` (``np.longdouble`` exactly), its type tested exactly (a
     ``bool`` or any other type raises ``error``); NaN is returned as NaN."""
     kind = type(value)
     if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: number-int
@@ -57,7 +57,9 @@ def _exact_number(value, parameter: str, error):
 def make_select_private_candidate(measurement, stop_probability, threshold) -> Measurement:
     """The first release of ``measurement`` whose score is ``>= threshold``, or ``None`` when a
     stop drawn with probability ``stop_probability`` after a miss comes first; twice its
-    epsilon."""
+    epsilon. Any ``stop_probability`` in (0, 1) is accepted: the run ends with probability one,
+    but a tiny one (say 5e-324) with a threshold never reached takes about 1/stop_probability
+    passes, i.e. it does not end in practice (as in OpenDP)."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
         raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
     if not isinstance(measurement.output_measure, MaxDivergence):  # label: measure-check
