@@ -259,3 +259,55 @@ def test_runtime_contracts():
         assert m(0) in (None, (1, 1))
     finally:
         dp.disable_contracts()
+
+
+# Referee ref-quant (session 9) findings 1 and 2: np.longdouble epsilon and score read exactly.
+import numpy as np  # noqa: E402
+
+_LD_SPACE = dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float)
+ABOVE_ONE = np.longdouble(1) + np.longdouble(2.0**-60)
+BELOW_ONE = np.longdouble(1) - np.longdouble(2.0**-60)
+
+
+def _exact(x) -> Fraction:
+    n, d = x.as_integer_ratio()
+    return Fraction(n, d)
+
+
+def _stub(function, privacy_map):
+    return Measurement(
+        input_domain=_LD_SPACE[0],
+        function=function,
+        input_metric=_LD_SPACE[1],
+        output_measure=max_divergence(),
+        privacy_map=privacy_map,
+    )
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 60, reason="needs an 80-bit long double")
+def test_select_private_candidate_map_never_rounds_down_longdouble_epsilon():
+    """SOUNDNESS. The inner map returns a valid epsilon as np.longdouble (1 + 2**-60).
+    `_exact_number` (label number-float) does `float(value)` for every NUMPY_FLOAT_TYPES member,
+    np.longdouble included, i.e. rounds to NEAREST (here down to 1.0); `doubled` then returns
+    2.0 < 2*epsilon. The map under-reports the privacy loss; the .tex claims 'epsilon is read
+    exactly' (eps-read). certdp's own exact_argument reads longdouble exactly (Fraction)."""
+    inner = _stub(lambda x: (1.0, "c"), lambda d_in: ABOVE_ONE)
+    assert inner.map(1.0) > 1  # the inner map itself is above 1
+    m = dp.c.make_select_private_candidate(inner, 0.5, 0.0)
+    assert Fraction(m.map(1.0)) >= 2 * _exact(ABOVE_ONE)
+
+
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 60, reason="needs an 80-bit long double")
+def test_select_private_candidate_longdouble_score_below_threshold_is_not_a_hit():
+    """Silent wrong answer. A release with score 1 - 2**-60 (np.longdouble) is below the
+    threshold 1.0, so it is a miss (and with stop probability 1 - 2**-40 the run returns None
+    almost surely), or the release is refused with a typed error. The code rounds the score to
+    1.0, counts it as a hit and releases (1.0, 'c'): the score read is not 'exact' as the .tex
+    says (read-pair / score)."""
+    inner = _stub(lambda x: (BELOW_ONE, "c"), lambda d_in: d_in)
+    m = dp.c.make_select_private_candidate(inner, Fraction(1) - Fraction(1, 2**40), 1.0)
+    try:
+        result = m(0.0)
+    except DPError:
+        return
+    assert result is None, f"released {result!r} for a score below the threshold"

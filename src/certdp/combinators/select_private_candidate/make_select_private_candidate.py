@@ -14,8 +14,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import numpy as np
+
 from certdp.contracts import certified
-from certdp.core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
+from certdp.core.conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES, exact_argument
 from certdp.core.errors import (
     ArithmeticOverflowError,
     FailedFunctionError,
@@ -35,13 +37,15 @@ __all__ = ["make_select_private_candidate"]
 
 # proof: begin constructor
 def _exact_number(value, parameter: str, error):
-    """``value`` as an exact ``int``, ``float`` or ``Fraction``, its type tested exactly (a
+    """``value`` as an exact ``int``, ``float`` or ``Fraction`` (``np.longdouble`` exactly), its type tested exactly (a
     ``bool`` or any other type raises ``error``); NaN is returned as NaN."""
     kind = type(value)
     if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: number-int
         return int(value)
-    if kind is float or kind in NUMPY_FLOAT_TYPES:  # label: number-float
+    if kind is float or kind in NUMPY_BINARY64_FLOATS:  # label: number-float
         return float(value)
+    if kind is np.longdouble:  # label: number-longdouble
+        return exact_argument(value, parameter, error)
     if kind is Fraction and type(value.numerator) is int:  # label: number-fraction
         return value
     raise type_mismatch(error)(
@@ -53,7 +57,9 @@ def _exact_number(value, parameter: str, error):
 def make_select_private_candidate(measurement, stop_probability, threshold) -> Measurement:
     """The first release of ``measurement`` whose score is ``>= threshold``, or ``None`` when a
     stop drawn with probability ``stop_probability`` after a miss comes first; twice its
-    epsilon."""
+    epsilon. Any ``stop_probability`` in (0, 1) is accepted: the run ends with probability one,
+    but a tiny one (say 5e-324) with a threshold never reached takes about 1/stop_probability
+    passes, i.e. it does not end in practice (as in OpenDP)."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
         raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
     if not isinstance(measurement.output_measure, MaxDivergence):  # label: measure-check
