@@ -4,10 +4,9 @@ the contracts compare their maps with (sympy, exact).
 * Gumbel noise (zCDP): the ranking of the ``m = min(k, n)`` noisy largest scores has the law of
   the exponential mechanism peeled ``m`` times: ``P(o) = prod_j w(o_j) / sum_{i not in o_<j}
   w(i)`` with ``w(i) = exp(sign x_i / scale)``.
-* Exponential noise (max-divergence): the first index of the ranking has the law of
-  permute-and-flip, ``P(i) = (1 / n!) sum_pi p_i prod_{j before i in pi} (1 - p_j)`` with
-  ``p_j = exp(-(max - sign x_j) / scale)``; for ``k >= 2`` this marginal gives a lower bound of
-  the divergence of the whole ranking (post-processing).
+* Exponential noise (max-divergence): permute-and-flip peeled ``m`` times; one round over the
+  indices ``A`` left returns ``i`` with probability ``(1 / |A|!) sum_pi p_i prod_{j before i in
+  pi} (1 - p_j)`` (``pi`` the orders of ``A``), ``p_j = exp(-(max_A - sign x_j) / scale)``.
 """
 
 from __future__ import annotations
@@ -17,6 +16,12 @@ import math
 from fractions import Fraction
 
 import sympy
+from hypothesis import strategies as st
+
+from certdp.contracts.contract import D_IN, Precondition
+from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
+from certdp.core.measures import MaxDivergence, max_divergence, zero_concentrated_divergence
+from certdp.core.partition_metrics import LInfDistance, linf_distance
 
 
 def _rational(value) -> sympy.Rational:
@@ -25,8 +30,7 @@ def _rational(value) -> sympy.Rational:
 
 
 def ranking_law(x, scale, k, negate, noise) -> dict:
-    """The exact law (outcome -> sympy probability) the contract compares: the whole ranking for
-    Gumbel noise, the first index for exponential noise (see the module docstring)."""
+    """The exact law (ranking -> sympy probability) of the release (the module docstring)."""
     sign = -1 if negate else 1
     scores = [sign * _rational(v) for v in x]
     n = len(scores)
@@ -35,7 +39,7 @@ def ranking_law(x, scale, k, negate, noise) -> dict:
         return {(): sympy.Integer(1)}
     if scale == 0:
         ranked = sorted(range(n), key=lambda i: (scores[i], i))[::-1]
-        outcome = tuple(ranked[:m]) if noise == "gumbel" else ranked[0]
+        outcome = tuple(ranked[:m])
         return {outcome: sympy.Integer(1)}
     s = _rational(scale)
     top = max(scores)
@@ -49,12 +53,25 @@ def ranking_law(x, scale, k, negate, noise) -> dict:
                 left.discard(i)
             law[outcome] = p
         return law
-    accept = [sympy.exp((v - top) / s) for v in scores]
-    law = {i: sympy.Integer(0) for i in range(n)}
-    for order in itertools.permutations(range(n)):
+    law = {}
+    for outcome in itertools.permutations(range(n), m):
+        p, left = sympy.Integer(1), list(range(n))
+        for i in outcome:
+            p *= _permute_and_flip(scores, left, s)[i]
+            left.remove(i)
+        law[outcome] = p
+    return law
+
+
+def _permute_and_flip(scores, alive, s) -> dict:
+    """The exact law of one permute-and-flip round over the indices ``alive``."""
+    top = max(scores[i] for i in alive)
+    accept = {i: sympy.exp((scores[i] - top) / s) for i in alive}
+    law = {i: sympy.Integer(0) for i in alive}
+    for order in itertools.permutations(alive):
         rejected = sympy.Integer(1)
         for i in order:
-            law[i] += rejected * accept[i] / math.factorial(n)
+            law[i] += rejected * accept[i] / math.factorial(len(alive))
             rejected *= 1 - accept[i]
     return law
 
@@ -100,17 +117,7 @@ def zcdp_divergence(law: dict, law_prime: dict):
     return best, witness
 
 
-# -- the contracts' shared parts -----------------------------------------------------------
-from hypothesis import strategies as st  # noqa: E402
-
-from certdp.contracts.contract import D_IN, Precondition  # noqa: E402
-from certdp.core.domains import atom_domain, vector_domain  # noqa: E402
-from certdp.core.measures import (  # noqa: E402
-    MaxDivergence,
-    max_divergence,
-    zero_concentrated_divergence,
-)
-from certdp.core.partition_metrics import linf_distance  # noqa: E402
+# -- the contracts' shared parts ------------------------------------------------------------
 
 K = sympy.Symbol("k", positive=True, integer=True)
 SCALE = sympy.Symbol("scale", nonnegative=True)
@@ -166,7 +173,7 @@ def divergence_of(built, kwargs, x, x_prime, *, k, negate, measure, first_only):
     """The divergence the contract compares with the map (the module docstring)."""
     noise = "exponential" if isinstance(measure, MaxDivergence) else "gumbel"
     laws = [ranking_law(v, Fraction(kwargs["scale"]), k, negate, noise) for v in (x, x_prime)]
-    if first_only and noise == "gumbel":
+    if first_only:
         laws = [{o[0] if o else None: p for o, p in law.items()} for law in laws]
     if noise == "exponential":
         return pure_divergence(*laws)
@@ -175,8 +182,6 @@ def divergence_of(built, kwargs, x, x_prime, *, k, negate, measure, first_only):
 
 def common_preconditions(with_measure: bool) -> list[Precondition]:
     """The preconditions the three constructors share (ids as in the proofs)."""
-    from certdp.core.domains import AtomDomain, VectorDomain
-    from certdp.core.partition_metrics import LInfDistance
 
     def domain_ok(a):
         d = a.input_domain
@@ -196,17 +201,21 @@ def common_preconditions(with_measure: bool) -> list[Precondition]:
         ),
         Precondition(
             "linf-metric",
-            lambda a: isinstance(a.input_metric, LInfDistance)
-            and a.input_metric.T == a.input_domain.element_domain.T,
+            lambda a: (
+                isinstance(a.input_metric, LInfDistance)
+                and a.input_metric.T == a.input_domain.element_domain.T
+            ),
             "input_metric must be linf_distance of the element type",
             parameter="input_metric",
         ),
         Precondition(
             "scale-finite",
-            lambda a: not isinstance(a.scale, bool)
-            and isinstance(a.scale, (int, float, Fraction))
-            and math.isfinite(a.scale)
-            and a.scale >= 0,
+            lambda a: (
+                not isinstance(a.scale, bool)
+                and isinstance(a.scale, (int, float, Fraction))
+                and math.isfinite(a.scale)
+                and a.scale >= 0
+            ),
             "scale must be a finite number >= 0",
             parameter="scale",
         ),
@@ -215,8 +224,10 @@ def common_preconditions(with_measure: bool) -> list[Precondition]:
         found.append(
             Precondition(
                 "selection-measure",
-                lambda a: type(a.output_measure).__name__
-                in ("MaxDivergence", "ZeroConcentratedDivergence"),
+                lambda a: (
+                    type(a.output_measure).__name__
+                    in ("MaxDivergence", "ZeroConcentratedDivergence")
+                ),
                 "output_measure must be max_divergence() or zero_concentrated_divergence()",
                 parameter="output_measure",
             )

@@ -52,9 +52,11 @@ CONTRACT = MeasurementContract(
         *common_preconditions(with_measure=True),
         Precondition(
             "k-positive",
-            lambda a: type(a.k) is int
-            and a.k >= 1
-            and (a.input_domain.size is None or a.k <= a.input_domain.size),
+            lambda a: (
+                type(a.k) is int
+                and a.k >= 1
+                and (a.input_domain.size is None or a.k <= a.input_domain.size)
+            ),
             "k must be an integer >= 1 (at most the domain's size, when fixed)",
             parameter="k",
         ),
@@ -65,7 +67,9 @@ CONTRACT = MeasurementContract(
     bound=BOUND,
     parameters=lambda arguments, built: parameters(arguments),
     arguments=arguments,
-    d_in=lambda built: st.sampled_from([0, 1, 2] if built.input_metric.T.is_integer else [0.0, 0.5, 1.0, 2.0]),
+    d_in=lambda built: st.sampled_from(
+        [0, 1, 2] if built.input_metric.T.is_integer else [0.0, 0.5, 1.0, 2.0]
+    ),
     divergence=_divergence,
     datasets_max_size=3,
 )

@@ -57,7 +57,9 @@ CONTRACT = MeasurementContract(
     bound=BOUND,
     parameters=lambda arguments, built: parameters(arguments, k=1),
     arguments=arguments,
-    d_in=lambda built: st.sampled_from([0, 1, 2] if built.input_metric.T.is_integer else [0.0, 0.5, 1.0, 2.0]),
+    d_in=lambda built: st.sampled_from(
+        [0, 1, 2] if built.input_metric.T.is_integer else [0.0, 0.5, 1.0, 2.0]
+    ),
     divergence=_divergence,
     datasets_max_size=3,
 )
