@@ -1372,3 +1372,64 @@ def _b_ary_tree_points(quick: bool) -> list[Point]:
                 code = f"dp.t.make_b_ary_tree({space}, {leaf_count}, {b})"
                 found.append(Point("make_b_ary_tree", code, (0, 1, 2, 5)))
     return found
+
+
+def _selection_space(T: str, monotonic: bool) -> str:
+    nan = ", nan=False" if T.startswith("f") else ""
+    return (
+        f"dp.vector_domain(dp.atom_domain(T={T!r}{nan})), "
+        f"dp.linf_distance(T={T!r}, monotonic={monotonic!r})"
+    )
+
+
+def _selection_d_ins(T: str) -> tuple:
+    return (0, 1, 3) if T.startswith("i") else (0.0, 0.5, 1.0, 3.0)
+
+
+_SELECTION_MEASURES = ("dp.max_divergence()", "dp.zero_concentrated_divergence()")
+
+
+@register("make_noisy_top_k", "measurement")
+def _noisy_top_k_points(quick: bool) -> list[Point]:
+    """OpenDP 0.16's maps are sound for the algorithms it runs (peeled permute-and-flip for the
+    max-divergence, the peeled exponential mechanism for zCDP): the maps are compared."""
+    found = []
+    for T in ("i32",) if quick else ("i32", "i64", "f64"):
+        for monotonic in (False, True):
+            for measure in _SELECTION_MEASURES:
+                for k in (1, 2) if quick else (1, 2, 5):
+                    for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
+                        space = _selection_space(T, monotonic)
+                        code = f"dp.m.make_noisy_top_k({space}, {measure}, {k}, {scale!r})"
+                        found.append(
+                            Point("make_noisy_top_k", code, _selection_d_ins(T), search="")
+                        )
+    return found
+
+
+@register("make_noisy_max", "measurement")
+def _noisy_max_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32",) if quick else ("i32", "f64"):
+        for monotonic in (False, True):
+            for measure in _SELECTION_MEASURES:
+                for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
+                    space = _selection_space(T, monotonic)
+                    code = f"dp.m.make_noisy_max({space}, {measure}, {scale!r})"
+                    found.append(Point("make_noisy_max", code, _selection_d_ins(T), search=""))
+    return found
+
+
+@register("make_report_noisy_max_gumbel", "measurement")
+def _report_noisy_max_gumbel_points(quick: bool) -> list[Point]:
+    """OpenDP 0.16 inverts ``optimize`` (its "max" releases the minimum); the maps agree."""
+    found = []
+    for T in ("i32",) if quick else ("i32", "f64"):
+        for monotonic in (False, True):
+            for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
+                space = _selection_space(T, monotonic)
+                code = f"dp.m.make_report_noisy_max_gumbel({space}, {scale!r})"
+                found.append(
+                    Point("make_report_noisy_max_gumbel", code, _selection_d_ins(T), search="")
+                )
+    return found
