@@ -1386,6 +1386,19 @@ def _selection_d_ins(T: str) -> tuple:
     return (0, 1, 3) if T.startswith("i") else (0.0, 0.5, 1.0, 3.0)
 
 
+#: Noisy-max draws on the scores [1, 0] at scale 1.0: index 1 with probability 1 / (1 + e) under
+#: the exponential mechanism (zCDP) and e^-1 / 2 under permute-and-flip (max-divergence).
+_SELECTION_BERNOULLI = {
+    "dp.zero_concentrated_divergence()": 0.2689414213699951,
+    "dp.max_divergence()": 0.18393972058572117,
+}
+
+
+def _selection_noise(code: str, measure: str, first) -> Noise:
+    sampler = f"(lambda m: lambda xs: [{first} for _ in xs])({code})"
+    return Noise("bernoulli", "i32", _SELECTION_BERNOULLI[measure], sampler)
+
+
 _SELECTION_MEASURES = ("dp.max_divergence()", "dp.zero_concentrated_divergence()")
 
 
@@ -1401,8 +1414,17 @@ def _noisy_top_k_points(quick: bool) -> list[Point]:
                     for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
                         space = _selection_space(T, monotonic)
                         code = f"dp.m.make_noisy_top_k({space}, {measure}, {k}, {scale!r})"
+                        noise = None
+                        if (T, monotonic, k, scale) == ("i32", False, 1, 1.0):
+                            noise = _selection_noise(code, measure, "m([1, 0])[0]")
                         found.append(
-                            Point("make_noisy_top_k", code, _selection_d_ins(T), search="")
+                            Point(
+                                "make_noisy_top_k",
+                                code,
+                                _selection_d_ins(T),
+                                search="",
+                                noise=noise,
+                            )
                         )
     return found
 
@@ -1416,7 +1438,12 @@ def _noisy_max_points(quick: bool) -> list[Point]:
                 for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
                     space = _selection_space(T, monotonic)
                     code = f"dp.m.make_noisy_max({space}, {measure}, {scale!r})"
-                    found.append(Point("make_noisy_max", code, _selection_d_ins(T), search=""))
+                    noise = None
+                    if (T, monotonic, scale) == ("i32", False, 1.0):
+                        noise = _selection_noise(code, measure, "m([1, 0])")
+                    found.append(
+                        Point("make_noisy_max", code, _selection_d_ins(T), search="", noise=noise)
+                    )
     return found
 
 
@@ -1429,7 +1456,18 @@ def _report_noisy_max_gumbel_points(quick: bool) -> list[Point]:
             for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
                 space = _selection_space(T, monotonic)
                 code = f"dp.m.make_report_noisy_max_gumbel({space}, {scale!r})"
+                noise = None
+                if (T, monotonic, scale) == ("i32", False, 1.0):
+                    # equal scores: index 1 with probability 1/2 whichever way optimize is read
+                    sampler = f"(lambda m: lambda xs: [m([0, 0]) for _ in xs])({code})"
+                    noise = Noise("bernoulli", "i32", 0.5, sampler)
                 found.append(
-                    Point("make_report_noisy_max_gumbel", code, _selection_d_ins(T), search="")
+                    Point(
+                        "make_report_noisy_max_gumbel",
+                        code,
+                        _selection_d_ins(T),
+                        search="",
+                        noise=noise,
+                    )
                 )
     return found
