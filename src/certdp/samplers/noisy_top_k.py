@@ -19,13 +19,13 @@ Every probability is exact: the only random draws are uniform integers and exact
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 
 from certdp.core.errors import FailedFunctionError, shown
 
-from ._arguments import exact_inputs, exact_rational
 from .bernoulli_exp import bernoulli_exp_ratio
 from .uniform import EntropySource, entropy_source
 
@@ -33,50 +33,48 @@ __all__ = [
     "permute_and_flip_round",
     "exponential_mechanism_round",
     "peeled_selection",
+    "exact_score",
     "sample_noisy_top_k",
 ]
-
-#: The noise names of the public sampler and whether its rounds draw with replacement.
-NOISES = {"exponential": False, "gumbel": True}
 
 
 # proof: begin noisy-top-k
 def permute_and_flip_round(
-    source: EntropySource, values: list[Fraction], alive: list[int], scale: Fraction
+    source: EntropySource, values: list[int], alive: list[int], scale: Fraction
 ) -> int:
     """One round of permute-and-flip over the indices ``alive``: visit them in a uniformly
     random order and return the first ``i`` whose ``exp(-(max - values[i]) / scale)`` trial
     succeeds."""
-    top = max(values[i] for i in alive)  # label: pf-top
+    top = max(map(values.__getitem__, alive))  # label: pf-top
     order = list(alive)
     size = len(order)
     for left in range(size):  # label: pf-loop
         right = left + source.below(size - left)  # label: pf-draw
         order[left], order[right] = order[right], order[left]  # label: pf-swap
         candidate = order[left]
-        gap = (top - values[candidate]) / scale  # label: pf-gap
-        if bernoulli_exp_ratio(source, gap.numerator, gap.denominator):  # label: pf-flip
+        gap = (top - values[candidate]) * scale.denominator  # label: pf-gap
+        if bernoulli_exp_ratio(source, gap, scale.numerator):  # label: pf-flip
             return candidate
     # the index of the maximum has gap 0, its trial succeeds, so the loop has returned
     raise AssertionError("unreachable: the maximum is always accepted")  # label: pf-unreachable
 
 
 def exponential_mechanism_round(
-    source: EntropySource, values: list[Fraction], alive: list[int], scale: Fraction
+    source: EntropySource, values: list[int], alive: list[int], scale: Fraction
 ) -> int:
     """One round of the exponential mechanism over the indices ``alive``, by rejection: propose a
     uniform ``i`` and accept it with probability ``exp(-(max - values[i]) / scale)``."""
-    top = max(values[i] for i in alive)  # label: em-top
+    top = max(map(values.__getitem__, alive))  # label: em-top
     size = len(alive)
     while True:
         candidate = alive[source.below(size)]  # label: em-propose
-        gap = (top - values[candidate]) / scale  # label: em-gap
-        if bernoulli_exp_ratio(source, gap.numerator, gap.denominator):  # label: em-accept
+        gap = (top - values[candidate]) * scale.denominator  # label: em-gap
+        if bernoulli_exp_ratio(source, gap, scale.numerator):  # label: em-accept
             return candidate
 
 
 def peeled_selection(
-    source: EntropySource, values: list[Fraction], scale: Fraction, k: int, replacement: bool
+    source: EntropySource, values: list[int], scale: Fraction, k: int, replacement: bool
 ) -> list[int]:
     """``k`` rounds, each choosing one of the indices not chosen before (``replacement``: the
     exponential mechanism, else permute-and-flip); the indices in the order chosen."""
@@ -90,41 +88,83 @@ def peeled_selection(
     return chosen
 
 
-# proof: end noisy-top-k
+def exact_score(value, parameter: str) -> tuple[int, int]:
+    """``(numerator, denominator)`` with ``denominator >= 1`` of the exact value of a finite
+    int, float or Fraction (NumPy integer and float16/32/64 scalars included); a typed error
+    naming ``parameter`` for anything else."""
+    if isinstance(value, np.integer):  # label: np-int
+        value = int(value)
+    elif type(value) in (np.float16, np.float32, np.float64):
+        value = float(value)  # every float16/32/64 value is a float exactly  # label: np-float
+    if type(value) is int:  # label: int-exact
+        return value, 1
+    if type(value) is float:
+        if not math.isfinite(value):  # label: finite
+            raise FailedFunctionError(f"must be finite, got {shown(value)}", parameter=parameter)
+        return value.as_integer_ratio()  # the exact value  # label: float-exact
+    if type(value) is Fraction:  # label: fraction-exact
+        return value.numerator, value.denominator
+    raise FailedFunctionError(
+        f"must be an int, a finite float or a Fraction, got {shown(value)}", parameter=parameter
+    )
 
 
-@exact_inputs
+#: The noise names of the public sampler and whether its rounds draw with replacement.
+NOISES = {"exponential": False, "gumbel": True}  # label: noises
+
+
 def sample_noisy_top_k(scores, scale, k, noise, negate=False) -> list[int]:
     """``k`` indices of ``scores`` chosen by ``k`` peeled rounds of permute-and-flip
     (``noise="exponential"``) or of the exponential mechanism (``noise="gumbel"``, equal in
     distribution to the top ``k`` under Gumbel noise), with exact probabilities."""
-    if type(noise) is not str or noise not in NOISES:
+    if type(noise) is not str or noise not in NOISES:  # label: check-noise
         raise FailedFunctionError(
             f"must be 'exponential' or 'gumbel', got {shown(noise)}", parameter="noise"
         )
-    if type(negate) is not bool:
+    if type(negate) is not bool:  # label: check-negate
         raise FailedFunctionError(f"must be True or False, got {shown(negate)}", parameter="negate")
     if type(scores) is np.ndarray:
-        if scores.ndim != 1:
+        if scores.ndim != 1:  # label: check-ndim
             raise FailedFunctionError(
                 f"must be one-dimensional, got {scores.ndim} dimensions", parameter="scores"
             )
-        scores = scores.tolist()
-    if type(scores) not in (list, tuple):
+        # integer and float16/32/64 arrays give Python ints and floats, exactly
+        exact_dtype = scores.dtype.kind in "iu" or scores.dtype in (
+            np.float16,
+            np.float32,
+            np.float64,
+        )
+        scores = scores.tolist() if exact_dtype else list(scores)  # label: array-items
+    if type(scores) not in (list, tuple):  # label: check-sequence
         raise FailedFunctionError(
             f"must be a list, tuple or 1-d array, got {shown(scores)}", parameter="scores"
         )
-    if not scores:
+    if not scores:  # label: check-empty
         raise FailedFunctionError("must not be empty", parameter="scores")
-    sign = -1 if negate else 1
-    values = [sign * exact_rational(score, "scores") for score in scores]
-    scale = exact_rational(scale, "scale")
-    if scale <= 0:
+    kinds = set(map(type, scores))
+    if kinds == {int}:  # label: all-int
+        common, numerators = 1, scores
+    else:
+        if kinds == {float} and all(map(math.isfinite, scores)):  # label: all-float
+            pairs = list(map(float.as_integer_ratio, scores))
+        else:
+            pairs = [exact_score(score, "scores") for score in scores]  # label: pairs
+        common = math.lcm(*{denominator for _, denominator in pairs})  # label: common
+        numerators = [n * (common // d) for n, d in pairs]  # label: numerators
+    values = [-n for n in numerators] if negate else list(numerators)  # label: values
+    scale = Fraction(*exact_score(scale, "scale"))  # label: scale-exact
+    if scale <= 0:  # label: check-scale
         raise FailedFunctionError(f"must be positive, got {shown(scale)}", parameter="scale")
-    if type(k) is not int:
+    if isinstance(k, np.integer):
+        k = int(k)
+    if type(k) is not int:  # label: check-k-type
         raise FailedFunctionError(f"must be an integer, got {shown(k)}", parameter="k")
-    if not 1 <= k <= len(values):
+    if not 1 <= k <= len(values):  # label: check-k
         raise FailedFunctionError(
             f"must lie in [1, {len(values)}] (the number of scores), got {k}", parameter="k"
         )
-    return peeled_selection(entropy_source(), values, scale, k, NOISES[noise])
+    unit = scale * common  # (max - values[j]) / unit = gap of the scores / scale  # label: unit
+    return peeled_selection(entropy_source(), values, unit, k, NOISES[noise])  # label: run
+
+
+# proof: end noisy-top-k
