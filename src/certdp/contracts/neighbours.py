@@ -25,7 +25,7 @@ from certdp.core.metrics import (
     SymmetricDistance,
 )
 from certdp.core.option_domain import OptionDomain
-from certdp.core.partition_metrics import L0PInfDistance
+from certdp.core.partition_metrics import L0PInfDistance, LInfDistance
 
 #: The metrics between datasets, whose distances are non-negative integers.
 _DATASET_METRICS = (SymmetricDistance, InsertDeleteDistance, ChangeOneDistance, HammingDistance)
@@ -309,6 +309,22 @@ def _perturbed(draw, domain, metric, d_in):
     return x, x_prime
 
 
+@st.composite
+def _shifted(draw, domain, metric, d_in, max_size: int):
+    """Vectors ``x, x'`` with every ``|x'_i - x_i| <= d_in`` (L-infinity), all moved the same
+    way when the metric is monotonic."""
+    budget = Fraction(d_in)
+    x = draw(datasets(domain, max_size=max_size))
+    upward = draw(st.booleans())
+    x_prime = []
+    for value in x:
+        near = draw(_scalar_near(domain.element_domain, value, budget))
+        if metric.monotonic and isinstance(value, (int, float)) and math.isfinite(value):
+            near = max(near, value) if upward else min(near, value)
+        x_prime.append(near)
+    return x, x_prime
+
+
 def _scalar_near(domain: AtomDomain, x, budget: Fraction) -> st.SearchStrategy:
     if not (isinstance(x, (int, float)) and math.isfinite(x)) or budget == 0:
         return st.just(x)
@@ -388,6 +404,8 @@ def neighbours(domain, metric, d_in, max_size: int = 12) -> st.SearchStrategy:
         pairs = _changed(domain, int(d_in), isinstance(metric, HammingDistance), max_size)
     elif isinstance(metric, (AbsoluteDistance, L1Distance, L2Distance)):
         pairs = _perturbed(domain, metric, d_in)
+    elif isinstance(metric, LInfDistance) and isinstance(domain, VectorDomain):
+        pairs = _shifted(domain, metric, d_in, max_size)
     else:
         raise TypeError(f"no neighbour strategy for {metric}")
 

@@ -1495,3 +1495,102 @@ def _lipschitz_float_mul_points(quick: bool) -> list[Point]:
             d_ins = (0.0, 1.0, 0.5, 4.909167528152466)
             found.append(Point("make_lipschitz_float_mul", code, d_ins))
     return found
+
+
+def _selection_space(T: str, monotonic: bool) -> str:
+    nan = ", nan=False" if T.startswith("f") else ""
+    return (
+        f"dp.vector_domain(dp.atom_domain(T={T!r}{nan})), "
+        f"dp.linf_distance(T={T!r}, monotonic={monotonic!r})"
+    )
+
+
+def _selection_d_ins(T: str) -> tuple:
+    return (0, 1, 3) if T.startswith("i") else (0.0, 0.5, 1.0, 3.0)
+
+
+#: Noisy-max draws on the scores [1, 0] at scale 1.0: index 1 with probability 1 / (1 + e) under
+#: the exponential mechanism (zCDP) and e^-1 / 2 under permute-and-flip (max-divergence).
+_SELECTION_BERNOULLI = {
+    "dp.zero_concentrated_divergence()": 0.2689414213699951,
+    "dp.max_divergence()": 0.18393972058572117,
+}
+
+
+def _selection_noise(code: str, measure: str, first) -> Noise:
+    sampler = f"(lambda m: lambda xs: [{first} for _ in xs])({code})"
+    return Noise("bernoulli", "i32", _SELECTION_BERNOULLI[measure], sampler)
+
+
+_SELECTION_MEASURES = ("dp.max_divergence()", "dp.zero_concentrated_divergence()")
+
+
+@register("make_noisy_top_k", "measurement")
+def _noisy_top_k_points(quick: bool) -> list[Point]:
+    """OpenDP 0.16's maps are sound for the algorithms it runs (peeled permute-and-flip for the
+    max-divergence, the peeled exponential mechanism for zCDP): the maps are compared."""
+    found = []
+    for T in ("i32",) if quick else ("i32", "i64", "f64"):
+        for monotonic in (False, True):
+            for measure in _SELECTION_MEASURES:
+                for k in (1, 2) if quick else (1, 2, 5):
+                    for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
+                        space = _selection_space(T, monotonic)
+                        code = f"dp.m.make_noisy_top_k({space}, {measure}, {k}, {scale!r})"
+                        noise = None
+                        if (T, monotonic, k, scale) == ("i32", False, 1, 1.0):
+                            noise = _selection_noise(code, measure, "m([1, 0])[0]")
+                        found.append(
+                            Point(
+                                "make_noisy_top_k",
+                                code,
+                                _selection_d_ins(T),
+                                search="",
+                                noise=noise,
+                            )
+                        )
+    return found
+
+
+@register("make_noisy_max", "measurement")
+def _noisy_max_points(quick: bool) -> list[Point]:
+    found = []
+    for T in ("i32",) if quick else ("i32", "f64"):
+        for monotonic in (False, True):
+            for measure in _SELECTION_MEASURES:
+                for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
+                    space = _selection_space(T, monotonic)
+                    code = f"dp.m.make_noisy_max({space}, {measure}, {scale!r})"
+                    noise = None
+                    if (T, monotonic, scale) == ("i32", False, 1.0):
+                        noise = _selection_noise(code, measure, "m([1, 0])")
+                    found.append(
+                        Point("make_noisy_max", code, _selection_d_ins(T), search="", noise=noise)
+                    )
+    return found
+
+
+@register("make_report_noisy_max_gumbel", "measurement")
+def _report_noisy_max_gumbel_points(quick: bool) -> list[Point]:
+    """OpenDP 0.16 inverts ``optimize`` (its "max" releases the minimum); the maps agree."""
+    found = []
+    for T in ("i32",) if quick else ("i32", "f64"):
+        for monotonic in (False, True):
+            for scale in (1.0,) if quick else (0.5, 1.0, 3.0):
+                space = _selection_space(T, monotonic)
+                code = f"dp.m.make_report_noisy_max_gumbel({space}, {scale!r})"
+                noise = None
+                if (T, monotonic, scale) == ("i32", False, 1.0):
+                    # equal scores: index 1 with probability 1/2 whichever way optimize is read
+                    sampler = f"(lambda m: lambda xs: [m([0, 0]) for _ in xs])({code})"
+                    noise = Noise("bernoulli", "i32", 0.5, sampler)
+                found.append(
+                    Point(
+                        "make_report_noisy_max_gumbel",
+                        code,
+                        _selection_d_ins(T),
+                        search="",
+                        noise=noise,
+                    )
+                )
+    return found

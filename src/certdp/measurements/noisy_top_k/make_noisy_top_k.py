@@ -1,0 +1,44 @@
+"""``make_noisy_top_k``: the indices of the k largest scores, each score perturbed by noise.
+
+Guarantee (make_noisy_top_k.tex): under ``linf_distance`` the release is the ranking of the
+``min(k, n)`` largest noisy scores (exponential noise for the max-divergence, Gumbel noise for
+zCDP); the privacy map ``k R / scale`` (max-divergence) or ``k (R / scale)^2 / 8`` (zCDP), with
+``R = d_in`` for a monotonic metric and ``2 d_in`` otherwise, rounded up, is valid.
+"""
+
+from __future__ import annotations
+
+from certdp.contracts import certified
+from certdp.core.partial import partial_constructor
+from certdp.core.transformation import Measurement
+from certdp.measurements._selection import (
+    selection_arguments,
+    selection_function,
+    selection_map,
+)
+
+__all__ = ["make_noisy_top_k", "then_noisy_top_k"]
+
+
+# proof: begin constructor
+@certified
+def make_noisy_top_k(
+    input_domain, input_metric, output_measure, k, scale, negate=False
+) -> Measurement:
+    """Release the indices of the ``k`` noisy largest (``negate``: smallest) scores."""
+    T, monotonic, scale, noise = selection_arguments(  # label: arguments
+        input_domain, input_metric, output_measure, k, scale, negate
+    )
+    return Measurement(
+        input_domain=input_domain,
+        function=selection_function(T, scale, k, negate, noise),  # label: function
+        input_metric=input_metric,
+        output_measure=output_measure,
+        privacy_map=selection_map(monotonic, scale, k, noise),  # label: map
+    )
+
+
+# proof: end constructor
+
+
+then_noisy_top_k = partial_constructor(make_noisy_top_k)
