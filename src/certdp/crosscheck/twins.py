@@ -564,11 +564,10 @@ def _np_count_points(quick: bool) -> list[Point]:
 
 @register("make_private_np_mean", "measurement")
 def _private_np_mean_points(quick: bool) -> list[Point]:
-    """Map points only.  The mean's noise is the Laplace (p = 1) or Gaussian (p = 2) noise of
-    the column sums, which the make_laplace / make_gaussian twins test; a noise point here that
-    sampled OpenDP's vector Laplace/Gaussian at scale * n reported a deviation that those twins'
-    own noise checks do not show, so its noise model is suspect and it was removed (session 9,
-    not investigated further)."""
+    """The mean's noise is the Laplace (p = 1) or Gaussian (p = 2) noise of scale ``scale * n``
+    added to the column sums: the noise point samples that measurement on the sums' space, whose
+    f64 noise lies on the grid 2**-1074 (k = -1074; a first version said k = 0, the integer grid,
+    and so reported a deviation that was the model's, not OpenDP's)."""
     found = []
     size = 10
     for p in (1, 2):
@@ -580,6 +579,13 @@ def _private_np_mean_points(quick: bool) -> list[Point]:
                     f"dp.symmetric_distance(), {scale!r}, norm={norm!r}, p={p})"
                 )
                 noise = None
+                if norm == 1.0 and scale == _QUICK_SCALES[0]:
+                    kind, metric = ("laplace", "l1") if p == 1 else ("gaussian", "l2")
+                    sampler = (
+                        f"dp.m.make_{kind}(dp.vector_domain(dp.atom_domain(T='f64', nan=False)),"
+                        f" dp.{metric}_distance(T='f64'), {float(scale * size)!r})"
+                    )
+                    noise = Noise(kind, "f64", float(scale * size), sampler, -1074)
                 found.append(
                     Point("make_private_np_mean", code, _d_ins(quick), search="", noise=noise)
                 )
