@@ -109,7 +109,7 @@ def test_zero_scale_releases_the_exact_ranking_like_opendp():
     assert dp.m.make_noisy_max(*space(), PURE, scale=0.0, negate=True)([2, 1, 1]) == 2
     gumbel_max = dp.m.make_report_noisy_max_gumbel(*space(), scale=0.0)
     gumbel_min = dp.m.make_report_noisy_max_gumbel(*space(), scale=0.0, optimize="min")
-    # OpenDP 0.16 inverts optimize (its "max" gives 0 and "min" gives 1 here)
+    # OpenDP 0.16 gives the same: "max" -> 1, "min" -> 0
     assert gumbel_max([1, 5, 3]) == 1 and gumbel_min([1, 5, 3]) == 0
 
 

@@ -1578,7 +1578,7 @@ def _noisy_max_points(quick: bool) -> list[Point]:
 
 @register("make_report_noisy_max_gumbel", "measurement")
 def _report_noisy_max_gumbel_points(quick: bool) -> list[Point]:
-    """OpenDP 0.16 inverts ``optimize`` (its "max" releases the minimum); the maps agree."""
+    """OpenDP 0.16 reads ``optimize`` as certdp does ("max" releases the maximum); the maps agree."""
     found = []
     for T in ("i32",) if quick else ("i32", "f64"):
         for monotonic in (False, True):
