@@ -140,7 +140,12 @@ def test_bad_domains_and_metrics_are_refused():
 
 def test_contract_verifies_and_a_smaller_map_is_refuted():
     report = contract_of(dp.t.make_quantile_score_candidates).verify()
-    assert report.examples > 0 and report.max_tightness == 1
+    assert report.examples > 0
+    # the bound is attained exactly, on an explicit pair (the tightness the hypothesis search
+    # happens to reach depends on its state, i.e. on which test modules ran before)
+    tight = dp.t.make_quantile_score_candidates(vec(), SD, [0, 5], 0.3)
+    gap = max(abs(a - b) for a, b in zip(tight([]), tight([-1])))
+    assert gap == tight.map(1) == 7000
     fixed = dataclasses.replace(
         contract_of(dp.t.make_quantile_score_candidates),
         arguments=lambda: st.just({"input_domain": vec(), "input_metric": SD,
