@@ -99,3 +99,12 @@ def test_every_measurement_twin_tests_some_noise_and_every_transformation_search
             assert any(point.noise for point in points), name
         if twin.kind == "transformation":
             assert all(point.search for point in points), name
+
+
+def test_a_twin_registered_twice_is_refused():
+    """A merge once appended a second copy of a twin's grid, which silently replaced the first."""
+    from certdp.crosscheck import twins
+
+    name = next(iter(twins.TWINS))
+    with pytest.raises(ValueError, match="registered twice"):
+        twins.register(name, "transformation")(lambda quick: [])
