@@ -9,10 +9,11 @@ import sympy
 from hypothesis import strategies as st
 
 from certdp.contracts.common import optional_sizes
-from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.metrics import SymmetricDistance, symmetric_distance
+from certdp.contracts.contract import D_IN, TransformationContract
+from certdp.core.metrics import symmetric_distance
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
-from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
+from certdp.numpy._support.preconditions import INPUT_DOMAIN_ARRAY2, INPUT_METRIC_SYMMETRIC
+from certdp.numpy.array2_domain import array2_domain
 
 from .make_np_count import make_np_count
 
@@ -41,18 +42,8 @@ def parameters(args, built) -> dict:
 CONTRACT = TransformationContract(
     constructor=make_np_count,
     preconditions=[
-        Precondition(
-            "input-domain-array2",
-            lambda a: isinstance(a.input_domain, NPArray2Domain),
-            "input_domain must be an array2_domain",
-            parameter="input_domain",
-        ),
-        Precondition(
-            "input-metric-symmetric",
-            lambda a: isinstance(a.input_metric, SymmetricDistance),
-            "input_metric must be symmetric_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_DOMAIN_ARRAY2,
+        INPUT_METRIC_SYMMETRIC,
     ],
     bound=BOUND,
     parameters=parameters,

@@ -22,10 +22,11 @@ import sympy
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.metrics import SymmetricDistance, symmetric_distance
+from certdp.core.metrics import symmetric_distance
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
 from certdp.numpy._support.column_sum import depth
 from certdp.numpy._support.error_bounds import gamma, subnormal_half_spacing, unit_roundoff
+from certdp.numpy._support.preconditions import INPUT_DOMAIN_ARRAY2, INPUT_METRIC_SYMMETRIC
 from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
 
 from .make_np_sum import make_np_sum
@@ -117,12 +118,7 @@ def _bounded(a) -> bool:
 CONTRACT = TransformationContract(
     constructor=make_np_sum,
     preconditions=[
-        Precondition(
-            "input-domain-array2",
-            lambda a: isinstance(a.input_domain, NPArray2Domain),
-            "input_domain must be an array2_domain",
-            parameter="input_domain",
-        ),
+        INPUT_DOMAIN_ARRAY2,
         Precondition(
             "input-domain-bounded",
             _bounded,
@@ -147,12 +143,7 @@ CONTRACT = TransformationContract(
             "input_domain must know num_columns",
             parameter="input_domain",
         ),
-        Precondition(
-            "input-metric-symmetric",
-            lambda a: isinstance(a.input_metric, SymmetricDistance),
-            "input_metric must be symmetric_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_METRIC_SYMMETRIC,
     ],
     bound=BOUND,
     parameters=parameters,

@@ -14,8 +14,8 @@ from types import SimpleNamespace
 import sympy
 from hypothesis import strategies as st
 
-from certdp.contracts.contract import D_IN, MeasurementContract, Precondition
-from certdp.core.metrics import SymmetricDistance, symmetric_distance
+from certdp.contracts.contract import D_IN, MeasurementContract
+from certdp.core.metrics import symmetric_distance
 from certdp.measurements._gaussian.contract_support import (
     GAUSSIAN_BOUND,
     gaussian_divergence,
@@ -27,7 +27,8 @@ from certdp.measurements._laplace.contract_support import (
     laplace_parameters,
 )
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
-from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
+from certdp.numpy._support.preconditions import INPUT_DOMAIN_ARRAY2, INPUT_METRIC_SYMMETRIC
+from certdp.numpy.array2_domain import array2_domain
 from certdp.numpy.np_clamp import make_np_clamp
 from certdp.numpy.np_sum import make_np_sum
 from certdp.numpy.np_sum.contract import BOUND as SUM_BOUND
@@ -105,18 +106,8 @@ def arguments(draw):
 CONTRACT = MeasurementContract(
     constructor=make_private_np_mean,
     preconditions=[
-        Precondition(
-            "input-domain-array2",
-            lambda a: isinstance(a.input_domain, NPArray2Domain),
-            "input_domain must be an array2_domain",
-            parameter="input_domain",
-        ),
-        Precondition(
-            "input-metric-symmetric",
-            lambda a: isinstance(a.input_metric, SymmetricDistance),
-            "input_metric must be symmetric_distance()",
-            parameter="input_metric",
-        ),
+        INPUT_DOMAIN_ARRAY2,
+        INPUT_METRIC_SYMMETRIC,
     ],
     bound=BOUND,
     parameters=parameters,

@@ -1,0 +1,24 @@
+"""Preconditions shared by the contracts of the ``array2_domain`` constructors: the input is a
+2-D array domain, compared by the symmetric distance (one record = one row)."""
+
+from __future__ import annotations
+
+from ...contracts.contract import Precondition
+from ...core.metrics import SymmetricDistance
+from ..array2_domain import NPArray2Domain
+
+__all__ = ["INPUT_DOMAIN_ARRAY2", "INPUT_METRIC_SYMMETRIC"]
+
+INPUT_DOMAIN_ARRAY2 = Precondition(
+    "input-domain-array2",
+    lambda a: isinstance(a.input_domain, NPArray2Domain),
+    "input_domain must be an array2_domain",
+    parameter="input_domain",
+)
+
+INPUT_METRIC_SYMMETRIC = Precondition(
+    "input-metric-symmetric",
+    lambda a: isinstance(a.input_metric, SymmetricDistance),
+    "input_metric must be symmetric_distance()",
+    parameter="input_metric",
+)
