@@ -10,9 +10,12 @@ max-divergence (``noise = "exponential"``) or the zero-concentrated divergence
 :class:`MakeMeasurementError` naming the parameter and the rule.  :func:`selection_map` is
 ``d_in -> k R / scale`` (max-divergence) or ``k (R / scale)^2 / 8`` (zCDP), ``R = d_in``
 when ``monotonic`` and ``2 d_in`` otherwise, rounded up.  :func:`selection_function` releases
-the indices of the ``min(k, n)`` largest (``negate``: smallest) scores, each perturbed by
-independent noise of ``scale`` (the sampler of ``samplers/noisy_top_k.tex``), ordered by noisy
-value; at ``scale = 0`` the exact ranking, ties to the larger index.
+``min(k, n)`` indices chosen in peeled rounds among the indices not yet chosen (the sampler of
+``samplers/noisy_top_k.tex``): one round of permute-and-flip each under the max-divergence (for
+``k = 1`` the noisy maximum under exponential noise; for ``k >= 2`` NOT the top k of one
+exponentially noised vector), one round of the exponential mechanism each under zCDP (the top
+k under Gumbel noise), largest scores favoured (``negate``: smallest); at ``scale = 0`` the
+exact ranking, ties to the larger index.
 """
 
 from __future__ import annotations

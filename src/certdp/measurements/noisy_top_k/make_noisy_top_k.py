@@ -1,8 +1,9 @@
-"""``make_noisy_top_k``: the indices of the k largest scores, each score perturbed by noise.
+"""``make_noisy_top_k``: k indices of large scores, chosen privately one round at a time.
 
-Guarantee (make_noisy_top_k.tex): under ``linf_distance`` the release is the ranking of the
-``min(k, n)`` largest noisy scores (exponential noise for the max-divergence, Gumbel noise for
-zCDP); the privacy map ``k R / scale`` (max-divergence) or ``k (R / scale)^2 / 8`` (zCDP), with
+Guarantee (make_noisy_top_k.tex): under ``linf_distance`` the release is ``min(k, n)`` indices
+chosen in peeled rounds, each among the indices not yet chosen: permute-and-flip for the
+max-divergence (for ``k >= 2`` not the top k of one exponentially noised vector, as OpenDP 0.16
+runs it), the exponential mechanism for zCDP (the top k under Gumbel noise); the privacy map ``k R / scale`` (max-divergence) or ``k (R / scale)^2 / 8`` (zCDP), with
 ``R = d_in`` for a monotonic metric and ``2 d_in`` otherwise, rounded up, is valid.
 """
 
