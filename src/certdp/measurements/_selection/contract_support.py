@@ -19,13 +19,16 @@ import sympy
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, Precondition
+from certdp.core.conversion import exact_scalar
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
 from certdp.core.measures import MaxDivergence, max_divergence, zero_concentrated_divergence
 from certdp.core.partition_metrics import LInfDistance, linf_distance
 
 
 def _rational(value) -> sympy.Rational:
-    q = Fraction(value)
+    # exact_scalar reads every numeric form a score vector may hold (NumPy ints and floats,
+    # np.longdouble exactly) as an int, float or Fraction
+    q = Fraction(exact_scalar(value, "x"))
     return sympy.Rational(q.numerator, q.denominator)
 
 
