@@ -2,6 +2,8 @@
 and make_variance, kept as regression tests: each failed on that commit."""
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,27 +37,27 @@ def test_reference_page_bound_renders(module):
     render_bound(contract.BOUND)  # must not raise
 
 
-def test_make_variance_has_a_proved_smt_model():
+def test_make_variance_has_a_proved_smt_model(tmp_path):
     """CONTRIBUTING / the session brief require every new constructor to have an SMT model
     whose obligations call the real map, proved by `certdp prove NAME --force`, plus an
     unsound-edit refutation test. make_variance has none: `certdp prove make_variance --force`
     reports '1 not-run' (its scaling step c * ssd_map + ulp(w) is checked by nothing but the
     contract's closed form)."""
     assert (SRC / "transformations" / "variance" / "smt_model.py").exists()
-    # without --force: make_variance's own model is not cached at the committed tree, so it is
-    # proved; the theorems it requires come from the committed cache (re-proving the float sum
-    # takes minutes). The cache file is restored afterwards.
-    cache = SRC / "prove" / "results.json"
-    saved = cache.read_bytes()
-    try:
-        run = subprocess.run(
-            [sys.executable, "-m", "certdp", "prove", "make_variance"],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-    finally:
-        cache.write_bytes(saved)
+    # without --force: the theorems make_variance requires come from the committed cache
+    # (re-proving the float sum takes minutes). The run works on a copy of the package, so
+    # that the repository's results.json is never rewritten while other tests (under
+    # pytest -n) copy or read it.
+    copy = tmp_path / "certdp"
+    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    run = subprocess.run(
+        [sys.executable, "-m", "certdp", "prove", "make_variance"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=str(tmp_path), PYTHONDONTWRITEBYTECODE="1"),
+    )
     assert "make_variance" in run.stdout
     assert "not-run" not in run.stdout + run.stderr
     assert "proved" in run.stdout + run.stderr
