@@ -96,7 +96,10 @@ BOUNDED = dict(norm=1.0, p=1, T="f64", size=4, num_columns=2)
         (dp.numpy.array2_domain(size=4, **F64), SYM, {"scale": "1", "norm": 1.0}, "scale", "number"),
         (dp.numpy.array2_domain(size=4, **F64), SYM, {"scale": 1e308, "norm": 1.0}, "scale", "overflows"),
         (dp.numpy.array2_domain(size=4, **F64), SYM, {"scale": 1.0}, "input_domain", "bound the row norm"),
-        (dp.numpy.array2_domain(**BOUNDED), SYM, {"scale": 1.0}, "p", "disagrees"),
+        (dp.numpy.array2_domain(**BOUNDED), SYM, {"scale": 1.0, "p": 2}, "p", "disagrees"),
+        # referee ref-np: int scales whose float() or product overflow are typed refusals
+        (dp.numpy.array2_domain(size=4, **F64), SYM, {"scale": 10**400, "norm": 1.0, "p": 1}, "scale", "overflows"),
+        (dp.numpy.array2_domain(size=10, **F64), SYM, {"scale": 10**308, "norm": 1.0, "p": 1}, "scale", "overflows"),
         (dp.numpy.array2_domain(**BOUNDED), SYM, {"scale": 1.0, "p": 1, "origin": 0.0}, "origin", "only be given with norm"),
         (dp.numpy.array2_domain(size=4, **F64), SYM, {"scale": 1.0, "norm": 1.0, "p": 3}, "p", "1 or 2"),
         (dp.numpy.array2_domain(size=4, **F64), SYM, {"scale": 1.0, "norm": -1.0}, "norm", "^norm: must be positive"),
@@ -140,3 +143,18 @@ def test_contract_at_run_time():
     assert raised.value.condition == "input-metric-symmetric"
     m = mean(scale=1.0, norm=1.0, p=1)
     assert m.map(2) == 0.020000000000001784
+
+
+def test_default_p_is_the_domains_as_in_opendp():
+    """Referee ref-np: without norm and p, the domain's p is used, as OpenDP 0.16 does.
+    OpenDP 0.16: make_private_np_mean(array2_domain(norm=1., p=1, size=10, num_columns=3,
+    nan=False), symmetric_distance(), scale=1.0).map(2) == 0.2 (MaxDivergence)."""
+    domain = dp.numpy.array2_domain(norm=1.0, p=1, size=10, num_columns=3, T="f64", nan=False)
+    m = dp.numpy.make_private_np_mean(domain, SYM, scale=1.0)
+    assert repr(m.output_measure) == "MaxDivergence"
+    assert 0.2 <= m.map(2) < 0.2 + 1e-9
+    assert np.shape(m(np.full((10, 3), 0.25))) == (3,)
+    domain2 = dp.numpy.array2_domain(norm=1.0, p=2, size=10, num_columns=3, T="f64", nan=False)
+    assert repr(dp.numpy.make_private_np_mean(domain2, SYM, scale=1.0).output_measure) == (
+        "ZeroConcentratedDivergence"
+    )

@@ -73,7 +73,9 @@ def test_f32_d_in_is_rounded_up_where_opendp_falls_below_the_truth():
     "args, parameter",
     [((math.nan, (0.0, 1.0)), "constant"), ((math.inf, (0.0, 1.0)), "constant"),
      (("a", (0.0, 1.0)), "constant"), ((2.0, (1.0, 0.0)), "bounds"),
-     ((2.0, (math.nan, 1.0)), "bounds"), ((2.0, (-math.inf, 1.0)), "bounds")],
+     ((2.0, (math.nan, 1.0)), "bounds"), ((2.0, (-math.inf, 1.0)), "bounds"),
+     # referee ref-np: None (atom_domain's "no bounds") and other non-pairs are typed refusals
+     ((2.0, None), "bounds"), ((2.0, 3.0), "bounds"), ((2.0, (1.0,)), "bounds")],
 )  # fmt: skip
 def test_bad_arguments_are_refused(args, parameter):
     dp.enable_features("contrib")

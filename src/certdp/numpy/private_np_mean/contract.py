@@ -57,7 +57,8 @@ def _summed(args):
     if args.norm is None:
         summed = make_np_sum(args.input_domain, args.input_metric)
         return summed, args.input_domain, summed
-    clamp = make_np_clamp(args.input_domain, args.input_metric, args.norm, args.p, args.origin)
+    p = 2 if args.p is None else args.p  # the constructor's default with norm
+    clamp = make_np_clamp(args.input_domain, args.input_metric, args.norm, p, args.origin)
     summed = make_np_sum(*clamp.output_space)
     return summed, clamp.output_domain, clamp >> summed
 
@@ -78,7 +79,7 @@ def parameters(args, built) -> dict:
 
 
 def divergence(built, kwargs, x, x_prime):
-    args = SimpleNamespace(**({"norm": None, "p": 2, "origin": None} | kwargs))
+    args = SimpleNamespace(**({"norm": None, "p": None, "origin": None} | kwargs))
     summed, sum_domain, chain = _summed(args)
     noise = vars(_noise_arguments(args, summed))
     sums = chain(x), chain(x_prime)

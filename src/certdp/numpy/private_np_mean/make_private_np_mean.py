@@ -31,10 +31,11 @@ __all__ = ["make_private_np_mean", "then_private_np_mean"]
 # proof: begin constructor
 @certified
 def make_private_np_mean(
-    input_domain, input_metric, scale, norm=None, p=2, origin=None
+    input_domain, input_metric, scale, norm=None, p=None, origin=None
 ) -> Measurement:
     """The noisy column sums (noise scale ``scale * n``) divided by the size ``n``; pure DP for
-    ``p = 1``, zCDP for ``p = 2``.  ``norm`` (with ``p`` and ``origin``) clamps the rows first."""
+    ``p = 1``, zCDP for ``p = 2``.  ``norm`` (with ``p``, default 2, and ``origin``) clamps the
+    rows first; without ``norm``, ``p`` defaults to the domain's."""
     if not isinstance(input_domain, NPArray2Domain):  # label: domain-check
         raise MakeMeasurementError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
@@ -43,10 +44,14 @@ def make_private_np_mean(
         raise MakeMeasurementError(
             f"must be symmetric_distance(), got {shown(input_metric)}", parameter="input_metric"
         )
-    if type(scale) not in (int, float) or not math.isfinite(scale) or scale < 0:  # label: scale
+    if type(scale) not in (int, float) or scale < 0:  # label: scale
         raise MakeMeasurementError(
-            f"must be a finite non-negative number, got {shown(scale)}", parameter="scale"
+            f"must be a non-negative number (int or float), got {shown(scale)}", parameter="scale"
         )
+    if type(scale) is float and not math.isfinite(scale):  # label: scale-finite
+        raise MakeMeasurementError(f"must be finite, got {shown(scale)}", parameter="scale")
+    if p is None:  # label: p-default
+        p = 2 if norm is not None else input_domain.p
     if norm is None:
         if input_domain.norm is None:  # label: bounded-or-norm
             raise MakeMeasurementError(
@@ -77,7 +82,10 @@ def make_private_np_mean(
     except DPError as error:
         text = str(error).removeprefix(f"{error.parameter}: " if error.parameter else "")
         raise MakeMeasurementError(text, parameter=error.parameter) from None
-    noise_scale = float(scale * size)  # label: noise-scale
+    try:
+        noise_scale = float(scale * size)  # label: noise-scale
+    except OverflowError:  # an int product beyond f64
+        noise_scale = math.inf
     if not math.isfinite(noise_scale):  # label: noise-scale-finite
         raise MakeMeasurementError(
             f"scale * size = {shown(scale)} * {size} overflows f64", parameter="scale"

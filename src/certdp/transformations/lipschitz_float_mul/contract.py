@@ -77,6 +77,8 @@ def arguments(draw):
 
 
 def _bounds_valid(a) -> bool:
+    if a.bounds is None:
+        return False
     atom_domain(bounds=a.bounds, T=a.input_domain.T)
     return True
 

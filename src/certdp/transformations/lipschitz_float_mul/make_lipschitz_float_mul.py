@@ -17,7 +17,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, atom_domain, carrier_constant
-from certdp.core.errors import MakeTransformationError, shown, type_mismatch
+from certdp.core.errors import MakeDomainError, MakeTransformationError, shown, type_mismatch
 from certdp.core.metrics import AbsoluteDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -58,6 +58,10 @@ def make_lipschitz_float_mul(input_domain, input_metric, constant, bounds) -> Tr
             f"must be finite, got {shown(converted)}", parameter="constant"
         )
     constant = converted
+    if bounds is None:  # label: bounds-given
+        raise type_mismatch(MakeDomainError)(
+            "must be a pair (lower, upper), got None", parameter="bounds"
+        )
     lower, upper = atom_domain(bounds=bounds, T=T).bounds  # label: bounds-check
     # the largest output magnitude, rounded up (raises if it overflows T)
     largest = inf_mul(max(abs(lower), abs(upper)), abs(constant), T.name)  # label: largest
