@@ -120,7 +120,7 @@ def summary(report: CrosscheckReport) -> str:
     text = (
         f"{report.target}{mode}: {plural(len(report.results), 'twin')}, {built} of {points} "
         f"points built by the target; {plural(checked, 'pair')} checked, {unchecked} unchecked "
-        f"(the target refused them: not counted as passing); {found}; in {report.seconds:.1f} s"
+        f"(never counted as passing); {found}; in {report.seconds:.1f} s"
     )
     if missing:
         text += f"; missing in target: {', '.join(missing)}"
