@@ -212,3 +212,29 @@ def test_opendp_float_metric_is_passed_a_float(odp):
     metric = dp.absolute_distance(T="f64")
     outcome = try_pair(built, metric, output_metric(built.output_metric), 0.1, 0.2)
     assert outcome is None  # checked, and within the map
+
+
+def test_the_recorded_full_run_holds_tree_wraps_the_pair_search_found(tmp_path):
+    """Recorded after the fix: on the full grid the generic pair search, now passing OpenDP int
+    distances, finds make_b_ary_tree's wrapped branch sums at points of its own (i32, i64 and
+    u32); each such finding was passed an int distance and reproduces with OpenDP alone."""
+    pytest.importorskip("opendp")
+    from .helpers import ROOT
+
+    data = json.loads((ROOT / "docs/guide/data/crosscheck-opendp-0.16.0.json").read_text())
+    found = [
+        f for f in data["findings"] if f["twin"] == "make_b_ary_tree" and f["check"] == "search"
+    ]
+    assert len(found) >= 5
+    assert all(f["severity"] == "violation" and f["d_in"].isdigit() for f in found)
+    tree = next(t for t in data["twins"] if t["twin"] == "make_b_ary_tree")
+    assert tree["unchecked_pairs"] > 0 and tree["pairs"] > 0
+    assert not any("UnknownTypeException" in reason for reason in tree["unchecked_reasons"])
+    bad = []
+    for index, finding in enumerate(found):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        result = run_reproducer(finding["reproducer"], folder)
+        if result.returncode != 1 or "REPRODUCED" not in result.stdout:
+            bad.append((finding["point"], result.stdout[-300:], result.stderr[-300:]))
+    assert not bad, bad

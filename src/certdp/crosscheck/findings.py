@@ -90,7 +90,10 @@ class TwinResult:
     built: int = 0  # points the target built
     map_classes: dict = field(default_factory=lambda: dict.fromkeys(MAP_CLASSES, 0))
     map_unclassified: int = 0  # map values certdp has no exact bound for (it refuses the point)
-    pairs: int = 0  # pairs checked (the target ran both and its map was compared)
+    # pairs checked: by the pair and coupling searches, those the target ran and whose map
+    # value was compared (the others are unchecked_pairs); by the special families (tree,
+    # lone keys, lengths, mean rounding), the pairs they ran
+    pairs: int = 0
     search_seconds: float = 0.0
     map_values: int = 0
     map_seconds: float = 0.0

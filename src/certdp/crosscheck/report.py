@@ -268,17 +268,20 @@ def run(
     return report.exit_status()
 
 
-def _unchecked_text(data: dict) -> str:
-    """`` (N more unchecked)`` for a report given as JSON; twins recorded before unchecked
-    pairs were counted apart (no ``unchecked_pairs``) are counted as such."""
-    counted = [t for t in data["twins"] if "unchecked_pairs" in t]
-    text = f" ({sum(t['unchecked_pairs'] for t in counted)} more unchecked"
-    if len(counted) < len(data["twins"]):
-        text += (
-            f"; {len(data['twins']) - len(counted)} twins were recorded before unchecked pairs "
-            "were counted apart: their pairs include the ones the target refused"
-        )
-    return text + ")"
+def _pairs_text(data: dict) -> str:
+    """``N pairs checked (M more unchecked)`` for a report given as JSON; when some twins were
+    recorded before unchecked pairs were counted apart (no ``unchecked_pairs``), their pairs
+    include the refused ones, and the text says so."""
+    twins = data["twins"]
+    counted = [t for t in twins if "unchecked_pairs" in t]
+    total, unchecked = sum(t["pairs"] for t in twins), sum(t["unchecked_pairs"] for t in counted)
+    if len(counted) == len(twins):
+        return f"{total} pairs checked ({unchecked} more unchecked)"
+    return (
+        f"{total} pairs ({unchecked} more unchecked on the {len(counted)} twins recorded since "
+        f"unchecked pairs are counted apart; on the other {len(twins) - len(counted)}, the "
+        "pairs include those the target refused)"
+    )
 
 
 def digest(data: dict) -> list[str]:
@@ -288,9 +291,8 @@ def digest(data: dict) -> list[str]:
         f"target {data['target']}{' (--quick)' if data['quick'] else ''}: "
         f"{len(data['twins'])} twins, "
         f"{sum(t['built'] for t in data['twins'])} of {sum(t['points'] for t in data['twins'])} "
-        f"points built, {sum(t['pairs'] for t in data['twins'])} pairs checked"
-        + _unchecked_text(data)
-        + f", {sum(t['samples'] for t in data['twins'])} noise draws, "
+        f"points built, {_pairs_text(data)}, "
+        f"{sum(t['samples'] for t in data['twins'])} noise draws, "
         f"{sum(t['map_values'] for t in data['twins'])} map values compared; "
         f"exit status {data['exit_status']}"
     ]
