@@ -89,9 +89,11 @@ def _exact(value):
             return "inf", None
         if value is sympy.nan or value is sympy.zoo or value is -sympy.oo:
             return "nan", None
+        if isinstance(value, sympy.Float):
+            value = sympy.Rational(value)  # a binary float: its exact value
         if value.is_Rational:
             return "rational", Fraction(int(value.p), int(value.q))
-        square = sympy.nsimplify(value**2) if not (value**2).is_Rational else value**2
+        square = sympy.expand(value**2)
         if square.is_Rational and value.is_nonnegative:
             return "sqrt", Fraction(int(square.p), int(square.q))
     raise UnrepresentableDistance(f"{value!r} ({type(value).__name__}) is no exact distance")
