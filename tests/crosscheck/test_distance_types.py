@@ -238,3 +238,16 @@ def test_the_recorded_full_run_holds_tree_wraps_the_pair_search_found(tmp_path):
         if result.returncode != 1 or "REPRODUCED" not in result.stdout:
             bad.append((finding["point"], result.stdout[-300:], result.stderr[-300:]))
     assert not bad, bad
+
+
+def test_a_pair_script_refuses_a_distance_below_the_pair(tmp_path):
+    """The reproducer passes the search's d_in only after checking exactly that the pair is
+    within it: a d_in below the pair's distance exits 2 (not reproduced), never 1."""
+    from certdp.crosscheck.reproducer import pair_script
+
+    code = "dp.t.make_clamp(dp.vector_domain(dp.atom_domain(T='i32')), dp.symmetric_distance(), (0, 1))"
+    args = ("certdp.prelude", code, False, [0, 1], [0], "SymmetricDistance()")
+    below = run_reproducer(pair_script(*args, "SymmetricDistance()", 0), tmp_path)
+    assert below.returncode == 2 and "not within" in below.stdout, below.stdout + below.stderr
+    within = run_reproducer(pair_script(*args, "SymmetricDistance()", 1), tmp_path)
+    assert within.returncode == 0 and "not reproduced" in within.stdout, within.stderr
