@@ -139,10 +139,12 @@ def test_differences_paragraph_names_the_l1_wrap_and_the_negative_arguments():
 
 def test_every_tree_finding_reproduces_with_opendp_alone(quick_crosscheck, tmp_path):
     """Both families (wrap, spread) are found at the quick grid, and every reproducer exits 1
-    (reproduced) with OpenDP alone."""
+    (reproduced) with OpenDP alone.  (Since the pair search passes OpenDP int distances, its
+    random draws may also find a wrapped branch sum: check "search".)"""
     _, report = quick_crosscheck
     tree = [f for f in report["findings"] if f["twin"] == "make_b_ary_tree"]
-    assert {f["check"] for f in tree} == {"tree-wrap", "tree-spread"}
+    assert {"tree-wrap", "tree-spread"} <= {f["check"] for f in tree}
+    assert {f["check"] for f in tree} <= {"tree-wrap", "tree-spread", "search"}
     assert all(f["severity"] == "violation" for f in tree)
     for index, finding in enumerate(tree):
         folder = tmp_path / str(index)

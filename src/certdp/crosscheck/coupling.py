@@ -29,8 +29,16 @@ import numpy as np
 from certdp.contracts.coupling import smallest_coupled_distance
 from certdp.core.metrics import record_key
 
+from .distances import for_target
 from .pairs import resize_pairs
-from .search import Counterexample, SearchResult, _target_member, exceeds, output_metric
+from .search import (
+    Counterexample,
+    SearchResult,
+    _target_member,
+    _why,
+    exceeds,
+    output_metric,
+)
 
 __all__ = ["ALPHA", "certify", "search_coupling", "Draws", "output_key", "exceeds_value"]
 
@@ -125,10 +133,15 @@ def search_coupling(built, space, size: int, quick: bool) -> tuple[SearchResult,
     for x, x_prime in resize_pairs(domain, size):
         if not (_target_member(built, x) and _target_member(built, x_prime)):
             continue
-        d_in = in_metric.distance(x, x_prime)
         try:
+            d_in = for_target(
+                getattr(built, "input_metric", in_metric), in_metric.distance(x, x_prime)
+            )
             claimed = built.map(d_in)
-        except Exception:
+        except Exception as error:  # no claim on this pair: counted unchecked, both ways
+            result.pairs += 2
+            result.skip(_why("the target's map refuses the pair's distance", error))
+            result.skip(_why("the target's map refuses the pair's distance", error))
             continue
         for a, b in ((x, x_prime), (x_prime, x)):
             result.pairs += 1

@@ -90,6 +90,9 @@ class TwinResult:
     built: int = 0  # points the target built
     map_classes: dict = field(default_factory=lambda: dict.fromkeys(MAP_CLASSES, 0))
     map_unclassified: int = 0  # map values certdp has no exact bound for (it refuses the point)
+    # pairs checked: by the pair and coupling searches, those the target ran and whose map
+    # value was compared (the others are unchecked_pairs); by the special families (tree,
+    # lone keys, lengths, mean rounding), the pairs they ran
     pairs: int = 0
     search_seconds: float = 0.0
     map_values: int = 0
@@ -101,6 +104,8 @@ class TwinResult:
     findings: list = field(default_factory=list)
     error: str = ""
     missing: str = ""  # the target has no such constructor (its dotted name)
+    unchecked_pairs: int = 0  # pairs tried but not checked: never counted as passing
+    unchecked_reasons: dict = field(default_factory=dict)  # why, with how many pairs each
 
     @property
     def checked(self) -> bool:

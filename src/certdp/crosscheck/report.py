@@ -49,7 +49,7 @@ def render(report: CrosscheckReport) -> list[Text]:
     header = (
         f"{'twin':<{width}}  {'status':<17} {'built':>9}  "
         + " ".join(f"{c:>12}" for c in MAP_CLASSES)
-        + f"  {'pairs':>8} {'pairs/s':>9}  {'samples':>9}"
+        + f"  {'pairs':>8} {'unchecked':>9} {'pairs/s':>9}  {'samples':>9}"
     )
     lines = [Text(header)]
     for result in report.results:
@@ -58,9 +58,10 @@ def render(report: CrosscheckReport) -> list[Text]:
         line.append(f"{status:<17}", style=STATUS_STYLES.get(status, ""))
         line.append(f" {result.built:>4}/{result.points:<4}  ")
         line.append(" ".join(f"{result.map_classes[c]:>12}" for c in MAP_CLASSES))
+        tried = result.pairs + result.unchecked_pairs
         line.append(
-            f"  {result.pairs:>8} {_rate(result.pairs, result.search_seconds):>9}  "
-            f"{result.samples:>9}"
+            f"  {result.pairs:>8} {result.unchecked_pairs:>9} "
+            f"{_rate(tried, result.search_seconds):>9}  {result.samples:>9}"
         )
         lines.append(line)
     findings = report.findings
@@ -79,6 +80,9 @@ def render(report: CrosscheckReport) -> list[Text]:
         if finding.proof:
             lines.append(Text(f"      exact bound: certdp proof {finding.proof}", style="dim"))
     for result in report.results:
+        if result.unchecked_pairs:
+            lines.append(Text(f"  UNCHECKED {result.twin}: {_reasons(result)}", style="dim"))
+    for result in report.results:
         if result.missing:
             lines.append(Text(f"  MISSING {result.twin}: {result.notes[0]}", style="magenta"))
     errors = [result for result in report.results if result.error]
@@ -86,6 +90,14 @@ def render(report: CrosscheckReport) -> list[Text]:
         lines.append(Text(f"  ERROR {result.twin}: {result.error}", style="bold red"))
     lines += [Text(""), Text(summary(report))]
     return lines
+
+
+def _reasons(result) -> str:
+    """``N pairs not checked: reason (count); ...``, most frequent first."""
+    shown = sorted(result.unchecked_reasons.items(), key=lambda item: -item[1])
+    return f"{plural(result.unchecked_pairs, 'pair')} not checked: " + "; ".join(
+        f"{reason} ({count})" for reason, count in shown
+    )
 
 
 def summary(report: CrosscheckReport) -> str:
@@ -103,9 +115,12 @@ def summary(report: CrosscheckReport) -> str:
     )
     mode = " (--quick)" if report.quick else ""
     missing = [result.twin for result in report.results if result.missing]
+    checked = sum(result.pairs for result in report.results)
+    unchecked = sum(result.unchecked_pairs for result in report.results)
     text = (
         f"{report.target}{mode}: {plural(len(report.results), 'twin')}, {built} of {points} "
-        f"points built by the target; {found}; in {report.seconds:.1f} s"
+        f"points built by the target; {plural(checked, 'pair')} checked, {unchecked} unchecked "
+        f"(never counted as passing); {found}; in {report.seconds:.1f} s"
     )
     if missing:
         text += f"; missing in target: {', '.join(missing)}"
@@ -132,6 +147,8 @@ def to_json(report: CrosscheckReport) -> str:
             "exit_status": report.exit_status(),
             "fail_on_suspect": report.fail_on_suspect,
             "missing_in_target": [r.twin for r in report.results if r.missing],
+            "pairs_checked": sum(r.pairs for r in report.results),
+            "pairs_unchecked": sum(r.unchecked_pairs for r in report.results),
             "twins": [result.to_dict() for result in report.results],
             "findings": [finding.to_dict() for finding in report.findings],
         },
@@ -251,6 +268,22 @@ def run(
     return report.exit_status()
 
 
+def _pairs_text(data: dict) -> str:
+    """``N pairs checked (M more unchecked)`` for a report given as JSON; when some twins were
+    recorded before unchecked pairs were counted apart (no ``unchecked_pairs``), their pairs
+    include the refused ones, and the text says so."""
+    twins = data["twins"]
+    counted = [t for t in twins if "unchecked_pairs" in t]
+    total, unchecked = sum(t["pairs"] for t in twins), sum(t["unchecked_pairs"] for t in counted)
+    if len(counted) == len(twins):
+        return f"{total} pairs checked ({unchecked} more unchecked)"
+    return (
+        f"{total} pairs ({unchecked} more unchecked on the {len(counted)} twins recorded since "
+        f"unchecked pairs are counted apart; on the other {len(twins) - len(counted)}, the "
+        "pairs include those the target refused)"
+    )
+
+
 def digest(data: dict) -> list[str]:
     """Plain lines for a report given as its JSON (live or recorded): the totals per twin with
     a finding, then each finding, grouped by severity (the docs page prints these)."""
@@ -258,7 +291,7 @@ def digest(data: dict) -> list[str]:
         f"target {data['target']}{' (--quick)' if data['quick'] else ''}: "
         f"{len(data['twins'])} twins, "
         f"{sum(t['built'] for t in data['twins'])} of {sum(t['points'] for t in data['twins'])} "
-        f"points built, {sum(t['pairs'] for t in data['twins'])} pairs, "
+        f"points built, {_pairs_text(data)}, "
         f"{sum(t['samples'] for t in data['twins'])} noise draws, "
         f"{sum(t['map_values'] for t in data['twins'])} map values compared; "
         f"exit status {data['exit_status']}"

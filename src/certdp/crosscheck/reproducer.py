@@ -143,20 +143,36 @@ def _integer_metric(metric_name: str) -> bool:
     return inner.startswith(("i", "u"))
 
 
-def pair_script(target, code, idealized, x, x_prime, input_metric, output_metric) -> str:
-    """A pair whose outputs are further apart than the target's own map allows."""
+def pair_script(target, code, idealized, x, x_prime, input_metric, output_metric, d_in=None) -> str:
+    """A pair whose outputs are further apart than the target's own map allows.  ``d_in`` is
+    the distance the search passed to the target's map (an ``int`` or ``float``, the least
+    value of the metric's type at least the exact distance): the script passes the same one,
+    after checking exactly that the pair is within it (exit 2 if not)."""
     distance_in, squared_in = _metric_call(input_metric)
     distance_out, squared = _metric_call(output_metric)
-    # an L2 input distance: the least integer at least its square root (the pairs searched
-    # under an integer L2 metric are at an integer distance; a larger d_in only raises the map)
-    d_in = (
-        f"math.isqrt(int({distance_in}(x, x_prime)))\n"
-        f"d_in += d_in * d_in < {distance_in}(x, x_prime)\n"
-        if squared_in
-        else f"{distance_in}(x, x_prime)\n"
-    )
-    if _integer_metric(input_metric) and distance_in in ("l1", "absolute"):
-        d_in += "d_in = int(d_in)  # exact: an integer metric; the target takes a Python int\n"
+    if isinstance(d_in, (int, float)) and not isinstance(d_in, bool):
+        within = (
+            f"{distance_in}(x, x_prime) <= exact(d_in) * exact(d_in)"
+            if squared_in
+            else f"{distance_in}(x, x_prime) <= exact(d_in)"
+        )
+        d_in = (
+            f"{literal(d_in)}  # at least the exact distance, in the metric's own type\n"
+            f"if not {within}:\n"
+            '    print("the pair is not within d_in: not reproduced")\n'
+            "    sys.exit(2)\n"
+        )
+    else:
+        # an L2 input distance: the least integer at least its square root (the pairs searched
+        # under an integer L2 metric are at an integer distance; a larger d_in only raises the map)
+        d_in = (
+            f"math.isqrt(int({distance_in}(x, x_prime)))\n"
+            f"d_in += d_in * d_in < {distance_in}(x, x_prime)\n"
+            if squared_in
+            else f"{distance_in}(x, x_prime)\n"
+        )
+        if _integer_metric(input_metric) and distance_in in ("l1", "absolute"):
+            d_in += "d_in = int(d_in)  # exact: an integer metric; the target takes a Python int\n"
     compare = "claimed_exact = exact(claimed)\n" + (
         "over = actual > claimed_exact * claimed_exact\n"
         if squared

@@ -220,7 +220,8 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
             else:
                 found = search_pairs(built, space, quick, 10 if quick else 25, oracle)
                 details = found.details
-            result.pairs += found.pairs
+            result.pairs += found.pairs - found.unchecked
+            _unchecked(result, found)
             result.search_seconds += found.seconds
             if found.found is not None:
                 _report_pair(
@@ -369,6 +370,13 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                 )
 
 
+def _unchecked(result: TwinResult, found) -> None:
+    """Add a search's unchecked pairs and their reasons to ``result``."""
+    result.unchecked_pairs += found.unchecked
+    for reason, count in (found.reasons or {}).items():
+        result.unchecked_reasons[reason] = result.unchecked_reasons.get(reason, 0) + count
+
+
 def _report_pair(
     target, twin, point, result, built, space, idealized, found, details, draws, check=None
 ):
@@ -405,7 +413,7 @@ def _report_pair(
     if details is None:
         script = reproducer.pair_script(
             target.name, point.code, idealized, counterexample.x, counterexample.x_prime,
-            in_metric, out_metric,
+            in_metric, out_metric, counterexample.d_in,
         )  # fmt: skip
         summary = (
             f"inputs at distance {counterexample.d_in} give outputs at distance "
@@ -533,6 +541,9 @@ def _merge(result: TwinResult, scratch: TwinResult) -> None:
     """Add one point's tallies (``scratch``) into the twin's ``result``."""
     for name in ("points", "built", "map_unclassified", "pairs", "map_values", "samples"):
         setattr(result, name, getattr(result, name) + getattr(scratch, name))
+    result.unchecked_pairs += scratch.unchecked_pairs
+    for reason, count in scratch.unchecked_reasons.items():
+        result.unchecked_reasons[reason] = result.unchecked_reasons.get(reason, 0) + count
     for name in ("search_seconds", "map_seconds", "noise_seconds", "noise_tests"):
         setattr(result, name, getattr(result, name) + getattr(scratch, name))
     for klass, count in scratch.map_classes.items():

@@ -2,14 +2,18 @@
 
 For a pair ``(x, x')`` of the input domain, at exact input distance ``d`` (certdp's metric),
 the target's outputs ``f(x), f(x')`` are compared exactly (certdp's output metric, rationals)
-with the target's own ``map(d)``: a pair whose outputs are further apart is a violation of
-the target's own stability claim, whatever certdp thinks of the algorithm.  Pairs the target
-refuses to run, or distances its map refuses, are skipped.
+with the target's own ``map(d')``, ``d'`` the least value of the target's distance type at
+least ``d`` (:func:`certdp.crosscheck.distances.for_target`): a pair whose outputs are further
+apart is a violation of the target's own stability claim, whatever certdp thinks of the
+algorithm.  A pair the target refuses to run, a distance its map refuses (or that has no
+value in its distance type) and outputs that cannot be compared leave the pair *unchecked*:
+it is counted apart, with its reason, never as a pair that passed.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -18,6 +22,7 @@ from certdp.core import change_metrics, partition_metrics
 from certdp.core import metrics as certdp_metrics
 from certdp.core.metrics import L2Distance
 
+from .distances import UnrepresentableDistance, for_target
 from .grids import SEARCH_SIZE_LIMIT
 from .pairs import boundary_pairs
 
@@ -28,6 +33,8 @@ __all__ = [
     "output_metric",
     "exceeds",
     "show",
+    "Unchecked",
+    "REASONS",
 ]
 
 #: Boundary pairs tried per point at most (the families come most telling first).
@@ -61,13 +68,45 @@ class Counterexample:
     outside: str = ""  # set when f(x) is outside an output domain (which one): x alone shows it
 
 
+#: Distinct reasons kept per search (the rest are counted under :data:`OTHER`).
+REASONS = 8
+OTHER = "other reasons"
+
+
 @dataclass
 class SearchResult:
-    pairs: int = 0
+    pairs: int = 0  # pairs tried, the unchecked ones included
     seconds: float = 0.0
     found: Counterexample | None = None
     details: dict | None = None  # the coupling certificate, for a randomised target
     escape: Counterexample | None = None  # the first output seen outside an output domain
+    unchecked: int = 0  # pairs tried but not checked (see :class:`Unchecked`)
+    reasons: dict | None = None  # why, with how many pairs each
+
+    def skip(self, reason: str) -> None:
+        """Count one pair as unchecked, for ``reason``."""
+        self.unchecked += 1
+        self.reasons = self.reasons if self.reasons is not None else {}
+        if reason not in self.reasons and len(self.reasons) >= REASONS:
+            reason = OTHER
+        self.reasons[reason] = self.reasons.get(reason, 0) + 1
+
+
+def _why(what: str, error: Exception) -> str:
+    """``what`` and the error's type and first line, long numbers written ``<n>`` (so that
+    one reason counts the pairs that differ only in their values)."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+    text = re.sub(r"\d{6,}", "<n>", text)
+    return f"{what}: {type(error).__name__}" + (f": {text[:120]}" if text else "")
+
+
+@dataclass
+class Unchecked:
+    """A pair that was tried but not checked, and why (``reason``); ``escape`` is an output
+    seen outside an output domain on the way (a finding of its own), if any."""
+
+    reason: str
+    escape: Counterexample | None = None
 
 
 _METRICS = {
@@ -197,16 +236,17 @@ def _first_escape(kept, found):
 
 
 def try_pair(built, in_metric, out_metric, x, x_prime, claim=None, oracle=None):
-    """Run the target on one pair; a :class:`Counterexample` if its map is exceeded (and the
+    """Run the target on one pair: a :class:`Counterexample` if its map is exceeded (and the
     target itself says both inputs are in its input domain), or if an output is outside the
-    target's (or certdp's twin's) output domain."""
-    d_in = in_metric.distance(x, x_prime)
+    target's (or certdp's twin's) output domain; :class:`Unchecked` if the pair could not be
+    checked; ``None`` if it passed."""
+    exact = in_metric.distance(x, x_prime)
     outputs = []
     for z in (x, x_prime):
         try:
             outputs.append(built(z))
-        except Exception:
-            return None  # the target refuses the data: no output, no claim to test
+        except Exception as error:
+            return Unchecked(_why("the target refuses the input", error))
     escape = None  # an output outside a domain: reported when the map is not exceeded
     for z, y in zip((x, x_prime), outputs):
         where = outside(built, oracle, y)
@@ -215,16 +255,31 @@ def try_pair(built, in_metric, out_metric, x, x_prime, claim=None, oracle=None):
             break
     y, y_prime = outputs
     try:
+        d_in = for_target(getattr(built, "input_metric", in_metric), exact)
+    except UnrepresentableDistance as error:
+        return Unchecked(f"no distance to pass to the target's map: {error}", escape)
+    try:
         claimed = (claim or built.map)(d_in)
-    except Exception:
-        return escape  # the target refuses the distance: no claim to test
+    except Exception as error:
+        what = f"the target's map refuses the distance (a Python {type(d_in).__name__})"
+        return Unchecked(_why(what, error), escape)
     try:
         over, actual = exceeds(out_metric, y, y_prime, claimed)
-    except (TypeError, ValueError):
-        return escape
-    if over and _target_member(built, x) and _target_member(built, x_prime):
-        return Counterexample(x, x_prime, d_in, claimed, actual)
+    except (TypeError, ValueError) as error:
+        return Unchecked(_why("the outputs cannot be compared with the map", error), escape)
+    if over:
+        if _target_member(built, x) and _target_member(built, x_prime):
+            return Counterexample(x, x_prime, d_in, claimed, actual)
+        return Unchecked("beyond the map, but the target's input domain rejects x or x'", escape)
     return escape
+
+
+def _tally(result: SearchResult, outcome):
+    """Count an unchecked outcome of :func:`try_pair`; the finding it holds (or ``None``)."""
+    if isinstance(outcome, Unchecked):
+        result.skip(outcome.reason)
+        return outcome.escape
+    return outcome
 
 
 #: How often each input of a candidate pair is re-run to tell a deterministic function from a
@@ -293,7 +348,7 @@ def search_pairs(built, space, quick: bool, random_examples: int, oracle=None) -
         if result.pairs >= budget:
             break
         result.pairs += 1
-        found = try_pair(built, in_metric, out_metric, x, x_prime, claim, oracle)
+        found = _tally(result, try_pair(built, in_metric, out_metric, x, x_prime, claim, oracle))
         if found is not None and found.outside:
             result.escape, found = _first_escape(result.escape, found), None
         confirmed = None if found is None else confirm(built, out_metric, found, quick, attempts)
@@ -344,7 +399,7 @@ def _random_search(
         d_in = data.draw(st.sampled_from([1, 2, 3, 4]))
         x, x_prime = data.draw(neighbours(domain, in_metric, d_in, max_size=8))
         result.pairs += 1
-        found = try_pair(built, in_metric, out_metric, x, x_prime, claim, oracle)
+        found = _tally(result, try_pair(built, in_metric, out_metric, x, x_prime, claim, oracle))
         if found is not None and found.outside:
             result.escape, found = _first_escape(result.escape, found), None
         confirmed = None if found is None else confirm(built, out_metric, found, quick, attempts)

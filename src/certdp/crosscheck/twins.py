@@ -1575,9 +1575,9 @@ def _report_noisy_max_gumbel_points(quick: bool) -> list[Point]:
                 code = f"dp.m.make_report_noisy_max_gumbel({space}, {scale!r})"
                 noise = None
                 if (T, monotonic, scale) == ("i32", False, 1.0):
-                    # equal scores: index 1 with probability 1/2 whichever way optimize is read
-                    sampler = f"(lambda m: lambda xs: [m([0, 0]) for _ in xs])({code})"
-                    noise = Noise("bernoulli", "i32", 0.5, sampler)
+                    # scores [1, 0] (max-divergence): index 1 with probability e^-1 / 2 when
+                    # "max" releases the maximum, 1 - e^-1 / 2 if it released the minimum
+                    noise = _selection_noise(code, "dp.max_divergence()", "m([1, 0])")
                 found.append(
                     Point(
                         "make_report_noisy_max_gumbel",
