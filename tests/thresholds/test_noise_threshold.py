@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import certdp.prelude as dp
-from certdp.core.errors import ContractError, MakeMeasurementError
+from certdp.core.errors import ContractError, MakeMeasurementError, MeasureMismatchError
 from certdp.measurements.noise_threshold.contract import CONTRACT
 
 make = dp.m.make_noise_threshold
@@ -66,7 +66,6 @@ def test_opendp_2922_numbers():
 @pytest.mark.parametrize(
     "measure, message",
     [
-        (dp.approximate(dp.approximate(dp.max_divergence())), "must be Approximate(MaxDivergence)"),
         (dp.max_divergence(), "must be Approximate(MaxDivergence)"),
         (dp.zero_concentrated_divergence(), "must be Approximate(MaxDivergence)"),
         ("Approximate<MaxDivergence>", "must be Approximate(MaxDivergence)"),
@@ -77,6 +76,17 @@ def test_other_measures_are_refused(measure, message):
         make(*space(), measure, 1.0, 5)
     assert error.value.parameter == "output_measure"
     assert message in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "inner", [lambda: dp.approximate(dp.max_divergence()), dp.renyi_divergence, lambda: "f64"]
+)
+def test_approximate_of_other_measures_is_refused(inner):
+    """As OpenDP 0.16: Approximate is built over max-divergence, zCDP or smoothed
+    max-divergence only (Approximate(Approximate(...)) and Approximate(Renyi) are refused)."""
+    with pytest.raises(MeasureMismatchError) as error:
+        dp.approximate(inner())
+    assert error.value.parameter == "measure"
 
 
 def test_then_form():
