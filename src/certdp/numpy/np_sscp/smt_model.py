@@ -33,7 +33,7 @@ __all__ = ["gram_model", "obligations", "MODELLED", "SCOPE"]
 
 _NAME = "make_np_sscp"
 #: (format, number of columns k, rows N) of the output-domain obligations.
-_DOMAIN_INSTANCES = (("f32", 2, 3), ("f64", 2, 3), ("f32", 3, 2), ("f64", 3, 2))
+_DOMAIN_INSTANCES = (("f32", 2, 4), ("f64", 2, 4), ("f32", 3, 3), ("f64", 3, 3))
 #: (format, k, N, size) of the stability obligations (size None: unknown).
 _STABILITY_INSTANCES = (("f64", 2, 3, None), ("f32", 3, 3, None), ("f64", 2, 2, 2))
 _D_INS = (1, 2, 3)
@@ -62,9 +62,17 @@ def gram_model(rows: list[list], sort) -> list[list]:
     return total
 
 
+def _all(terms: list):
+    """The conjunction of ``terms`` (never a one-argument ``and``, which SMT-LIB refuses)."""
+    terms = list(terms)
+    if not terms:
+        return z3.BoolVal(True)
+    return terms[0] if len(terms) == 1 else z3.And(*terms)
+
+
 def _same(a, b):
-    """Both NaN or the same bit pattern."""
-    return z3.Or(z3.And(z3.fpIsNaN(a), z3.fpIsNaN(b)), z3.fpToIEEEBV(a) == z3.fpToIEEEBV(b))
+    """Both NaN or the same bit pattern: SMT-LIB equality of floats (one NaN, -0 != +0)."""
+    return a == b
 
 
 def domain_instance(T: str, k: int, N: int) -> Obligation:
@@ -75,17 +83,20 @@ def domain_instance(T: str, k: int, N: int) -> Obligation:
 
     def violation():
         rows = [[z3.FP(f"x{r}_{c}", sort) for c in range(k)] for r in range(N)]
-        no_nan = z3.And(*[z3.Not(z3.fpIsNaN(v)) for row in rows for v in row])
+        no_nan = _all(z3.Not(z3.fpIsNaN(v)) for row in rows for v in row)
         g = gram_model(rows, sort)
-        symmetric_ok = z3.And(*[_same(g[i][j], g[j][i]) for i in range(k) for j in range(i)])
-        diagonal_ok = z3.And(
-            *[z3.And(z3.Not(z3.fpIsNaN(g[i][i])), z3.fpGEQ(g[i][i], z3.FPVal(0.0, sort)))
-              for i in range(k)]
-        )  # fmt: skip
-        shape_ok = z3.BoolVal(features == k and dtype == {"f32": "float32", "f64": "float64"}[T])
-        formula = z3.And(no_nan, z3.Not(z3.And(shape_ok, symmetric_ok, diagonal_ok)))
+        symmetric_ok = _all(_same(g[i][j], g[j][i]) for i in range(k) for j in range(i))
+        diagonal_ok = _all(
+            z3.And(z3.Not(z3.fpIsNaN(g[i][i])), z3.fpGEQ(g[i][i], z3.FPVal(0.0, sort)))
+            for i in range(k)
+        )
+        if features != k or dtype != {"f32": "float32", "f64": "float64"}[T]:
+            return [(z3.BoolVal(True), lambda m: {"num_features": features, "dtype": dtype})]
+        formula = z3.And(no_nan, z3.Not(z3.And(symmetric_ok, diagonal_ok)))
 
         def decode(m):
+            if isinstance(m, dict):  # a Bitwuzla model: {name: value}
+                return {"rows": [[m.get(str(v)) for v in row] for row in rows]}
             return {"rows": [[str(m.eval(v, True)) for v in row] for row in rows]}
 
         return [(formula, decode)]
@@ -97,6 +108,7 @@ def domain_instance(T: str, k: int, N: int) -> Obligation:
         format=T,
         size=N,
         violation=violation,
+        solver="bitwuzla",
     )
 
 
@@ -149,14 +161,14 @@ MODELLED = {
 SCOPE = {
     _NAME: Scope(
         formats=("f32", "f64"),
-        sizes=(2, 3),
+        sizes=(2, 3, 4),
         bound_to_code="the real make_np_sscp is built at each instance; its own map is called "
         "at each d_in, and the output domain's num_features and dtype are read from it; the "
         "model of sscp_matrix is tested equal to the code bit for bit on random arrays",
         bit_precise=(
             "symmetry and the non-negative, non-NaN diagonal of G(X) for every non-NaN array of "
-            "2 or 3 rows and 3 or 2 columns in IEEE binary32 and binary64 (z3 FP, round to "
-            "nearest even)",
+            "4 rows and 2 columns, or 3 rows and 3 columns, in IEEE binary32 and binary64 "
+            "(Bitwuzla, round to nearest even)",
             "the record-space witness d_sym(x, x') <= map(d_in) for every pair of datasets of "
             "at most 3 rows (rows as bit patterns), d_in = 1, 2, 3",
         ),
