@@ -159,12 +159,18 @@ def test_rounding_can_break_positive_semidefiniteness():
         (dp.numpy.array2_domain(num_columns=2, T="i32"), dp.symmetric_distance(), "input_domain", "f32 or f64"),
         (dp.numpy.array2_domain(num_columns=2, T="bool"), dp.symmetric_distance(), "input_domain", "f32 or f64"),
         (dp.numpy.array2_domain(norm=1.0, p=2, origin=[0.0, 1.0], T="f64"), dp.symmetric_distance(), "input_domain", "centred at 0"),
+        (dp.numpy.array2_domain(num_columns=2**28 + 1, nan=False, T="f64"), dp.symmetric_distance(), "input_domain", "at most 268435456 columns"),
     ],
 )  # fmt: skip
 def test_bad_constructor_input(domain, metric, parameter, message):
     with pytest.raises(MakeTransformationError, match=message) as raised:
         dp.numpy.make_np_sscp(domain, metric)
     assert raised.value.parameter == parameter
+
+
+def test_the_widest_domain_is_accepted():
+    t = sscp(num_columns=2**28, T="f32")
+    assert t.output_domain.num_features == 2**28 and t.map(1) == 1
 
 
 def test_zero_origin_vector_is_accepted():
@@ -213,6 +219,7 @@ def test_rows_outside_the_norm_are_refused():
         ({"size": 2.0}, "size"),
         ({"num_features": True}, "num_features"),
         ({"num_features": 1.5}, "num_features"),
+        ({"num_features": 2**28 + 1}, "num_features"),
         ({"T": "i32"}, "T"),
         ({"T": "bool"}, "T"),
     ],
@@ -227,7 +234,14 @@ def test_sscp_domain_defaults_and_normalisation():
     # OpenDP 0.16: _sscp_domain(norm=1, p=1, size=4, num_features=2, T="f32") is
     # NPSSCPDomain(num_features=2, norm=1, p=1, size=4, T=f32) (certdp stores the norm as 1.0)
     d = dp.numpy._sscp_domain(norm=1, p=1, size=4, num_features=2, T="f32")
-    assert (d.norm, type(d.norm), d.p, d.size, d.num_features, d.T) == (1.0, float, 1, 4, 2, dp.carrier("f32"))
+    assert (d.norm, type(d.norm), d.p, d.size, d.num_features, d.T) == (
+        1.0,
+        float,
+        1,
+        4,
+        2,
+        dp.carrier("f32"),
+    )
     assert repr(dp.numpy._sscp_domain()) == "NPSSCPDomain(T=f64)"
     assert d == dp.numpy._sscp_domain(norm=1.0, p=1, size=4, num_features=2, T="f32")
     assert d != dp.numpy._sscp_domain(norm=1.0, p=2, size=4, num_features=2, T="f32")

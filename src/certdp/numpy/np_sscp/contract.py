@@ -26,7 +26,7 @@ from certdp.core.metrics import symmetric_distance
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
 from certdp.numpy._support.preconditions import INPUT_DOMAIN_ARRAY2, INPUT_METRIC_SYMMETRIC
 from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
-from certdp.numpy.sscp_domain import sscp_matrix
+from certdp.numpy.sscp_domain.sscp_domain import MAX_FEATURES, sscp_matrix
 
 from .make_np_sscp import make_np_sscp
 
@@ -54,8 +54,12 @@ PRECONDITIONS = [
     ),
     Precondition(
         "input-domain-columns-known",
-        lambda a: _array2(a) and a.input_domain.num_columns is not None,
-        "input_domain must have a known number of columns",
+        lambda a: (
+            _array2(a)
+            and a.input_domain.num_columns is not None
+            and a.input_domain.num_columns <= MAX_FEATURES
+        ),
+        "input_domain must have a known number of columns, at most MAX_FEATURES (2^28)",
         parameter="input_domain",
     ),
     Precondition(

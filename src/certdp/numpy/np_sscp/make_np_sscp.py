@@ -20,7 +20,7 @@ from certdp.core.metrics import SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.numpy.array2_domain import NPArray2Domain
-from certdp.numpy.sscp_domain import _sscp_domain, sscp_matrix
+from certdp.numpy.sscp_domain.sscp_domain import MAX_FEATURES, _sscp_domain, sscp_matrix
 
 __all__ = ["make_np_sscp", "then_np_sscp"]
 
@@ -54,6 +54,12 @@ def make_np_sscp(input_domain, input_metric) -> Transformation:
     if input_domain.origin is not None and np.any(input_domain.origin != 0):  # label: origin-check
         raise MakeTransformationError(
             "the norm ball must be centred at 0: the output domain has no origin",
+            parameter="input_domain",
+        )
+    if input_domain.num_columns > MAX_FEATURES:  # label: width-check
+        raise MakeTransformationError(
+            f"must have at most {MAX_FEATURES} columns (the output is a square matrix of that "
+            "width)",
             parameter="input_domain",
         )
     output_domain = _sscp_domain(  # label: output-domain

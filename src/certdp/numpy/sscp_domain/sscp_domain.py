@@ -24,13 +24,16 @@ from certdp.core.domains import Domain, refuse
 from certdp.core.errors import MakeDomainError, shown
 from certdp.core.types import carrier
 
-__all__ = ["NPSSCPDomain", "_sscp_domain", "sscp_matrix"]
+__all__ = ["MAX_FEATURES", "NPSSCPDomain", "_sscp_domain", "sscp_matrix"]
 
 # proof: begin sscp-domain
 _DTYPES = {"f32": np.float32, "f64": np.float64}  # label: sscp-dtypes
 #: Products held in memory at once by ``sscp_matrix`` (a block of rows); the result does not
 #: depend on it.
 _BLOCK_ENTRIES = 1 << 22  # label: block-entries
+#: The most features an sscp domain describes: a 2^28 x 2^28 matrix (2^59 bytes in f64), so
+#: that NumPy can address every array ``sscp_matrix`` makes (at most 2^60 bytes).
+MAX_FEATURES = 1 << 28  # label: max-features
 
 
 def sscp_matrix(x: np.ndarray) -> np.ndarray:
@@ -145,6 +148,11 @@ def _sscp_domain(*, norm=None, p=None, size=None, num_features=None, T="f64") ->
         norm, p = float(norm), int(p)
     size = _count(size, "size")
     num_features = _count(num_features, "num_features")
+    if num_features is not None and num_features > MAX_FEATURES:  # label: sscp-features-cap
+        raise MakeDomainError(
+            f"must be at most {MAX_FEATURES} (a matrix NumPy can address), got {num_features}",
+            parameter="num_features",
+        )
     T = carrier(T)
     if T.name not in _DTYPES:  # label: sscp-t-check
         raise MakeDomainError(f"must be f32 or f64, not {T}", parameter="T")
