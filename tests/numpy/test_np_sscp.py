@@ -232,11 +232,12 @@ def test_bad_sscp_domain_parameters(kwargs, parameter):
 
 def test_sscp_domain_defaults_and_normalisation():
     # OpenDP 0.16: _sscp_domain(norm=1, p=1, size=4, num_features=2, T="f32") is
-    # NPSSCPDomain(num_features=2, norm=1, p=1, size=4, T=f32) (certdp stores the norm as 1.0)
+    # NPSSCPDomain(num_features=2, norm=1, p=1, size=4, T=f32) (certdp keeps an int norm too)
     d = dp.numpy._sscp_domain(norm=1, p=1, size=4, num_features=2, T="f32")
+    assert repr(d) == "NPSSCPDomain(num_features=2, norm=1, p=1, size=4, T=f32)"
     assert (d.norm, type(d.norm), d.p, d.size, d.num_features, d.T) == (
-        1.0,
-        float,
+        1,
+        int,
         1,
         4,
         2,

@@ -82,8 +82,9 @@ def test_half_the_map_in_the_code_is_refuted(tmp_path):
     assert summary["status"] == "counterexample", summary
 
 
-def test_an_output_domain_of_the_wrong_width_is_refuted(tmp_path):
-    edit = ("num_features=input_domain.num_columns,", "num_features=None,")
+def test_an_output_domain_of_the_wrong_dtype_is_refuted(tmp_path):
+    """An f64 output domain for f32 data refuses every output of an f32 instance: unsound."""
+    edit = ("T=input_domain.T,", 'T="f64",')
     summary = prove_edited(tmp_path, "make_np_sscp", {FILE: [edit]}, select="output domain")
     assert summary["status"] == "counterexample", summary
 

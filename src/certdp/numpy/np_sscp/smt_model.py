@@ -8,11 +8,14 @@ on random f32 and f64 arrays and checks that it equals the code bit for bit.
 
 Obligations (satisfiable exactly when the theorem has a counterexample at that instance):
 
-* ``output domain``: for every array of ``N`` rows of width ``k`` whose entries are any
-  non-NaN values of the format (infinities and subnormals included), ``G(X)`` is symmetric
-  (entries ``(i, j)`` and ``(j, i)`` both NaN or bitwise equal) and its diagonal is not NaN and
-  ``>= 0``: the membership rules of the ``_sscp_domain`` the real constructor builds (its
-  ``num_features`` and dtype are read from it).
+* ``output domain``: two parts.  (a) Bound to the code: the real constructor's function is
+  run on every enumerated array (``enumerated_arrays``: at most 2 rows of special entries,
+  signed zeros, infinities, subnormals, the largest finite values; the empty array too) and
+  the REAL ``admit`` of the output domain it builds must accept each output; a refusal is a
+  counterexample.  (b) Abstraction: for every array of ``N`` rows of width ``k`` whose entries
+  are any non-NaN values of the format, ``G(X)`` is symmetric (entries ``(i, j)`` and
+  ``(j, i)`` both NaN or bitwise equal) with a non-NaN diagonal ``>= 0``; these rules are
+  restated in z3 from the domain lemma, not read from ``admit``.
 * ``stability``: for datasets ``x, x'`` of at most ``N`` rows (a row is a record: the bit
   pattern of its ``k`` entries) with ``d_sym(x, x') <= d_in``, the pair itself witnesses the
   record-space closeness of the outputs at the real constructor's ``map(d_in)``, that is
@@ -22,12 +25,16 @@ Obligations (satisfiable exactly when the theorem has a counterexample at that i
 
 from __future__ import annotations
 
+import itertools
+
+import numpy as np
 import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt import FORMATS, float_sort
 from certdp.contracts.smt_code import Scope
 from certdp.contracts.smt_datasets import symmetric
+from certdp.core.errors import FailedFunctionError
 
 __all__ = ["gram_model", "obligations", "MODELLED", "SCOPE"]
 
@@ -75,13 +82,52 @@ def _same(a, b):
     return a == b
 
 
+def _specials(dtype) -> list:
+    """Signed zeros, small integers, a half, the smallest subnormals, the largest finite values
+    and the infinities of ``dtype``."""
+    info = np.finfo(dtype)
+    tiny = np.nextafter(dtype(0), dtype(1))
+    values = [0.0, -0.0, 1.0, -1.0, 0.5, 3.0, tiny, -tiny, info.max, -info.max, np.inf, -np.inf]
+    return [dtype(v) for v in values]
+
+
+def enumerated_arrays(T: str, k: int):
+    """Every array of ``k`` columns and at most 2 rows over the special entries when ``k <= 2``;
+    for wider ``k``, every one-row array over them and every two-row array over a smaller set
+    (signed zeros, 1, infinities).  Empty arrays included."""
+    dtype = {"f32": np.float32, "f64": np.float64}[T]
+    values = _specials(dtype)
+    rows = list(itertools.product(values, repeat=k))
+    pair_rows = rows if k <= 2 else list(itertools.product(values[:3] + values[-2:], repeat=k))
+    yield np.zeros((0, k), dtype=dtype)
+    for row in rows:
+        yield np.array([row], dtype=dtype)
+    for first, second in itertools.product(pair_rows, repeat=2):
+        yield np.array([first, second], dtype=dtype)
+
+
+def refused_output(built, T: str, k: int):
+    """The first enumerated array whose output the REAL output domain refuses (its ``admit``),
+    with the rule it gives, or ``None``.  The outputs are computed by the real function."""
+    domain = built.output_domain
+    for x in enumerated_arrays(T, k):
+        out = built.function(x)
+        try:
+            domain.admit(out)
+        except FailedFunctionError as error:
+            return x, str(error)
+    return None
+
+
 def domain_instance(T: str, k: int, N: int) -> Obligation:
     built = _built(T, k)
     sort = float_sort(T)
-    features = built.output_domain.num_features
-    dtype = built.output_domain.dtype.name
 
     def violation():
+        refused = refused_output(built, T, k)
+        if refused is not None:  # the real admit refuses a real output: a counterexample
+            x, rule = refused
+            return [(z3.BoolVal(True), lambda m: {"rows": x.tolist(), "refused": rule})]
         rows = [[z3.FP(f"x{r}_{c}", sort) for c in range(k)] for r in range(N)]
         no_nan = _all(z3.Not(z3.fpIsNaN(v)) for row in rows for v in row)
         g = gram_model(rows, sort)
@@ -90,8 +136,6 @@ def domain_instance(T: str, k: int, N: int) -> Obligation:
             z3.And(z3.Not(z3.fpIsNaN(g[i][i])), z3.fpGEQ(g[i][i], z3.FPVal(0.0, sort)))
             for i in range(k)
         )
-        if features != k or dtype != {"f32": "float32", "f64": "float64"}[T]:
-            return [(z3.BoolVal(True), lambda m: {"num_features": features, "dtype": dtype})]
         formula = z3.And(no_nan, z3.Not(z3.And(symmetric_ok, diagonal_ok)))
 
         def decode(m):
@@ -103,8 +147,9 @@ def domain_instance(T: str, k: int, N: int) -> Obligation:
 
     return Obligation(
         constructor=_NAME,
-        claim=f"output domain {T} k={k} N={N}: G(X) of every non-NaN array is symmetric with "
-        "a non-negative, non-NaN diagonal, of the output domain's size and dtype",
+        claim=f"output domain {T} k={k} N={N}: the real output domain admits the real output "
+        "of every enumerated array (<= 2 rows of special entries), and G(X) of every non-NaN "
+        f"array of {N} rows is symmetric with a non-negative, non-NaN diagonal",
         format=T,
         size=N,
         violation=violation,
@@ -163,8 +208,10 @@ SCOPE = {
         formats=("f32", "f64"),
         sizes=(2, 3, 4),
         bound_to_code="the real make_np_sscp is built at each instance; its own map is called "
-        "at each d_in, and the output domain's num_features and dtype are read from it; the "
-        "model of sscp_matrix is tested equal to the code bit for bit on random arrays",
+        "at each d_in; its real function is run on every enumerated array (at most 2 rows of "
+        "special entries) and the real admit of the output domain it builds must accept each "
+        "output (so num_features, dtype, symmetry and the diagonal rule are the code's there); "
+        "the model of sscp_matrix is tested equal to the code bit for bit on random arrays",
         bit_precise=(
             "symmetry and the non-negative, non-NaN diagonal of G(X) for every non-NaN array of "
             "4 rows and 2 columns, or 3 rows and 3 columns, in IEEE binary32 and binary64 "
@@ -175,6 +222,9 @@ SCOPE = {
         assumed=(
             "that sscp_matrix computes G(X) (the lemma of sscp_domain.tex and the test against "
             "the model); that the rows of a 2-D array are its records",
+            "abstraction: for the arrays the solver ranges over (not only the enumerated ones), "
+            "membership is the z3 restatement of admit's rules (symmetric, NaN pairs allowed; "
+            "diagonal non-NaN and >= 0) from the domain lemma, not the code of admit",
         ),
         instances="f32/f64 with k = 2, 3; unknown size, and size 2",
     )

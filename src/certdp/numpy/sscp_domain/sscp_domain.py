@@ -46,7 +46,7 @@ def sscp_matrix(x: np.ndarray) -> np.ndarray:
             rows = x[start : start + block]
             products = rows[:, :, None] * rows[:, None, :]  # label: gram-products
             steps = np.concatenate((total[None], products))  # label: gram-stack
-            total = np.add.accumulate(steps, axis=0)[-1]  # label: gram-accumulate
+            total = np.add.accumulate(steps, axis=0)[-1].copy()  # label: gram-accumulate
     return total  # label: gram-result
 
 
@@ -145,7 +145,8 @@ def _sscp_domain(*, norm=None, p=None, size=None, num_features=None, T="f64") ->
             )
         if type(p) not in (int, float, Fraction) or p not in (1, 2):  # label: sscp-p-check
             raise MakeDomainError(f"must be 1 or 2, got {shown(p)}", parameter="p")
-        norm, p = float(norm), int(p)
+        # an int norm stays an int (OpenDP keeps and prints it so); any other becomes a float
+        norm, p = (norm if type(norm) is int else float(norm)), int(p)  # label: sscp-norm-store
     size = _count(size, "size")
     num_features = _count(num_features, "num_features")
     if num_features is not None and num_features > MAX_FEATURES:  # label: sscp-features-cap
