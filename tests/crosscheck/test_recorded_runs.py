@@ -37,8 +37,13 @@ def test_recorded_run(name):
     assert not [f for f in tree if f["severity"] == "suspect"]  # sqrt(S) * d_in is no floor
     idealized = {f["twin"] for f in data["findings"] if f["severity"] == "idealized"}
     # the float sums' rounding, which OpenDP builds only under idealized-numerics (np_sum, and
-    # private_np_mean through its np_sum)
-    assert idealized == {"make_np_sum", "make_private_np_mean"}
+    # private_np_mean through its np_sum); np_sscp: its rounded X^T X leaves its own domain
+    # (an overflowed entry is not finite; a rounded rank-one matrix has a negative eigenvalue)
+    assert idealized == {"make_np_sum", "make_private_np_mean", "make_np_sscp"}
+    sscp = [f for f in data["findings"] if f["twin"] == "make_np_sscp"]
+    assert sscp and all(
+        f["check"] == "domain" and "own output domain" in f["summary"] for f in sscp
+    )
     lines = digest(data)
     assert lines[0].startswith("target opendp.prelude")
     assert any("Pairwise<f64>" in line for line in lines)

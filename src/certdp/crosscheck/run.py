@@ -217,6 +217,11 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
             if point.search == "coupling":
                 size = int(re.search(r"size=(\d+)", point.code).group(1))
                 found, details = search_coupling(built, space, size, quick)
+            elif point.search == "record-space":
+                from .record_space import search_record_space
+
+                found = search_record_space(built, space, quick, oracle)
+                details = found.details
             else:
                 found = search_pairs(built, space, quick, 10 if quick else 25, oracle)
                 details = found.details

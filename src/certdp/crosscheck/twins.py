@@ -564,6 +564,30 @@ def _np_count_points(quick: bool) -> list[Point]:
     return found
 
 
+@register("make_np_sscp", "transformation")
+def _np_sscp_points(quick: bool) -> list[Point]:
+    """The output metric is the symmetric distance of the datasets behind the matrices (record
+    space), so the search is the record-space one (the pair search would measure the matrices'
+    rows as records)."""
+    found = []
+    for T in ("f64",) if quick else FLOAT_TYPES:
+        for norm in (None, 1.0) if quick else (None, 1.0, 1e200):
+            for p in (2,) if quick or norm is None else (1, 2):
+                for size in (None,) if quick else (None, 10):
+                    parts = [f"T={T!r}", "nan=False", "num_columns=3"]
+                    parts += [] if norm is None else [f"norm={norm!r}", f"p={p}"]
+                    parts += [] if size is None else [f"size={size}"]
+                    domain = f"dp.numpy.array2_domain({', '.join(parts)})"
+                    code = f"np_constructor(dp, 'make_np_sscp')({domain}, dp.symmetric_distance())"
+                    space = f"{domain}, dp.symmetric_distance()"
+                    found.append(
+                        Point(
+                            "make_np_sscp", code, _d_ins(quick), space=space, search="record-space"
+                        )
+                    )
+    return found
+
+
 @register("make_private_np_mean", "measurement")
 def _private_np_mean_points(quick: bool) -> list[Point]:
     """The mean's noise is the Laplace (p = 1) or Gaussian (p = 2) noise of scale ``scale * n``
