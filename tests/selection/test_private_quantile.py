@@ -1,0 +1,243 @@
+"""make_private_quantile: maps beside OpenDP 0.16's, releases, bad inputs, contract."""
+
+import dataclasses
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+import certdp.prelude as dp
+from certdp.contracts.contract import PrivacyViolation
+from certdp.core.errors import ContractError, MakeMeasurementError, MakeTransformationError
+from certdp.measurements.private_quantile.contract import CONTRACT
+from certdp.measurements.private_quantile.smt_model import composed_bound
+
+CANDIDATES = {"i32": [0, 10, 20, 30], "i64": [1, 2], "f32": [-1.5, 0.1, 2.5],
+              "f64": [0.0, 10.0, 20.0, 30.0]}  # fmt: skip
+METRICS = {"sd": dp.symmetric_distance(), "idd": dp.insert_delete_distance()}
+MEASURES = {"pure": dp.max_divergence(), "zcdp": dp.zero_concentrated_divergence()}
+
+
+def domain(T, size=None):
+    atom = dp.atom_domain(T=T, nan=False) if T.startswith("f") else dp.atom_domain(T=T)
+    return dp.vector_domain(atom, size=size)
+
+
+def quantile(
+    T="f64", size=None, metric="sd", measure="pure", alpha=0.5, scale=1.0, candidates=None
+):
+    candidates = CANDIDATES[T] if candidates is None else candidates
+    return dp.m.make_private_quantile(
+        domain(T, size), METRICS[metric], MEASURES[measure], candidates, alpha, scale
+    )
+
+
+# OpenDP 0.16: dp.m.make_private_quantile(dp.vector_domain(<atom of T>, size=size), <metric>,
+#   <measure>, <candidates of T above>, alpha, scale).map(d_in) for d_in = 0, 1, 2, 3, 4
+#   (contrib enabled; atom_domain(T=T, nan=False) for floats).  certdp's map equals it.
+OPENDP_EQUAL = [
+    ("f32", 100, "sd", "pure", 0.0, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("f32", 100, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("f32", 1000000, "sd", "pure", 0.3, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("f32", 7, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("f32", None, "sd", "pure", 0.0, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
+    ("f32", None, "sd", "pure", 0.3, 1.0, (0.0, 1.4000000000000001, 2.8000000000000003, 4.2, 5.6000000000000005)),
+    ("f32", None, "sd", "zcdp", 0.5, 1.0, (0.0, 0.125, 0.5, 1.125, 2.0)),
+    ("f64", 100, "sd", "pure", 1.0, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("f64", 100, "sd", "zcdp", 0.5, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("f64", 1000000, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("f64", 7, "sd", "zcdp", 0.0, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("f64", None, "sd", "pure", 0.3, 1.0, (0.0, 1.4000000000000001, 2.8000000000000003, 4.2, 5.6000000000000005)),
+    ("f64", None, "sd", "zcdp", 0.0, 1.0, (0.0, 0.5, 2.0, 4.5, 8.0)),
+    ("f64", None, "sd", "pure", 1.0, 3.0, (0.0, 0.6666666666666667, 1.3333333333333335, 2.0, 2.666666666666667)),
+    ("f64", None, "idd", "zcdp", 1.0, 0.5, (0.0, 2.0, 8.0, 18.0, 32.0)),
+    ("f64", 7, "idd", "pure", 0.0, 0.5, (0.0, 0.0, 4.0, 4.0, 8.0)),
+    ("f64", 100, "idd", "pure", 0.3, 3.0, (0.0, 0.0, 0.6666666666666667, 0.6666666666666667, 1.3333333333333335)),
+    ("i32", 100, "sd", "pure", 0.5, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("i32", 1000000, "sd", "pure", 1.0, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("i32", 7, "sd", "pure", 0.3, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("i32", None, "sd", "pure", 0.0, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
+    ("i32", None, "sd", "pure", 0.5, 1.0, (0.0, 1.0, 2.0, 3.0, 4.0)),
+    ("i32", None, "sd", "pure", 1.0, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
+    ("i32", None, "idd", "pure", 0.5, 0.5, (0.0, 2.0, 4.0, 6.0, 8.0)),
+    ("i32", 1000000, "idd", "zcdp", 0.5, 0.5, (0.0, 0.0, 2.0, 2.0, 8.0)),
+    ("i64", 100, "sd", "zcdp", 0.5, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("i64", 1000000, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("i64", 7, "sd", "zcdp", 1.0, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("i64", None, "sd", "pure", 0.5, 1.0, (0.0, 1.0, 2.0, 3.0, 4.0)),
+    ("i64", None, "sd", "zcdp", 0.5, 1.0, (0.0, 0.125, 0.5, 1.125, 2.0)),
+]  # fmt: skip
+
+# Where the formula's value is no float: OpenDP 0.16's map (same call as above) rounds up step
+# by step, certdp's once; (..., OpenDP's maps, certdp's maps).
+OPENDP_ABOVE = [
+    ("i32", None, "sd", "zcdp", 0.3, 1.0,
+     (0.0, 0.24500000000000005, 0.9800000000000002, 2.2050000000000005, 3.920000000000001),
+     (0.0, 0.24500000000000002, 0.9800000000000001, 2.205, 3.9200000000000004)),
+    ("i32", None, "idd", "zcdp", 0.5, 3.0,
+     (0.0, 0.013888888888888893, 0.05555555555555557, 0.125, 0.2222222222222223),
+     (0.0, 0.01388888888888889, 0.05555555555555556, 0.125, 0.22222222222222224)),
+    ("i32", 7, "sd", "zcdp", 0.0, 3.0,
+     (0.0, 0.0, 0.05555555555555557, 0.05555555555555557, 0.2222222222222223),
+     (0.0, 0.0, 0.05555555555555556, 0.05555555555555556, 0.22222222222222224)),
+    # size 1500, alpha 0.3: den = (2**64 - 1) // 1500 and fl(0.1 * den) > den / 10
+    ("f64", 1500, "sd", "zcdp", 0.3, 0.1,
+     (0.0, 0.0, 50.0, 50.0, 200.0),
+     (0.0, 0.0, 49.99999999999999, 49.99999999999999, 199.99999999999997)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("T, size, metric, measure, alpha, scale, maps", OPENDP_EQUAL)
+def test_maps_equal_opendps(T, size, metric, measure, alpha, scale, maps):
+    m = quantile(T, size, metric, measure, alpha, scale)
+    assert tuple(m.map(d_in) for d_in in range(5)) == maps
+    assert repr(m.output_measure) == repr(MEASURES[measure])
+
+
+def _exact(size, measure, alpha, scale, d_in):
+    return composed_bound(size, measure == "zcdp", alpha, scale, d_in)
+
+
+@pytest.mark.parametrize("T, size, metric, measure, alpha, scale, opendp, ours", OPENDP_ABOVE)
+def test_maps_below_opendps_are_the_least_floats_above_the_exact_value(
+    T, size, metric, measure, alpha, scale, opendp, ours
+):
+    m = quantile(T, size, metric, measure, alpha, scale)
+    found = tuple(m.map(d_in) for d_in in range(5))
+    assert found == ours and found != opendp
+    for d_in, (value, theirs) in enumerate(zip(found, opendp)):
+        exact = _exact(size, measure, alpha, scale, d_in)
+        assert exact <= Fraction(value) <= Fraction(theirs)
+        if value > 0:  # the next float down is below the exact value: rounded up once
+            assert Fraction(math.nextafter(value, 0.0)) < exact
+
+
+# OpenDP 0.16 at scale 0 (the exact argmin of the scores, ties to the larger index):
+# dp.m.make_private_quantile(dp.vector_domain(<atom>), dp.symmetric_distance(), <measure>,
+#   candidates, alpha, 0.0)(data), the same under both measures.
+SCALE_ZERO = [
+    ("f64", [1.0, 2.0, 3.0], [2.0, 2.0, 2.1], {0.0: 2.0, 0.5: 2.0, 1.0: 3.0, 0.3: 2.0}),
+    ("i32", [0, 10, 20, 30], [1, 2, 3, 11, 12, 25], {0.0: 0, 0.5: 10, 1.0: 30, 0.3: 10}),
+    ("f64", [0.0, 10.0], [5.0], {0.0: 0.0, 0.5: 10.0, 1.0: 10.0, 0.3: 0.0}),
+    ("i32", [0, 5, 9], [], {0.0: 9, 0.5: 9, 1.0: 9, 0.3: 9}),
+]
+
+
+@pytest.mark.parametrize("T, candidates, data, expected", SCALE_ZERO)
+@pytest.mark.parametrize("measure", ["pure", "zcdp"])
+def test_scale_zero_releases_opendps_candidate(T, candidates, data, expected, measure):
+    for alpha, value in expected.items():
+        m = quantile(T, None, "sd", measure, alpha, 0.0, candidates=candidates)
+        released = m(data)
+        assert released == value and type(released) is type(value)
+        assert m.map(0) == 0.0 and m.map(1) == math.inf
+
+
+def test_an_f32_candidate_is_released_as_its_f32_value():
+    # OpenDP 0.16: ...(dp.vector_domain(dp.atom_domain(T="f32", nan=False)), symmetric_distance(),
+    #   max_divergence(), [0.1, 0.2], 0.5, 0.0)([0.1, 0.1, 0.1]) == 0.10000000149011612
+    m = quantile("f32", None, "sd", "pure", 0.5, 0.0, candidates=[0.1, 0.2])
+    assert m([0.1, 0.1, 0.1]) == 0.10000000149011612
+
+
+def test_releases_are_candidates():
+    for measure in MEASURES:
+        m = quantile("i32", None, "sd", measure, 0.5, 1.0)
+        for _ in range(20):
+            assert m(list(range(40))) in CANDIDATES["i32"]
+
+
+def test_numpy_candidates_and_partial_form():
+    space = domain("f64"), dp.symmetric_distance()
+    built = space >> dp.m.then_private_quantile(
+        dp.max_divergence(), np.linspace(0.0, 1.0, 5), 0.5, 1.0
+    )
+    assert [built.map(d) for d in range(4)] == [0.0, 1.0, 2.0, 3.0]
+    assert built([0.5] * 9) in (0.0, 0.25, 0.5, 0.75, 1.0)
+    direct = dp.m.make_private_quantile(*space, dp.max_divergence(), [0.0, 1.0], 0.5, 0.0)
+    assert direct([0.9, 0.9]) == 1.0
+
+
+def test_an_int_scale_is_read_as_its_float():
+    assert quantile(scale=1).map(3) == quantile(scale=1.0).map(3) == 3.0
+
+
+T_ERR, M_ERR = MakeTransformationError, MakeMeasurementError
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, parameter, message",
+    [
+        ({"candidates": [3.0, 1.0, 2.0]}, T_ERR, "candidates", "strictly increasing"),
+        ({"candidates": [1.0, 1.0, 2.0]}, T_ERR, "candidates", "strictly increasing"),
+        ({"candidates": [-0.0, 0.0]}, T_ERR, "candidates", "strictly increasing"),
+        ({"candidates": [1.0, float("nan")]}, T_ERR, "candidates", "non-NaN"),
+        ({"candidates": []}, T_ERR, "candidates", "non-empty"),
+        ({"candidates": "abc"}, T_ERR, "candidates", "list"),
+        ({"alpha": -0.1}, T_ERR, "alpha", r"within \[0, 1\]"),
+        ({"alpha": 1.1}, T_ERR, "alpha", r"within \[0, 1\]"),
+        ({"alpha": float("nan")}, T_ERR, "alpha", r"within \[0, 1\]"),
+        ({"alpha": "0.5"}, T_ERR, "alpha", "float"),
+        ({"scale": -1.0}, M_ERR, "scale", "finite and non-negative"),
+        ({"scale": float("nan")}, M_ERR, "scale", "finite and non-negative"),
+        ({"scale": float("inf")}, M_ERR, "scale", "finite and non-negative"),
+        ({"scale": -2}, M_ERR, "scale", "finite and non-negative"),
+        ({"scale": 10**400}, M_ERR, "scale", "beyond f64"),
+        ({"scale": "1.0"}, M_ERR, "scale", "must be a float"),
+        ({"scale": True}, M_ERR, "scale", "must be a float"),
+        ({"scale": 1e308, "alpha": 0.3}, M_ERR, "scale", "overflows f64"),
+        ({"output_measure": dp.approximate(dp.max_divergence())}, M_ERR, "output_measure", "max_divergence"),
+        ({"input_metric": dp.linf_distance(T="f64")}, T_ERR, "input_metric", "symmetric"),
+        ({"input_domain": dp.vector_domain(dp.atom_domain(T="f64"))}, T_ERR, "input_domain", "nan"),
+        ({"input_domain": dp.vector_domain(dp.atom_domain(T="String"))}, T_ERR, "input_domain", "numeric"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_refused_naming_the_parameter(kwargs, error, parameter, message):
+    arguments = {"input_domain": domain("f64"), "input_metric": dp.symmetric_distance(),
+                 "output_measure": dp.max_divergence(), "candidates": [0.0, 1.0],
+                 "alpha": 0.5, "scale": 1.0} | kwargs  # fmt: skip
+    with pytest.raises(error, match=message) as raised:
+        dp.m.make_private_quantile(**arguments)
+    assert raised.value.parameter == parameter
+    assert isinstance(raised.value, dp.DPError)
+
+
+def test_data_outside_the_domain_is_refused_at_invocation():
+    m = quantile("f64", 3)
+    for bad in ([1.0, 2.0], [1.0, float("nan"), 2.0], ["a", "b", "c"]):
+        with pytest.raises(dp.FailedFunctionError):
+            m(bad)
+
+
+def test_contract_verifies():
+    report = CONTRACT.verify(max_examples=30)
+    assert report.examples > 0 and report.max_tightness <= 1
+
+
+def test_contract_refutes_half_the_map():
+    kwargs = {"input_domain": domain("i32"), "input_metric": dp.symmetric_distance(),
+              "output_measure": dp.max_divergence(), "candidates": [0, 1, 2], "alpha": 0.5,
+              "scale": 1.0}  # fmt: skip
+    built = dp.m.make_private_quantile(**kwargs)
+    fixed = dataclasses.replace(CONTRACT, arguments=lambda: st.just(kwargs))
+    with pytest.raises(PrivacyViolation):
+        fixed.verify(map_override=lambda d_in: built.map(d_in) / 2, max_examples=60)
+
+
+def test_contract_at_run_time():
+    dp.enable_contracts()
+    with pytest.raises(ContractError) as raised:
+        dp.m.make_private_quantile(
+            domain("f64"), dp.symmetric_distance(), dp.max_divergence(), [2.0, 1.0], 0.5, 1.0
+        )
+    assert raised.value.condition == "candidates-strictly-increasing"
+    with pytest.raises(ContractError) as raised:
+        dp.m.make_private_quantile(
+            domain("f64"), dp.symmetric_distance(), dp.max_divergence(), [1.0], 0.5, -1.0
+        )
+    assert raised.value.condition == "scale-finite"
+    m = quantile("i32", None, "sd", "zcdp", 0.3, 1.0)
+    assert m.map(1) == 0.24500000000000002
+    assert m([1, 2, 3]) in CANDIDATES["i32"]
