@@ -264,3 +264,22 @@ def test_a_bounded_float_domain_is_accepted():
     bounded = dp.vector_domain(dp.atom_domain(bounds=(0.0, 10.0)))
     m = dp.m.make_private_quantile(bounded, SD, dp.max_divergence(), [1.0, 2.0], 0.5, 0.0)
     assert m.map(0) == 0.0 and m([2.0, 2.0, 9.0]) == 2.0
+
+
+@pytest.mark.parametrize("measure", ["pure", "zcdp"])
+def test_release_matches_the_exact_law_of_noisy_max_of_the_negated_scores(measure):
+    from scipy import stats
+
+    from certdp.measurements._selection.contract_support import ranking_law
+
+    candidates, data, draws = [0, 5, 10], [1, 2, 6, 7, 8, 12], 3000
+    m = quantile("i32", None, "sd", measure, 0.5, 1.0, candidates=candidates)
+    scores = dp.t.make_quantile_score_candidates(domain("i32"), SD, candidates, 0.5)(data)
+    assert scores == [6, 2, 4]  # |1/2 * #below - 1/2 * #above| scaled by den = 2
+    noise = "exponential" if measure == "pure" else "gumbel"
+    law = ranking_law(scores, 2, 1, True, noise)  # noise scale 1.0 * den
+    counts = dict.fromkeys(candidates, 0)
+    for _ in range(draws):
+        counts[m(data)] += 1
+    expected = [float(law[(i,)]) * draws for i in range(3)]
+    assert stats.chisquare([counts[c] for c in candidates], expected).pvalue > 1e-7
