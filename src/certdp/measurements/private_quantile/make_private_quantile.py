@@ -17,6 +17,7 @@ from certdp.core.partial import partial_constructor
 from certdp.core.postprocess import Function, postprocess
 from certdp.core.transformation import Measurement
 from certdp.measurements.noisy_max import make_noisy_max
+from certdp.transformations._dataset.arguments import dataset_input
 from certdp.transformations.quantile_score_candidates import make_quantile_score_candidates
 from certdp.transformations.quantile_score_candidates.make_quantile_score_candidates import (
     _candidates,
@@ -52,10 +53,11 @@ def make_private_quantile(
 ) -> Measurement:
     """Release the candidate with the noisy least ``alpha``-quantile score (noisy max of the
     negated scores, noise scale ``scale * den``); max-divergence or zCDP."""
+    T = dataset_input(input_domain, input_metric).T  # label: element-type
+    values = _candidates(candidates, T) if T.is_numeric else ()  # label: values
     scores = make_quantile_score_candidates(  # label: scores
-        input_domain, input_metric, candidates, alpha
+        input_domain, input_metric, values, alpha
     )
-    values = _candidates(candidates, input_domain.element_domain.T)  # label: values
     den = score_constants(input_domain.size, float(alpha))[1]  # label: den
     noise_scale = _scale(scale) * float(den)  # label: noise-scale
     if not math.isfinite(noise_scale):  # label: noise-scale-finite
