@@ -9,10 +9,16 @@ distinct), so the released candidates have exactly that divergence.
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
+from fractions import Fraction
+
 import sympy
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, MeasurementContract, Precondition
+from certdp.core.admission import sequence_parameter
+from certdp.core.domains import carrier_constant
 from certdp.core.measures import MaxDivergence
 from certdp.measurements._selection.contract_support import BOUND as SELECTION_BOUND
 from certdp.measurements._selection.contract_support import (
@@ -50,7 +56,7 @@ SYMBOL_MEANINGS = {
 
 def noise_scale(input_domain, alpha, scale) -> float:
     """``fl(scale * fl(den))``, computed from the arguments as the proof states it."""
-    den = score_constants(input_domain.size, float(alpha))[1]
+    den = score_constants(input_domain.size, float(alpha_float(alpha)))[1]
     return float(scale) * float(den)
 
 
@@ -61,9 +67,23 @@ def parameters(args, built) -> dict:
     return found
 
 
+def sorted_values(candidates, T) -> list:
+    """The candidates as values of ``T`` in increasing order (the proof's C)."""
+    return sorted(carrier_constant(c, T) for c in candidates)
+
+
+def alpha_float(alpha):
+    """A ``Fraction`` or ``Decimal`` alpha as its nearest float, as the proof reads it."""
+    return float(alpha) if type(alpha) in (Fraction, Decimal) else alpha
+
+
 def divergence(built, kwargs, x, x_prime):
+    T = kwargs["input_domain"].element_domain.T
     scores = make_quantile_score_candidates(
-        kwargs["input_domain"], kwargs["input_metric"], kwargs["candidates"], kwargs["alpha"]
+        kwargs["input_domain"],
+        kwargs["input_metric"],
+        sorted_values(kwargs["candidates"], T),
+        alpha_float(kwargs["alpha"]),
     )
     sigma = noise_scale(kwargs["input_domain"], kwargs["alpha"], kwargs["scale"])
     return divergence_of(
@@ -97,6 +117,32 @@ def _scale_ok(a) -> bool:
     return value == value and 0 <= value < float("inf")
 
 
+def _candidates_ok(a) -> bool:
+    candidates = a.candidates
+    candidates = list(candidates) if type(candidates) is range else candidates
+    candidates = sequence_parameter(candidates)  # an array or Series: its list of values
+    if type(candidates) not in (list, tuple) or not candidates:
+        return False
+    T = a.input_domain.element_domain.T
+    values = [carrier_constant(c, T) for c in candidates]
+    if any(v is None or (T.is_float and math.isnan(v)) for v in values):
+        return False
+    ordered = sorted(values)
+    return all(ordered[i - 1] < ordered[i] for i in range(1, len(ordered)))
+
+
+def _alpha_ok(a) -> bool:
+    alpha = a.alpha
+    if type(alpha) in (Fraction, Decimal):
+        try:
+            alpha = float(alpha)
+        except (OverflowError, ValueError):
+            return False
+    if type(alpha) is int:
+        return alpha in (0, 1)
+    return type(alpha) is float and 0.0 <= alpha <= 1.0
+
+
 def _measure_ok(a) -> bool:
     return type(a.output_measure).__name__ in ("MaxDivergence", "ZeroConcentratedDivergence")
 
@@ -114,8 +160,18 @@ CONTRACT = MeasurementContract(
             "output_measure must be max_divergence() or zero_concentrated_divergence()",
             parameter="output_measure",
         ),
-        _SCORES["candidates-strictly-increasing"],
-        _SCORES["alpha-in-unit-interval"],
+        Precondition(
+            "candidates-distinct",
+            _candidates_ok,
+            "candidates must be a non-empty list of distinct non-NaN values of the type",
+            parameter="candidates",
+        ),
+        Precondition(
+            "alpha-in-unit-interval",
+            _alpha_ok,
+            "alpha must be a float in [0, 1] (or a Fraction or Decimal whose nearest float is)",
+            parameter="alpha",
+        ),
         Precondition(
             "scale-finite",
             _scale_ok,

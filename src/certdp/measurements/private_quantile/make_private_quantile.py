@@ -10,9 +10,19 @@ composition of the proven maps of the two steps.  Sampling is noisy max's (exact
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
+from certdp.core.admission import sequence_parameter
+from certdp.core.conversion import exact_argument
+from certdp.core.domains import carrier_constant
+from certdp.core.errors import (
+    MakeMeasurementError,
+    MakeTransformationError,
+    shown,
+    type_mismatch,
+)
 from certdp.core.partial import partial_constructor
 from certdp.core.postprocess import Function, postprocess
 from certdp.core.transformation import Measurement
@@ -47,6 +57,35 @@ def _scale(scale) -> float:
     return scale
 
 
+def _sorted_candidates(candidates, T) -> tuple:
+    """``candidates`` as ``_candidates`` makes them after a sorted copy (OpenDP sorts a copy):
+    strictly increasing non-NaN values of ``T``; a ``range`` is read as its list."""
+    candidates = exact_argument(candidates, "candidates", MakeTransformationError)
+    if type(candidates) is range:
+        candidates = list(candidates)  # label: sorted-range
+    candidates = sequence_parameter(candidates)  # label: sorted-read
+    if type(candidates) in (list, tuple):
+        converted = [carrier_constant(candidate, T) for candidate in candidates]
+        if all(
+            value is not None and not (T.is_float and math.isnan(value)) for value in converted
+        ):  # label: sorted-convertible
+            candidates = sorted(converted)  # label: sorted-copy
+    return _candidates(candidates, T)  # label: sorted-checked
+
+
+def _alpha_float(alpha):
+    """A ``Fraction`` or ``Decimal`` ``alpha`` as the float nearest to it (OpenDP reads
+    ``alpha`` as an f64); any other value unchanged, for the scores to check."""
+    if type(alpha) not in (Fraction, Decimal):
+        return alpha
+    try:
+        return float(alpha)  # label: alpha-nearest
+    except (OverflowError, ValueError):
+        raise MakeTransformationError(
+            f"must be a float in [0, 1], got {shown(alpha)}", parameter="alpha"
+        ) from None
+
+
 @certified
 def make_private_quantile(
     input_domain, input_metric, output_measure, candidates, alpha, scale
@@ -54,7 +93,8 @@ def make_private_quantile(
     """Release the candidate with the noisy least ``alpha``-quantile score (noisy max of the
     negated scores, noise scale ``scale * den``); max-divergence or zCDP."""
     T = dataset_input(input_domain, input_metric).T  # label: element-type
-    values = _candidates(candidates, T) if T.is_numeric else ()  # label: values
+    values = _sorted_candidates(candidates, T) if T.is_numeric else ()  # label: values
+    alpha = _alpha_float(alpha)  # label: alpha-float
     scores = make_quantile_score_candidates(  # label: scores
         input_domain, input_metric, values, alpha
     )
