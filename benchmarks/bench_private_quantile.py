@@ -3,6 +3,9 @@ i64, known and unknown size, both output measures), certdp beside OpenDP 0.16 wh
 
 Each row times one invocation (median of 3, warm process) on a Python list, as a user passes
 data. Target (issue #22): certdp's time <= 1x OpenDP's.
+A second table times the construction with 10^6 candidates (sorted, reversed, a ``range``):
+certdp converts each candidate in Python (to a value of the type, then sorts a copy, then the
+scores check it again), OpenDP in Rust.
 Run: ``python benchmarks/bench_private_quantile.py`` (enables ``contrib`` in both libraries).
 """
 
@@ -79,5 +82,31 @@ def main() -> None:
         print(f"{label:40} {mine:10.3f} {other:10.3f} {mine / other:7.2f}")
 
 
+def _build_seconds(lib, T, candidates) -> float:
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        _build(lib, T, None, "max_divergence", candidates)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main_build() -> None:
+    print(f"\n{'construction, 10^6 candidates':40} {'certdp s':>10} {'OpenDP s':>10} {'ratio':>7}")
+    cases = [
+        ("f64, sorted list", "f64", [i / 4 for i in range(N)]),
+        ("f64, reversed list", "f64", [i / 4 for i in range(N, 0, -1)]),
+        ("i64, range", "i64", range(0, 10 * N, 10)),
+    ]
+    for label, T, candidates in cases:
+        mine = _build_seconds(cdp, T, candidates)
+        if odp is None:
+            print(f"{label:40} {mine:10.3f} {'-':>10} {'-':>7}")
+            continue
+        other = _build_seconds(odp, T, candidates)
+        print(f"{label:40} {mine:10.3f} {other:10.3f} {mine / other:7.2f}")
+
+
 if __name__ == "__main__":
     main()
+    main_build()

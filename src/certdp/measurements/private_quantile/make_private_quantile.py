@@ -15,7 +15,6 @@ from fractions import Fraction
 
 from certdp.contracts import certified
 from certdp.core.admission import sequence_parameter
-from certdp.core.conversion import exact_argument
 from certdp.core.domains import carrier_constant
 from certdp.core.errors import (
     MakeMeasurementError,
@@ -60,7 +59,6 @@ def _scale(scale) -> float:
 def _sorted_candidates(candidates, T) -> tuple:
     """``candidates`` as ``_candidates`` makes them after a sorted copy (OpenDP sorts a copy):
     strictly increasing non-NaN values of ``T``; a ``range`` is read as its list."""
-    candidates = exact_argument(candidates, "candidates", MakeTransformationError)
     if type(candidates) is range:
         candidates = list(candidates)  # label: sorted-range
     candidates = sequence_parameter(candidates)  # label: sorted-read
