@@ -1612,3 +1612,49 @@ def _report_noisy_max_gumbel_points(quick: bool) -> list[Point]:
                     )
                 )
     return found
+
+
+#: Private-quantile draws on the data [0, 10, 10] with candidates [0, 10], alpha 0.5, scale 1.0
+#: and no size: scores [2, 1], noise scale 2; candidate 0 with probability 1 / (1 + e^0.5) under
+#: the exponential mechanism (zCDP) and e^-0.5 / 2 under permute-and-flip (max-divergence).
+_QUANTILE_BERNOULLI = {
+    "dp.zero_concentrated_divergence()": 0.3775406687981454,
+    "dp.max_divergence()": 0.3032653298563167,
+}
+
+
+@register("make_private_quantile", "measurement")
+def _private_quantile_points(quick: bool) -> list[Point]:
+    """The chain of the scores and noisy max (negated) with noise scale ``scale * den``, known
+    and unknown sizes, exact and approximated alphas, integer and float candidates (OpenDP 0.16's
+    map rounds up step by step, certdp's once: the maps are compared)."""
+    found = []
+    alphas = (0.5, 0.3) if quick else (0.0, 0.3, 0.5, 1.0)
+    for T in ("i32", "f64") if quick else ("i32", "i64", "f32", "f64"):
+        if T.startswith("f"):
+            element, candidates = f"dp.atom_domain(T={T!r}, nan=False)", [-1.5, 0.0, 2.5]
+        else:
+            element, candidates = _plain_atom(T), [0, 3, 7]
+        for size in (None, 16) if quick else (None, 1, 16):
+            for ordered in (False, True):
+                space = f"{_vector(element, size)}, {_metric(ordered)}"
+                for measure in _SELECTION_MEASURES:
+                    for alpha in alphas:
+                        code = (
+                            f"dp.m.make_private_quantile({space}, {measure}, {candidates!r}, "
+                            f"{alpha!r}, 1.0)"
+                        )
+                        noise = None
+                        if (T, size, ordered, alpha) == ("i32", None, False, 0.5):
+                            sampler = (
+                                f"(lambda m: lambda xs: [int(m([0, 10, 10]) == 0) for _ in xs])"
+                                f"(dp.m.make_private_quantile({space}, {measure}, [0, 10], "
+                                "0.5, 1.0))"
+                            )
+                            noise = Noise("bernoulli", "i32", _QUANTILE_BERNOULLI[measure], sampler)
+                        found.append(
+                            Point(
+                                "make_private_quantile", code, _d_ins(quick), search="", noise=noise
+                            )
+                        )
+    return found
