@@ -82,6 +82,8 @@ def _permute_and_flip(scores, alive, s) -> dict:
 def pure_divergence(law: dict, law_prime: dict):
     """``(D, witness)``: the larger max-divergence of the two directions and an outcome at it."""
     best, witness = sympy.Integer(0), None
+    if law == law_prime:  # equal datasets: the same expressions, divergence exactly 0
+        return best, witness
     for outcome in set(law) | set(law_prime):
         a, b = law.get(outcome, 0), law_prime.get(outcome, 0)
         zero_a, zero_b = a == 0, b == 0  # absent outcomes are 0; the others exp products
@@ -89,7 +91,9 @@ def pure_divergence(law: dict, law_prime: dict):
             continue
         if zero_a or zero_b:
             return sympy.oo, outcome
-        gap = abs(sympy.log(a) - sympy.log(b))
+        # the common factor of the two probabilities cancels before the log is taken: sympy
+        # cannot always tell that log(A e^u) - log(A e^v) - (u - v) is an exact zero
+        gap = abs(sympy.log(sympy.factor_terms(a) / sympy.factor_terms(b)))
         if float(gap) >= float(best):
             best, witness = gap, outcome
     return best, witness
@@ -103,6 +107,8 @@ def zcdp_divergence(law: dict, law_prime: dict):
     """``(rho, witness)``: the largest ``D_alpha(P || Q) / alpha`` over :data:`ALPHAS` and both
     directions (a lower bound of the least rho the pair needs)."""
     best, witness = sympy.Integer(0), None
+    if law == law_prime:  # equal datasets: the same expressions, divergence exactly 0
+        return best, witness
     outcomes = set(law) | set(law_prime)
     for p_law, q_law, direction in ((law, law_prime, "P||Q"), (law_prime, law, "Q||P")):
         for alpha in ALPHAS:
