@@ -30,12 +30,14 @@ import sys
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
+from stat import S_ISLNK
 
 from certdp.core.errors import DPError
 
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
+from .shadowing import is_a
 from .sources import SourceMarkers, parse_markers
 
 __all__ = [
@@ -343,21 +345,23 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
     folder between it and the package a symbolic link, and is the constructor's proof among
     them?  Reads nothing outside the package: a path with ``..`` or an absolute one is
     ``False`` before any file is read."""
-    package = constructor.package.resolve()
+    package = str(constructor.package.resolve())
     if constructor.relative(constructor.proof) not in files:  # label: starts-at-proof
         return False
-    checked: set[Path] = set()
+    checked: set[str] = set()
     for key, digest in files.items():
         parts = PurePosixPath(key).parts
         if PurePosixPath(key).is_absolute() or ".." in parts or not parts:  # label: inside
             return False
         for depth in range(1, len(parts) + 1):
-            path = package.joinpath(*parts[:depth])
+            path = os.path.join(package, *parts[:depth])  # label: path-string
             if path not in checked:
-                if path.is_symlink():  # label: no-link
+                if is_a(path, S_ISLNK, follow=False):  # label: no-link
                     return False
                 checked.add(path)
-        if hashlib.sha256(path.read_bytes()).hexdigest() != digest:  # label: same-bytes-file
+        with open(path, "rb") as file:
+            data = file.read()
+        if hashlib.sha256(data).hexdigest() != digest:  # label: same-bytes-file
             return False
     return True
 

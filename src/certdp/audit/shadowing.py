@@ -19,7 +19,7 @@ from importlib.util import cache_from_source, source_hash
 from pathlib import Path, PurePosixPath
 from stat import S_ISDIR, S_ISREG
 
-__all__ = ["shadowing_files"]
+__all__ = ["shadowing_files", "is_a"]
 
 
 # proof: begin shadowing
@@ -27,13 +27,14 @@ __all__ = ["shadowing_files"]
 _ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
 
-def _is(path: str, test) -> bool:
-    """``test`` (``S_ISREG`` or ``S_ISDIR``) of the file ``path`` names, symbolic links
-    followed, as ``Path(path).is_file()`` / ``is_dir()`` decide it in Python 3.11: ``False``
-    when it does not exist (``ENOENT``, ``ENOTDIR``, ``EBADF``, ``ELOOP``) or the path is
-    not valid (``ValueError``); any other ``OSError`` (e.g. permission denied) is raised."""
+def is_a(path: str, test, follow: bool = True) -> bool:
+    """``test`` (``S_ISREG``, ``S_ISDIR`` or ``S_ISLNK``) of the file ``path`` names, symbolic
+    links followed unless ``follow`` is false, as ``Path(path).is_file()`` / ``is_dir()`` /
+    ``is_symlink()`` decide it in Python 3.11: ``False`` when it does not exist (``ENOENT``,
+    ``ENOTDIR``, ``EBADF``, ``ELOOP``) or the path is not valid (``ValueError``); any other
+    ``OSError`` (e.g. permission denied) is raised."""
     try:
-        return test(os.stat(path).st_mode)  # label: stat
+        return test((os.stat(path) if follow else os.lstat(path)).st_mode)  # label: stat
     except OSError as error:
         if error.errno not in _ABSENT:
             raise
@@ -78,20 +79,20 @@ def _shadows_of(package: Path, key: str) -> list[str]:
         return [
             f"{relative.parent / ('__init__' + suffix)}"
             for suffix in EXTENSION_SUFFIXES
-            if _is(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
+            if is_a(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
         ]
     source = os.path.join(folder, relative.name)  # label: source-string
     found = _stale_hash_pycs(package, relative, source)
-    if _is(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
+    if is_a(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
         found += [
             f"{relative.parent / relative.stem / ('__init__' + suffix)}"
             for suffix in all_suffixes()
-            if _is(os.path.join(folder, relative.stem, f"__init__{suffix}"), S_ISREG)
+            if is_a(os.path.join(folder, relative.stem, f"__init__{suffix}"), S_ISREG)
         ]
     found += [
         f"{relative.parent / (relative.stem + suffix)}"
         for suffix in EXTENSION_SUFFIXES
-        if _is(os.path.join(folder, f"{relative.stem}{suffix}"), S_ISREG)
+        if is_a(os.path.join(folder, f"{relative.stem}{suffix}"), S_ISREG)
     ]  # label: extension-next
     return found
 
