@@ -134,6 +134,11 @@ def _vet(arguments) -> int:
     from certdp.audit.vetting import vet
     from certdp.core.errors import DPError
 
+    if arguments.migrate:
+        return _migrate(arguments)
+    if arguments.name is None or arguments.by is None or arguments.reviewed is None:
+        print("certdp vet: NAME, --by and --reviewed are required", file=sys.stderr)
+        return 2
     try:
         recorded = vet(
             arguments.name,
@@ -160,6 +165,32 @@ def _vet(arguments) -> int:
     return 0
 
 
+def _migrate(arguments) -> int:
+    """``certdp vet --migrate``: rewrite the ledger in the current format, entries unchanged."""
+    from certdp.audit.ledger import Ledger, read_entries
+    from certdp.core.errors import DPError
+
+    if arguments.name is not None or arguments.by is not None or arguments.reviewed is not None:
+        print("certdp vet: --migrate takes no NAME, --by or --reviewed", file=sys.stderr)
+        return 2
+    try:
+        ledger = Ledger()
+        if not ledger.exists:
+            print(f"certdp vet: no vetting ledger at {ledger.path}", file=sys.stderr)
+            return 1
+        before = ledger.entries
+        ledger.write()
+        after = read_entries(ledger.path.parents[1])
+    except DPError as error:
+        print(f"certdp vet: {error}", file=sys.stderr)
+        return 1
+    if after != before:  # the rewrite must read back as the same vettings
+        print("certdp vet: the rewritten ledger does not read back the same", file=sys.stderr)
+        return 1
+    print(f"rewrote {ledger.path} in ledger format 2 ({len(after)} entries, unchanged)")
+    return 0
+
+
 def _vet_command(commands) -> None:
     vet = commands.add_parser(
         "vet",
@@ -168,11 +199,10 @@ def _vet_command(commands) -> None:
         "(--reviewed) of the proof and the code as committed at HEAD. Refused while binding or contracts fail, and while a "
         "reviewed file (proven code, proof, cited lemmas) is not committed as it is now.",
     )
-    vet.add_argument("name", help="constructor name, e.g. make_is_equal")
-    vet.add_argument("--by", required=True, metavar="REVIEWER", help="the reviewer's name or role")
+    vet.add_argument("name", nargs="?", help="constructor name, e.g. make_is_equal")
+    vet.add_argument("--by", metavar="REVIEWER", help="the reviewer's name or role (required)")
     vet.add_argument(
         "--reviewed",
-        required=True,
         metavar="WHAT",
         help='what was reviewed, e.g. "proof against code listing, cited lemmas, contract" '
         "(stored in the ledger and shown by the audit, the proof's first page and the docs)",
@@ -182,6 +212,12 @@ def _vet_command(commands) -> None:
         action="store_true",
         help="record the content fingerprint without a commit when reviewed files are not "
         "committed (the ledger then names no commit)",
+    )
+    vet.add_argument(
+        "--migrate",
+        action="store_true",
+        help="vet nothing: rewrite the ledger in the current format (format 2: each distinct "
+        "fingerprint stored once), every entry unchanged",
     )
     vet.set_defaults(run=_vet)
 

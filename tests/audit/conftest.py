@@ -90,6 +90,27 @@ def edit(root: Path, relative: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+def ledger_json(root: Path) -> dict:
+    """The ledger of ``root`` as a format-1 object (each entry with its fingerprints and file
+    hashes in full), decoded here independently of :mod:`certdp.audit.ledger`; a format-1
+    object written back with ``json.dumps`` is read by certdp as it is."""
+    raw = json.loads((root / LEDGER).read_text())
+    if "format" not in raw:
+        return raw
+    pairs = raw["pairs"]
+
+    def named(ids: str) -> dict:
+        return dict(pairs[ident] for ident in ids.split(" ")) if ids else {}
+
+    return {
+        key: {
+            **entry,
+            **{part: named(entry[part]) for part in ("fingerprints", "files") if part in entry},
+        }
+        for key, entry in raw["entries"].items()
+    }
+
+
 def audit(root: Path, *args: str) -> tuple[int, dict]:
     result = run(root, "audit", "--json", "--examples", "5", *args)
     return result.returncode, json.loads(result.stdout)

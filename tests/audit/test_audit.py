@@ -1,10 +1,19 @@
 """The audit on a temporary copy of the repository: it notices every kind of drift."""
 
-import json
-
 from certdp.audit.checks import CHECKS
 
-from .conftest import FOLDER, LEDGER, all_but_machine_ok, audit, checks, commit, edit, run, vet
+from .conftest import (
+    FOLDER,
+    LEDGER,
+    all_but_machine_ok,
+    audit,
+    checks,
+    commit,
+    edit,
+    ledger_json,
+    run,
+    vet,
+)
 
 
 def test_vetted_copy_is_ok_and_strict_passes(repo):
@@ -110,12 +119,12 @@ def test_vet_restores_ok(repo):
     assert code == 1 and all_but_machine_ok(report), report  # stale SMT result: make prove
     code, report = audit(repo)
     assert code == 0 and checks(report)["freshness"] == "ok"
-    entry = json.loads((repo / LEDGER).read_text())["transformations/is_equal/make_is_equal"]
+    entry = ledger_json(repo)["transformations/is_equal/make_is_equal"]
     assert entry["reviewer"] == "B. Reviewer" and entry["commit"] == head
 
 
 def test_ledger_keys_are_relative_to_the_package(repo):
-    ledger = json.loads((repo / LEDGER).read_text())
+    ledger = ledger_json(repo)
     (entry,) = ledger.values()
     assert list(ledger) == ["transformations/is_equal/make_is_equal"]
     assert "transformations/is_equal/make_is_equal.py#constructor" in entry["fingerprints"]

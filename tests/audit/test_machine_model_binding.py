@@ -6,14 +6,13 @@ the audit's binding check.
 """
 
 import hashlib
-import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import FOLDER, LEDGER, audit, commit, edit, vet
+from .conftest import FOLDER, audit, commit, edit, ledger_json, vet
 
 KEY = "transformations/is_equal/make_is_equal"
 MODEL_KEY = "model:transformations/is_equal/smt_model.py"
@@ -74,7 +73,7 @@ def freshness(report: dict) -> dict:
 
 
 def test_the_vetting_records_the_models_content(modelled):
-    entry = json.loads((modelled / LEDGER).read_text())[KEY]
+    entry = ledger_json(modelled)[KEY]
     digest = hashlib.sha256((modelled / MODEL).read_bytes()).hexdigest()
     assert entry["fingerprints"][MODEL_KEY] == digest
     code, report = audit(modelled)

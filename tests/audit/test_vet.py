@@ -4,14 +4,25 @@ import json
 import shutil
 import subprocess
 
-from .conftest import FOLDER, LEDGER, all_but_machine_ok, audit, checks, commit, edit, run, vet
+from .conftest import (
+    FOLDER,
+    LEDGER,
+    all_but_machine_ok,
+    audit,
+    checks,
+    commit,
+    edit,
+    ledger_json,
+    run,
+    vet,
+)
 
 KEY = "transformations/is_equal/make_is_equal"
 CHANGE = ("return d_in  # label: stability-map", "return d_in + 0  # label: stability-map")
 
 
 def ledger_entry(root):
-    return json.loads((root / LEDGER).read_text())[KEY]
+    return ledger_json(root)[KEY]
 
 
 def test_vet_refuses_uncommitted_changes_to_the_proven_code(repo):
@@ -133,7 +144,7 @@ def test_vet_without_saying_what_was_reviewed_is_refused(repo):
 def test_an_entry_recorded_before_the_reviewed_field_is_still_read(repo):
     from certdp.audit.ledger import read_entries
 
-    ledger = json.loads((repo / LEDGER).read_text())
+    ledger = ledger_json(repo)  # written back in format 1, which certdp reads as such
     for entry in ledger.values():
         entry.pop("reviewed", None)
     (repo / LEDGER).write_text(json.dumps(ledger))

@@ -15,6 +15,8 @@ from pathlib import Path
 __all__ = [
     "ConstructorFolder",
     "discover",
+    "constructor_names",
+    "constructor_named",
     "package_root",
     "checkout_root",
     "ProofText",
@@ -103,13 +105,9 @@ class ConstructorFolder:
         )
 
 
-def discover(package: Path | None = None) -> list[ConstructorFolder]:
-    """Every ``make_*.py`` in a constructor folder under the namespaces (a folder whose name
-    starts with ``_`` -- shared support, ``__pycache__`` -- is not entered, nor is a symbolic
-    link to a folder), and every audited support module: an ``X.py`` with its proof ``X.tex``
-    beside it in a ``_<topic>/`` folder directly under a namespace that holds a
-    ``contract.py`` (the parameter search); sorted by key."""
-    package = (package or package_root()).resolve()
+def constructor_names(package: Path) -> list[tuple[str, str]]:
+    """``(name, folder)`` of every constructor :func:`discover` finds in ``package`` (which
+    must be resolved): the listing alone, no object built per constructor."""
     found = []
     for namespace in NAMESPACES:
         base = package / namespace
@@ -121,14 +119,41 @@ def discover(package: Path | None = None) -> list[ConstructorFolder]:
             ]  # label: prune
             for file in files:
                 if file.startswith("make_") and file.endswith(".py"):  # label: make-file
-                    found.append(ConstructorFolder(file[: -len(".py")], Path(folder), package))
+                    found.append((file[: -len(".py")], folder))
         for contract in sorted(base.glob("_*/contract.py")):  # label: support
             if contract.parent.is_symlink():
                 continue  # like os.walk above, no symbolic link to a folder is entered
             for proof in sorted(contract.parent.glob("*.tex")):
                 if proof.with_suffix(".py").is_file():  # label: support-module
-                    found.append(ConstructorFolder(proof.stem, contract.parent, package))
+                    found.append((proof.stem, str(contract.parent)))
+    return found
+
+
+def discover(package: Path | None = None) -> list[ConstructorFolder]:
+    """Every ``make_*.py`` in a constructor folder under the namespaces (a folder whose name
+    starts with ``_`` -- shared support, ``__pycache__`` -- is not entered, nor is a symbolic
+    link to a folder), and every audited support module: an ``X.py`` with its proof ``X.tex``
+    beside it in a ``_<topic>/`` folder directly under a namespace that holds a
+    ``contract.py`` (the parameter search); sorted by key."""
+    package = (package or package_root()).resolve()
+    found = [
+        ConstructorFolder(name, Path(folder), package)
+        for name, folder in constructor_names(package)
+    ]  # label: all-folders
     return sorted(found, key=lambda constructor: constructor.key)
+
+
+def constructor_named(
+    package: Path, name: str, names: list[tuple[str, str]]
+) -> ConstructorFolder | None:
+    """The constructor called ``name`` among ``names`` (:func:`constructor_names` of the
+    resolved ``package``), or ``None``: where several folders hold one, the one of greatest
+    key, which is the one ``{c.name: c for c in discover(package)}`` keeps.  Only this
+    name's folders become objects."""
+    found = [
+        ConstructorFolder(name, Path(folder), package) for other, folder in names if other == name
+    ]  # label: named-folders
+    return max(found, key=lambda constructor: constructor.key, default=None)  # label: last
 
 
 _COMMENT = re.compile(r"(?<!\\)%.*$", re.MULTILINE)

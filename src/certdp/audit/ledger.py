@@ -5,6 +5,14 @@ checkout), so an installed certdp carries it; ``certdp vet`` is the only writer.
 relative to the package, so they mean the same in a checkout and in ``site-packages``.  The
 freshness of a constructor compares the fingerprints recorded here with the current ones.
 
+The file (format 2) stores each distinct ``[name, digest]`` pair once, in the table
+``pairs`` under a short id; an entry lists the ids of its fingerprints and file hashes
+(:func:`ledger_text`, written only by :meth:`Ledger.record`).  A ledger without the member
+``format`` is read as format 1, one member per entry holding its pairs in full, and the next
+write stores it in format 2.  Whatever the format, the whole file is decoded by
+``json.loads`` and each entry is converted by :func:`entry_of`, for the gate and the audit
+alike.
+
 The runtime gate reads the ledger (:func:`read_ledger`, :func:`entry_of`) and compares
 :func:`proof_fingerprints`; the audit and ``certdp vet`` use :func:`current_fingerprints`,
 which adds the closure of definitions behind the proven code.  The part the gate runs is
@@ -22,25 +30,34 @@ import sys
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
+from stat import S_ISLNK
+
+from certdp.core.errors import DPError
 
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
+from .shadowing import is_a
 from .sources import SourceMarkers, parse_markers
 
 __all__ = [
+    "LedgerError",
     "Vetting",
     "files_unchanged",
     "files_seal",
     "Ledger",
     "read_entries",
     "read_ledger",
+    "ledger_entries",
     "entry_of",
+    "ledger_text",
+    "pair_id",
     "current_fingerprints",
     "proof_fingerprints",
     "fingerprinted_files",
     "is_closure_key",
     "LEDGER_PATH",
+    "LEDGER_FORMAT",
     "UNCOMMITTED",
     "CLOSURE_PREFIX",
     "MODEL_PREFIX",
@@ -63,6 +80,15 @@ INIT_PREFIX = "init:"
 
 #: The prefix of the fingerprint keys of SMT models (``\machineModel``).
 MODEL_PREFIX = "model:"
+
+#: The format :meth:`Ledger.record` writes: entries refer to a table of distinct pairs.
+LEDGER_FORMAT = 2
+
+
+class LedgerError(DPError):
+    """The ledger's JSON value is not a ledger of a format this certdp reads."""
+
+    variant = "Ledger"
 
 
 @dataclass
@@ -119,20 +145,75 @@ def _from_json(value: dict) -> Vetting:
 
 
 def read_ledger(package: Path) -> dict:
-    """The JSON object of ``package``'s ledger (empty if it has none)."""
+    """The JSON object of ``package``'s ledger (empty if it has none), the whole file decoded
+    by ``json.loads``; :class:`LedgerError` unless :func:`ledger_entries` accepts its shape."""
     path = package / LEDGER_PATH
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
+    raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
+    ledger_entries(raw)  # label: shape
+    return raw
+
+
+def ledger_entries(raw) -> tuple[dict, dict | None]:
+    """The entries of a ledger's JSON value by key, and its table of pairs (``None`` in
+    format 1).  Format 2 is an object with exactly the members ``format`` (the integer 2),
+    ``entries`` and ``pairs`` (objects); an object without ``format`` is format 1, every
+    member an entry.  Anything else raises :class:`LedgerError`."""
+    if type(raw) is not dict:  # label: object
+        raise LedgerError("the ledger is not a JSON object", parameter="ledger")
+    if "format" not in raw:  # label: format-1
+        return raw, None
+    if (
+        type(raw["format"]) is not int
+        or raw["format"] != LEDGER_FORMAT
+        or raw.keys() != {"format", "entries", "pairs"}
+        or type(raw["entries"]) is not dict
+        or type(raw["pairs"]) is not dict
+    ):  # label: format-2
+        raise LedgerError(
+            f"not a ledger of format {LEDGER_FORMAT}: it must hold exactly the members "
+            "format (2), entries and pairs (objects)",
+            parameter="ledger",
+        )
+    return raw["entries"], raw["pairs"]
+
+
+def _named(ids, pairs: dict) -> dict[str, str]:
+    """The fingerprints (or file hashes) an entry's string of pair ids (separated by single
+    spaces; empty for none) stands for; one that is not made of ids of ``[name, digest]``
+    pairs of strings, with distinct names, raises :class:`LedgerError`."""
+    if type(ids) is not str:  # label: ids-string
+        raise LedgerError("an entry's pairs must be a string of ids", parameter="ledger")
+    named: dict[str, str] = {}
+    for ident in ids.split(" ") if ids else []:  # label: split
+        pair = pairs.get(ident)  # label: lookup
+        if type(pair) is not list or len(pair) != 2 or not all(type(p) is str for p in pair):
+            raise LedgerError(f"no [name, digest] pair with id {ident!r}", parameter="ledger")
+        if pair[0] in named:  # label: distinct
+            raise LedgerError(f"an entry names {pair[0]!r} twice", parameter="ledger")
+        named[pair[0]] = pair[1]
+    return named
 
 
 def entry_of(raw: dict, key: str) -> Vetting | None:
-    """The vetting recorded under ``key`` in a ledger's JSON object, or ``None``."""
-    return _from_json(raw[key]) if key in raw else None  # label: one-entry
+    """The vetting recorded under ``key`` in a ledger's JSON object, or ``None``; only this
+    entry is converted (in format 2, its ids are replaced by the pairs they stand for)."""
+    entries, pairs = ledger_entries(raw)
+    if key not in entries:
+        return None
+    value = entries[key]  # label: one-entry
+    if pairs is not None:  # label: expand
+        value = {
+            member: _named(item, pairs) if member in ("fingerprints", "files") else item
+            for member, item in value.items()
+        }
+    return _from_json(value)
 
 
 def read_entries(package: Path) -> dict[str, Vetting]:
     """The vettings recorded in ``package``'s ledger, by constructor key (none if it has no
-    ledger)."""
-    return {key: _from_json(value) for key, value in read_ledger(package).items()}
+    ledger), each converted by :func:`entry_of` as the gate converts it."""
+    raw = read_ledger(package)
+    return {key: entry_of(raw, key) for key in ledger_entries(raw)[0]}
 
 
 def _digest(proof: ProofText) -> str:
@@ -264,21 +345,23 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
     folder between it and the package a symbolic link, and is the constructor's proof among
     them?  Reads nothing outside the package: a path with ``..`` or an absolute one is
     ``False`` before any file is read."""
-    package = constructor.package.resolve()
+    package = str(constructor.package.resolve())
     if constructor.relative(constructor.proof) not in files:  # label: starts-at-proof
         return False
-    checked: set[Path] = set()
+    checked: set[str] = set()
     for key, digest in files.items():
         parts = PurePosixPath(key).parts
         if PurePosixPath(key).is_absolute() or ".." in parts or not parts:  # label: inside
             return False
         for depth in range(1, len(parts) + 1):
-            path = package.joinpath(*parts[:depth])
+            path = os.path.join(package, *parts[:depth])  # label: path-string
             if path not in checked:
-                if path.is_symlink():  # label: no-link
+                if is_a(path, S_ISLNK, follow=False):  # label: no-link
                     return False
                 checked.add(path)
-        if hashlib.sha256(path.read_bytes()).hexdigest() != digest:  # label: same-bytes-file
+        with open(path, "rb") as file:
+            data = file.read()
+        if hashlib.sha256(data).hexdigest() != digest:  # label: same-bytes-file
             return False
     return True
 
@@ -320,6 +403,57 @@ def current_fingerprints(
     return fingerprints, proof
 
 
+def pair_id(name: str, digest: str) -> str:
+    """The id under which format 2 stores the pair ``[name, digest]``: the first 12 hex
+    digits of the SHA-256 of its JSON text (an id depends on the pair alone, so vetting one
+    constructor changes only its entry and the pairs it adds)."""
+    return hashlib.sha256(json.dumps([name, digest]).encode()).hexdigest()[:12]
+
+
+def ledger_text(entries: dict[str, Vetting]) -> str:
+    """The canonical format-2 text of ``entries``: members sorted, each distinct pair once
+    (only the pairs some entry uses), an entry's ids sorted and joined by single spaces into
+    one string (so that decoding the file builds few objects), one field or pair per line.
+    :func:`read_entries` of this text gives ``entries`` back.  Raises :class:`LedgerError`
+    if two different pairs would share an id (never seen: ids have 48 bits)."""
+    pairs: dict[str, list[str]] = {}
+    serialised = {}
+    for key in sorted(entries):
+        value = asdict(entries[key])
+        for member in ("fingerprints", "files"):
+            ids = []
+            for name, digest in value[member].items():
+                ident = pair_id(name, digest)
+                if pairs.setdefault(ident, [name, digest]) != [name, digest]:
+                    raise LedgerError(
+                        f"the pairs {pairs[ident]} and {[name, digest]} share the id {ident}",
+                        parameter="ledger",
+                    )
+                ids.append(ident)
+            value[member] = " ".join(sorted(ids))
+        serialised[key] = value
+    lines = ["{", '  "entries": {']
+    for number, key in enumerate(sorted(serialised)):
+        value = serialised[key]
+        lines.append(f"    {json.dumps(key)}: {{")
+        members = sorted(value)
+        lines += [
+            f"      {json.dumps(member)}: {json.dumps(value[member])}"
+            + ("," if index < len(members) - 1 else "")
+            for index, member in enumerate(members)
+        ]
+        lines.append("    }" + ("," if number < len(serialised) - 1 else ""))
+    lines += ["  },", f'  "format": {LEDGER_FORMAT},', '  "pairs": {']
+    ordered = sorted(pairs)
+    lines += [
+        f"    {json.dumps(ident)}: {json.dumps(pairs[ident])}"
+        + ("," if index < len(ordered) - 1 else "")
+        for index, ident in enumerate(ordered)
+    ]
+    lines += ["  }", "}"]
+    return "\n".join(lines) + "\n"
+
+
 class Ledger:
     """The ledger file of a package (default: the package in use), read and written whole."""
 
@@ -333,10 +467,16 @@ class Ledger:
         return self.entries.get(key)
 
     def record(self, key: str, vetting: Vetting) -> None:
+        """Record ``vetting`` under ``key`` and write the whole ledger in format 2."""
         self.entries[key] = vetting
+        self.write()
+
+    def write(self) -> None:
+        """Write the ledger's entries in the canonical format-2 text (:func:`ledger_text`),
+        atomically: a reader sees the old file or the new one, never a part."""
+        text = ledger_text(self.entries)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        serialised = {key: asdict(value) for key, value in sorted(self.entries.items())}
-        self.path.write_text(
-            json.dumps(serialised, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-        )
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, self.path)
         self.exists = True

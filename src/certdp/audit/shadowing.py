@@ -12,58 +12,87 @@ whose modules are shadowed this way as not up to date, naming the shadowing file
 
 from __future__ import annotations
 
+import errno
+import os
 from importlib.machinery import EXTENSION_SUFFIXES, all_suffixes
 from importlib.util import cache_from_source, source_hash
 from pathlib import Path, PurePosixPath
+from stat import S_ISDIR, S_ISREG
 
-__all__ = ["shadowing_files"]
+__all__ = ["shadowing_files", "is_a"]
 
 
 # proof: begin shadowing
-def _stale_hash_pycs(package: Path, relative: PurePosixPath) -> list[str]:
+#: The errors for which ``Path.is_file()`` (Python 3.11) answers ``False`` instead of raising.
+_ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
+
+
+def is_a(path: str, test, follow: bool = True) -> bool:
+    """``test`` (``S_ISREG``, ``S_ISDIR`` or ``S_ISLNK``) of the file ``path`` names, symbolic
+    links followed unless ``follow`` is false, as ``Path(path).is_file()`` / ``is_dir()`` /
+    ``is_symlink()`` decide it in Python 3.11: ``False`` when it does not exist (``ENOENT``,
+    ``ENOTDIR``, ``EBADF``, ``ELOOP``) or the path is not valid (``ValueError``); any other
+    ``OSError`` (e.g. permission denied) is raised."""
+    try:
+        return test((os.stat(path) if follow else os.lstat(path)).st_mode)  # label: stat
+    except OSError as error:
+        if error.errno not in _ABSENT:
+            raise
+        return False
+    except ValueError:
+        return False
+
+
+def _stale_hash_pycs(package: Path, relative: PurePosixPath, source: str) -> list[str]:
     """The hash-based ``__pycache__`` files of module ``relative`` (every optimisation level)
     whose recorded source hash is not that of the source: Python loads an unchecked one (and a
-    checked one under ``--check-hash-based-pycs never``) without reading the source."""
-    source = package.joinpath(*relative.parts)
+    checked one under ``--check-hash-based-pycs never``) without reading the source.
+    ``source`` is ``str(package.joinpath(*relative.parts))``."""
     found = []
     for level in ("", 1, 2):
-        cached = Path(cache_from_source(str(source), optimization=level))
+        cached = cache_from_source(source, optimization=level)
         try:
             with open(cached, "rb") as file:  # label: pyc-header
                 header = file.read(16)
         except OSError:
             continue
         flags = int.from_bytes(header[4:8], "little") if len(header) == 16 else 1
-        if flags & 1 and header[8:16] != source_hash(source.read_bytes()):  # label: pyc-hash
-            found.append(str(PurePosixPath(cached.relative_to(package).as_posix())))
+        if flags & 1:
+            with open(source, "rb") as file:
+                data = file.read()
+            if header[8:16] != source_hash(data):  # label: pyc-hash
+                found.append(str(PurePosixPath(Path(cached).relative_to(package).as_posix())))
     return found
 
 
 def _shadows_of(package: Path, key: str) -> list[str]:
-    """The package-relative files found that Python's path finder prefers to module ``key``."""
+    """The package-relative files found that Python's path finder prefers to module ``key``.
+    Paths are built as strings: ``os.path.join(str(package), *parts)`` is the text of
+    ``package.joinpath(*parts)`` for the parts of a ``PurePosixPath``."""
     relative = PurePosixPath(key)
     if relative.suffix != ".py":  # label: modules-only
         return []
-    folder = package.joinpath(*relative.parent.parts)
+    folder = os.path.join(str(package), *relative.parent.parts)  # label: folder-string
     if relative.stem == "__init__":  # label: init-extension
         # the package folder is found first; inside it, __init__ with an extension suffix
         # is tried before __init__.py
         return [
             f"{relative.parent / ('__init__' + suffix)}"
             for suffix in EXTENSION_SUFFIXES
-            if (folder / f"__init__{suffix}").is_file()
+            if is_a(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
         ]
-    found = _stale_hash_pycs(package, relative)
-    if (folder / relative.stem).is_dir():  # label: package-first
+    source = os.path.join(folder, relative.name)  # label: source-string
+    found = _stale_hash_pycs(package, relative, source)
+    if is_a(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
         found += [
             f"{relative.parent / relative.stem / ('__init__' + suffix)}"
             for suffix in all_suffixes()
-            if (folder / relative.stem / f"__init__{suffix}").is_file()
+            if is_a(os.path.join(folder, relative.stem, f"__init__{suffix}"), S_ISREG)
         ]
     found += [
         f"{relative.parent / (relative.stem + suffix)}"
         for suffix in EXTENSION_SUFFIXES
-        if (folder / f"{relative.stem}{suffix}").is_file()
+        if is_a(os.path.join(folder, f"{relative.stem}{suffix}"), S_ISREG)
     ]  # label: extension-next
     return found
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
-from .discovery import ConstructorFolder, discover, package_root
+from .discovery import ConstructorFolder, constructor_named, constructor_names, package_root
 from .ledger import (
     UNCOMMITTED,
     Ledger,
@@ -145,11 +146,13 @@ def runtime_status_of(constructor: ConstructorFolder, raw: dict) -> VettingStatu
 
 
 @lru_cache(maxsize=None)  # label: folders-cache
-def _folders() -> tuple[dict[str, ConstructorFolder], dict]:
-    """The constructor folders of the package in use, by name, and its ledger's JSON object."""
-    package = package_root()
+def _folders() -> tuple[Path, list[tuple[str, str]], dict]:
+    """The (resolved) folder of the package in use, the names and folders of its
+    constructors (:func:`constructor_names`: the listing only), and its ledger's JSON object
+    (the whole file decoded, its shape checked)."""
+    package = package_root().resolve()
     raw = read_ledger(package)  # label: read-ledger
-    return {constructor.name: constructor for constructor in discover(package)}, raw
+    return package, constructor_names(package), raw  # label: names
 
 
 @lru_cache(maxsize=None)  # label: status-cache
@@ -157,8 +160,8 @@ def vetting_status(name: str) -> VettingStatus:
     """The status of the constructor named ``name`` (e.g. ``"make_is_equal"``) as the runtime
     gate sees it (ranges, documents and models; not the closure), computed once per process
     and name: a process reads the proofs of the constructors it calls, and no others."""
-    folders, raw = _folders()
-    constructor = folders.get(name)  # label: find-folder
+    package, names, raw = _folders()
+    constructor = constructor_named(package, name, names)  # label: find-folder
     if constructor is None:
         return VettingStatus(NEVER_VETTED)
     return runtime_status_of(constructor, raw)
