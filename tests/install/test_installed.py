@@ -72,7 +72,7 @@ def installed(tmp_path_factory) -> dict:
     return {"wheel": wheel, "venv": venv, "python": python, "cwd": elsewhere}
 
 
-def run(installed, *command, path=None, timeout=600) -> subprocess.CompletedProcess:
+def run(installed, *command, path=None, timeout=1200) -> subprocess.CompletedProcess:
     bin_dir = str(installed["venv"] / "bin")
     environment = {
         "PATH": path if path is not None else f"{bin_dir}:/usr/local/bin:/usr/bin:/bin",
