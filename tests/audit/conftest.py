@@ -32,6 +32,21 @@ def run(root: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
+def run_script(root: Path, script: str, lines: int) -> list[str]:
+    """The first ``lines`` lines ``script`` prints, run by a fresh interpreter on the copy
+    ``root`` (its ``src`` alone on the path)."""
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=root,
+        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.split("\n")[:lines]
+
+
 def vet(root: Path, name: str, *options: str, by: str, reviewed: str):
     """``certdp vet name --by BY --reviewed REVIEWED [options]`` in ``root``."""
     return run(root, "vet", name, "--by", by, "--reviewed", reviewed, *options)

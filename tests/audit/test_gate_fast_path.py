@@ -6,13 +6,11 @@ Each case runs the constructor in a fresh process of a vetted copy of the packag
 """
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from certdp.audit.ledger import files_seal, proof_fingerprints
 
-from .conftest import FOLDER, LEDGER, commit, edit, ledger_json, run
+from .conftest import FOLDER, LEDGER, commit, edit, ledger_json, run, run_script
 
 KEY = "transformations/is_equal/make_is_equal"
 
@@ -38,16 +36,7 @@ else:
 
 
 def runtime(root: Path) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", CALL],
-        cwd=root,
-        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split("\n")[:3]
+    return run_script(root, CALL, 3)
 
 
 def entry(root: Path) -> dict:

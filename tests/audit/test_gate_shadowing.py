@@ -7,13 +7,11 @@ recorded is unchanged.
 Each case works on a vetted copy of the package (``conftest.repo``), in a fresh process.
 """
 
-import subprocess
-import sys
 from pathlib import Path
 
 from certdp.audit.shadowing import shadowing_files
 
-from .conftest import FOLDER, audit, checks
+from .conftest import FOLDER, audit, checks, run_script
 
 SHADOW = "transformations/is_equal/make_is_equal/__init__.py"
 
@@ -34,16 +32,7 @@ else:
 
 
 def runtime(root: Path) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", CALL],
-        cwd=root,
-        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split("\n")[:3]
+    return run_script(root, CALL, 3)
 
 
 def shadow_package(root: Path) -> Path:

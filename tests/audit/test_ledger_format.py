@@ -9,8 +9,6 @@ Each runtime case runs the constructor in a fresh process of a vetted copy (``co
 """
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,7 +25,7 @@ from certdp.audit.ledger import (
     read_entries,
 )
 
-from .conftest import LEDGER, audit, checks, ledger_json, run
+from .conftest import LEDGER, audit, checks, ledger_json, run, run_script
 
 KEY = "transformations/is_equal/make_is_equal"
 
@@ -54,16 +52,7 @@ for contrib in (False, True):
 
 
 def runtime(root: Path) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", CALL],
-        cwd=root,
-        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split("\n")[:3]
+    return run_script(root, CALL, 3)
 
 
 def raw(root: Path) -> dict:

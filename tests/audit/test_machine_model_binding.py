@@ -6,13 +6,11 @@ the audit's binding check.
 """
 
 import hashlib
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from .conftest import FOLDER, audit, commit, edit, ledger_json, vet
+from .conftest import FOLDER, audit, commit, edit, ledger_json, run_script, vet
 
 KEY = "transformations/is_equal/make_is_equal"
 MODEL_KEY = "model:transformations/is_equal/smt_model.py"
@@ -43,16 +41,7 @@ def name_model(root: Path, model: str) -> None:
 
 
 def runtime(root: Path) -> list[str]:
-    result = subprocess.run(
-        [sys.executable, "-c", CALL],
-        cwd=root,
-        env={"PYTHONPATH": str(root / "src"), "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout.split("\n")[:2]
+    return run_script(root, CALL, 2)
 
 
 @pytest.fixture
