@@ -14,7 +14,7 @@ from fractions import Fraction
 import pytest
 
 import certdp.prelude as dp
-from tests.docs.test_guide import DOCS, _outputs, _printed
+from tests.docs.test_guide import DOCS, _outputs, _page_text, _printed
 
 D_IN = 1
 LEVELS = list(range(1, 17))
@@ -27,8 +27,13 @@ def _columns() -> tuple[list[str], list[str]]:
     return [row[2] for row in rows], [row[4] for row in rows]
 
 
-def _space():
-    return dp.vector_domain(dp.atom_domain(T=str)), dp.symmetric_distance()
+COLUMNS = ["age", "sex", "educ", "race", "income", "married"]
+
+
+def _column(key: str):
+    """The page's proven ingest: the file's text -> frame -> the column ``key`` of strings."""
+    frame = dp.t.make_split_dataframe(separator=",", col_names=COLUMNS)
+    return frame >> dp.t.make_select_column(key=key, TOA=str)
 
 
 @pytest.fixture(scope="module")
@@ -44,11 +49,33 @@ def test_tutorial_is_in_the_guide_toctree(site, page):
     assert "guide/tutorial-histogram" in (DOCS / "index.rst").read_text()
 
 
+def test_ingest_is_the_proven_split_and_select_not_the_csv_module(page):
+    outputs = _outputs(page)
+    frame = dp.t.make_split_dataframe(separator=",", col_names=COLUMNS)
+    assert _printed(outputs, "input space:") == [f"{frame.input_domain} {frame.input_metric}"]
+    assert _printed(outputs, "frame:") == [f"{frame.output_domain} | d_in 1 -> d_out 1"]
+    column = _column("educ")
+    assert _printed(outputs, "one column:") == [
+        f"{column.output_domain} {column.output_metric}",
+        "d_in 1 -> d_out 1",
+    ]
+    # the stale sentences of issue 21 are gone: the page reads the file with the proven steps
+    text = _page_text(page)
+    assert "no dataframe step" not in text and "import csv" not in text
+    assert "make_split_dataframe" in text and "make_select_column" in text
+    # the proven ingest gives exactly the column an independent CSV reader gives
+    with open(dp.examples.get_california_pums_path()) as file:
+        assert column(file.read()) == _columns()[0]
+
+
 def test_education_histogram_prints_the_map_and_true_counts_the_library_computes(page):
     outputs = _outputs(page)
     assert outputs and not any("Traceback" in output or "Error" in output for output in outputs)
-    cast = dp.t.make_cast_default(*_space(), TOA=int)
-    counts = cast >> dp.t.then_count_by_categories(categories=LEVELS)
+    counts = (
+        _column("educ")
+        >> dp.t.then_cast_default(TOA=int)
+        >> dp.t.then_count_by_categories(categories=LEVELS)
+    )
     assert _printed(outputs, "cast and count: d_in 1 -> d_out") == [repr(counts.map(D_IN))]
     assert counts.map(D_IN) == 1
     release = counts >> dp.m.then_laplace(scale=1.0)
@@ -70,7 +97,7 @@ def test_education_histogram_prints_the_map_and_true_counts_the_library_computes
 
 def test_income_histogram_threshold_and_delta_are_the_librarys(page):
     outputs = _outputs(page)
-    by_income = dp.t.make_count_by(*_space())
+    by_income = _column("income") >> dp.t.then_count_by()
     assert _printed(outputs, "d_in 1 -> (l0, l1, linf) =") == ["(1, 1, 1)"]
 
     def make(threshold):
