@@ -23,6 +23,7 @@ matplotlib.use("Agg")
 from docutils import nodes  # noqa: E402
 from docutils.parsers.rst import directives  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import NullFormatter  # noqa: E402
 from sphinx.util import logging  # noqa: E402
 from sphinx.util.docutils import SphinxDirective  # noqa: E402
 
@@ -35,6 +36,7 @@ __all__ = [
     "count_mean_accuracy",
     "histogram_bars",
     "setup",
+    "accuracy_panels",
 ]
 
 logger = logging.getLogger(__name__)
@@ -305,6 +307,58 @@ def draw_histogram(data) -> Figure:
     return figure
 
 
+# -- the error of several releases against epsilon (tutorial-quantile-variance-rr) ----------------
+def accuracy_panels(data) -> list[tuple]:
+    """Check and unpack a page's panels ``(title, ylabel, [(epsilon, error), ...], marked[,
+    bias])``: ``marked`` is an ``(epsilon, error)`` point to highlight or ``None``, ``bias`` a
+    level drawn dashed.  Every epsilon and error must be positive and finite (the axes are
+    logarithmic); anything else is a :class:`PlotError`."""
+    if not isinstance(data, (list, tuple)) or not data:
+        raise PlotError("the data is not a non-empty list of panels")
+    panels = []
+    for panel in data:
+        if not isinstance(panel, (list, tuple)) or len(panel) not in (4, 5):
+            raise PlotError("a panel is not (title, ylabel, points, marked[, bias])")
+        title, ylabel, points, marked, *bias = panel
+        points = [(float(epsilon), float(error)) for epsilon, error in points]
+        shown = points + ([] if marked is None else [tuple(map(float, marked))])
+        if not points or not all(0 < v < math.inf for point in shown for v in point):
+            raise PlotError(f"panel {title!r}: a point is not positive and finite: {shown}")
+        panels.append((str(title), str(ylabel), points, marked, *map(float, bias)))
+    return panels
+
+
+def draw_accuracy_panels(data) -> Figure:
+    panels = accuracy_panels(data)
+    figure = Figure(figsize=(3.4 * len(panels), 3.6), layout="constrained")
+    axes_list = figure.subplots(1, len(panels), squeeze=False)[0]
+    for axes, (title, ylabel, points, marked, *bias) in zip(axes_list, panels):
+        points = sorted(points)
+        axes.plot([e for e, _ in points], [a for _, a in points], "o-", color="#3f7fbf", ms=3)
+        if marked is not None:
+            epsilon, error = marked
+            axes.plot([epsilon], [error], "o", color="#d0602c")
+            axes.annotate(
+                f"ε = {epsilon:.3g}: {error:.3g}",
+                (epsilon, error),
+                textcoords="offset points",
+                xytext=(6, 6),
+                color="#d0602c",
+                size=8,
+            )
+        for level in bias:
+            axes.axhline(level, linestyle="--", color="#808080", label="clamping bias")
+            axes.legend(fontsize=7)
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        axes.xaxis.set_minor_formatter(NullFormatter())
+        axes.set_xlabel("ε (the measurement's map)")
+        axes.set_ylabel(ylabel)
+        axes.set_title(title, size=9)
+        axes.grid(True, which="both", alpha=0.3)
+    return figure
+
+
 PLOTS = {
     "sized-sum-stair-step": draw_sized_sum_stair_step,
     "float-sum-relaxation": draw_float_sum_relaxation,
@@ -314,6 +368,7 @@ PLOTS = {
 #: Plots of numbers a page computed: drawn from the page variable named by ``:data:``.
 PAGE_PLOTS = {
     "histogram": draw_histogram,
+    "accuracy-panels": draw_accuracy_panels,
 }
 
 
