@@ -180,6 +180,13 @@ def test_accuracy_study_is_measured_and_matches_the_exact_spread(page):
         # the 95th percentile of 200 draws of |estimate - truth| is near 1.96 sd: far outside
         # [0.6, 1.6] times it only with a negligible probability (and not if it were hard-coded)
         assert 0.6 * 1.96 * exact <= float(empirical) <= 1.6 * 1.96 * exact
+    bands = _printed(outputs, "education bands, epsilon")
+    assert len(bands) == 1
+    epsilon, empirical, sd, _ = re.fullmatch(pattern, bands[0]).groups()
+    exact = math.sqrt(n * 0.25 * 0.75) / 0.5  # f = 1/2: each bit flipped with probability 1/4
+    assert float(epsilon) == pytest.approx(2 * math.log(3), rel=1e-2)
+    assert float(sd) == pytest.approx(exact, abs=0.06)
+    assert 0.7 * 1.96 * exact <= float(empirical) <= 1.4 * 1.96 * exact  # 1,600 pooled errors
     median = _printed(outputs, "median at epsilon")
     assert len(median) == 1 and float(median[0].split("<=")[1]) > 0
 
