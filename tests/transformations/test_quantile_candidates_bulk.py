@@ -118,3 +118,10 @@ def test_bulk_refusals_name_the_rule():
     ):
         kind, *rest = outcome(_candidates, values, f64)
         assert kind == "raised" and words in rest[1] and rest[2] == "candidates", rest
+
+
+def test_bulk_result_is_a_snapshot():
+    values = [0.0, 0.5, 1.0]
+    frozen = _candidates(values, carrier("f64"))
+    values[1] = math.nan
+    assert frozen == (0.0, 0.5, 1.0) and type(frozen) is tuple

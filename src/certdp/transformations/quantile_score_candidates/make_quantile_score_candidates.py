@@ -115,10 +115,11 @@ def _plain_values(candidates, T) -> bool:
 
 def _candidates(candidates, T) -> tuple:
     """The candidates as non-NaN values of ``T``, strictly increasing, at least one."""
-    if _plain_values(candidates, T) and all(  # label: candidates-fast
-        map(operator.lt, candidates, itertools.islice(candidates, 1, None))
-    ):
-        return tuple(candidates)  # label: candidates-fast-frozen
+    # an immutable copy (empty for anything else): the bulk checks read the tuple they return
+    frozen = tuple(candidates) if type(candidates) in (list, tuple) else ()  # label: snapshot
+    increasing = map(operator.lt, frozen, itertools.islice(frozen, 1, None))  # label: pairs
+    if _plain_values(frozen, T) and all(increasing):  # label: candidates-fast
+        return frozen  # label: candidates-fast-frozen
     candidates = exact_argument(candidates, "candidates", MakeTransformationError)
     candidates = sequence_parameter(candidates)  # label: candidates-array
     if type(candidates) not in (list, tuple):  # label: candidates-sequence
