@@ -63,8 +63,11 @@ def _sorted_candidates(candidates, T) -> tuple:
     if type(candidates) is range:
         candidates = list(candidates)  # label: sorted-range
     candidates = sequence_parameter(candidates)  # label: sorted-read
-    if _plain_values(candidates, T):  # label: sorted-plain
-        candidates = sorted(candidates)  # label: sorted-plain-copy
+    # one read of a list: the bulk test and the sort see the same entries
+    kind = type(candidates)
+    frozen = tuple(candidates) if kind in (list, tuple) else ()  # label: sorted-snapshot
+    if _plain_values(frozen, T):  # label: sorted-plain
+        candidates = sorted(frozen)  # label: sorted-plain-copy
     elif type(candidates) in (list, tuple):
         converted = [carrier_constant(candidate, T) for candidate in candidates]
         if all(
