@@ -1,34 +1,22 @@
 """Quantile scores: seconds of ``make_quantile_score_candidates`` on 10^6 records (f64 and i64,
 known and unknown size), certdp beside OpenDP 0.16 when it is installed.
 
-Each row times one invocation (median of 3, warm process) on a Python list, as a user passes
-data; the scores of both libraries are compared too. Target: certdp's time <= 1x OpenDP's.
-Run: ``python benchmarks/bench_quantile.py`` (enables ``contrib`` in both libraries).
+Each row times one invocation (median of interleaved repeats, warm process) on a Python list,
+as a user passes data; the scores of both libraries are compared too. Target (issue #22):
+certdp's time <= 1x OpenDP's.
+Run: ``python benchmarks/bench_quantile.py [--repeats R]`` (enables ``contrib`` in both).
 """
 
 from __future__ import annotations
 
+import argparse
 import random
-import statistics
-import time
+
+import _timing
 
 import certdp.prelude as cdp
 
-try:
-    import opendp.prelude as odp
-except ImportError:  # OpenDP is optional: certdp's column alone
-    odp = None
-
 N = 10**6
-
-
-def _seconds(transformation, data) -> float:
-    times = []
-    for _ in range(3):
-        start = time.perf_counter()
-        transformation(data)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def _cases(rng):
@@ -48,21 +36,41 @@ def _build(lib, T, size, candidates):
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    repeats = parser.parse_args().repeats
     cdp.enable_features("contrib")
-    if odp is not None:
-        odp.enable_features("contrib")
+    odp = _timing.opendp()
     rng = random.Random(0)
-    print(f"{'case':40} {'certdp s':>10} {'OpenDP s':>10} {'ratio':>7} {'same scores':>12}")
+    rows = []
     for label, T, size, candidates, data in _cases(rng):
         ours = _build(cdp, T, size, candidates)
-        mine = _seconds(ours, data)
-        if odp is None:
-            print(f"{label:40} {mine:10.3f} {'-':>10} {'-':>7} {'-':>12}")
-            continue
-        theirs = _build(odp, T, size, candidates)
-        other = _seconds(theirs, data)
-        same = ours(data) == theirs(data)
-        print(f"{label:40} {mine:10.3f} {other:10.3f} {mine / other:7.2f} {str(same):>12}")
+        theirs = _build(odp, T, size, candidates) if odp else None
+        times = _timing.interleaved(
+            {
+                "certdp": lambda f=ours, x=data: f(x),
+                "OpenDP": (lambda f=theirs, x=data: f(x)) if theirs else None,
+            },
+            repeats,
+        )
+        mine, other = times["certdp"], times.get("OpenDP")
+        same = str(ours(data) == theirs(data)) if theirs else "-"
+        shown = f"{other:.3f}" if other else "-"
+        rows.append(
+            [
+                label,
+                f"{mine:.3f}",
+                shown,
+                _timing.ratio(mine, other),
+                same,
+                _timing.verdict(mine, other),
+            ]
+        )
+    _timing.table(
+        ["case", "certdp s", "OpenDP s", "ratio", "same scores", "target <= 1x"],
+        rows,
+        title=f"quantile scores of {N} records, median of {repeats}; {_timing.load()}",
+    )
 
 
 if __name__ == "__main__":

@@ -3,35 +3,23 @@
 Bit vectors of 10^2, 10^3 and 10^4 bits (issue 22's target: 10^4 bits no slower than OpenDP),
 one boolean and one of 10 categories.  certdp draws every bit with an exact Bernoulli trial
 (two random bits on average); OpenDP's column uses its default (not constant-time) sampler.
-Run: ``python benchmarks/bench_randomized_response.py`` (enables ``contrib``).
+The two libraries' releases are timed in turn (interleaved repeats).
+Run: ``python benchmarks/bench_randomized_response.py [--repeats R]`` (enables ``contrib``).
 """
 
 from __future__ import annotations
 
-import statistics
-import time
+import argparse
+
+import _timing
 
 import certdp.prelude as cdp
 
-try:
-    import opendp.prelude as odp
-except ImportError:  # OpenDP is optional: certdp's column alone
-    odp = None
-
-REPEATS = 9
-
-
-def _median(release, data) -> float:
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        release(data)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+TARGET_BITS = 10_000
 
 
 def _cases(dp, fixed: bool):
-    for bits in (100, 1000, 10_000):
+    for bits in (100, 1000, TARGET_BITS):
         size = -(-bits // 8) * 8
         domain = (
             dp.bitvector_domain(max_weight=10, size=size)
@@ -47,17 +35,31 @@ def _cases(dp, fixed: bool):
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=9)
+    repeats = parser.parse_args().repeats
     cdp.enable_features("contrib")
-    theirs = {}
-    if odp is not None:
-        odp.enable_features("contrib")
-        theirs = {name: _median(m, data) for name, m, data in _cases(odp, fixed=False)}
-    print(f"{'release':<22}{'certdp (ms)':>14}{'OpenDP (ms)':>14}{'ratio':>8}")
+    odp = _timing.opendp()
+    theirs = {name: (m, data) for name, m, data in _cases(odp, fixed=False)} if odp else {}
+    rows = []
     for name, m, data in _cases(cdp, fixed=True):
-        ours = _median(m, data)
         other = theirs.get(name)
-        shown = f"{other * 1e3:14.4f}{ours / other:8.2f}" if other else f"{'-':>14}{'-':>8}"
-        print(f"{name:<22}{ours * 1e3:14.4f}{shown}")
+        times = _timing.interleaved(
+            {
+                "certdp": lambda m=m, data=data: m(data),
+                "OpenDP": (lambda other=other: other[0](other[1])) if other else None,
+            },
+            repeats,
+        )
+        ours, them = times["certdp"], times.get("OpenDP")
+        target = _timing.verdict(ours, them) if name == f"bitvec {TARGET_BITS} bits" else ""
+        shown = f"{them * 1e3:.4f}" if them else "-"
+        rows.append([name, f"{ours * 1e3:.4f}", shown, _timing.ratio(ours, them), target])
+    _timing.table(
+        ["release", "certdp (ms)", "OpenDP (ms)", "ratio", f"target <= 1x at {TARGET_BITS} bits"],
+        rows,
+        title=f"randomized response, median of {repeats} interleaved releases; {_timing.load()}",
+    )
 
 
 if __name__ == "__main__":

@@ -18,22 +18,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
+import _timing
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+from certdp.samplers.noisy_top_k import sample_noisy_top_k
 
-from certdp.samplers.noisy_top_k import sample_noisy_top_k  # noqa: E402
-
-try:
-    import opendp.prelude as odp
-
-    odp.enable_features("contrib")
-except ImportError:  # OpenDP is optional: certdp's column alone
-    odp = None
+odp = _timing.opendp()
 
 NOISES = {"exponential": "max_divergence", "gumbel": "zero_concentrated_divergence"}
 
@@ -48,15 +40,6 @@ def score_vectors(size: int) -> dict[str, list]:
     }
 
 
-def median_ms(release, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        release()
-        times.append(time.perf_counter() - start)
-    return 1e3 * statistics.median(times)
-
-
 def opendp_release(scores: list, noise: str, k: int, scale: float):
     if odp is None:
         return None
@@ -69,23 +52,46 @@ def opendp_release(scores: list, noise: str, k: int, scale: float):
     return lambda: m(scores)
 
 
+#: Why certdp's exact sampler can miss the target: its rounds are Python loops making one exact
+#: ``exp(-gap / scale)`` Bernoulli trial per score visited (permute-and-flip) or proposed (the
+#: exponential mechanism by rejection), and their number is random (many for far-apart scores).
+REASONS = {
+    "exponential": "exact permute-and-flip loop in Python, one exact trial per visited score",
+    "gumbel": "exact rejection loop in Python, one exact trial per proposed score",
+}
+
+
 def speed_table(size: int, repeats: int) -> None:
-    print(f"noisy top-k over {size} scores, scale 1: median ms of {repeats} releases")
-    print(f"{'scores':22} {'noise':12} {'k':>3} {'certdp':>10} {'OpenDP':>10} {'ratio':>7}")
+    rows = []
     for name, scores in score_vectors(size).items():
         for noise in NOISES:
             for k in (1, 10):
-                ours = median_ms(
-                    lambda s=scores, k=k, noise=noise: sample_noisy_top_k(s, 1, k, noise), repeats
+                times = _timing.interleaved(
+                    {
+                        "certdp": lambda s=scores, k=k, n=noise: sample_noisy_top_k(s, 1, k, n),
+                        "OpenDP": opendp_release(scores, noise, k, 1.0),
+                    },
+                    repeats,
                 )
-                theirs_release = opendp_release(scores, noise, k, 1.0)
-                if theirs_release is None:
-                    print(f"{name:22} {noise:12} {k:>3} {ours:10.1f} {'-':>10} {'-':>7}")
-                    continue
-                theirs = median_ms(theirs_release, repeats)
-                print(
-                    f"{name:22} {noise:12} {k:>3} {ours:10.1f} {theirs:10.1f} {ours / theirs:7.2f}"
+                ours, theirs = times["certdp"], times.get("OpenDP")
+                shown = f"{1e3 * theirs:.1f}" if theirs else "-"
+                rows.append(
+                    [
+                        name,
+                        noise,
+                        k,
+                        f"{1e3 * ours:.1f}",
+                        shown,
+                        _timing.ratio(ours, theirs),
+                        _timing.verdict(ours, theirs, reason=REASONS[noise]),
+                    ]
                 )
+    _timing.table(
+        ["scores", "noise", "k", "certdp ms", "OpenDP ms", "ratio", "target <= 1x"],
+        rows,
+        title=f"noisy top-k over {size} scores, scale 1: median of {repeats} interleaved "
+        f"releases; {_timing.load()}",
+    )
 
 
 def mann_whitney_greater(large: list[float], small: list[float]) -> float | None:

@@ -30,6 +30,7 @@ from certdp.transformations._dataset.arguments import dataset_input
 from certdp.transformations.quantile_score_candidates import make_quantile_score_candidates
 from certdp.transformations.quantile_score_candidates.make_quantile_score_candidates import (
     _candidates,
+    _plain_values,
     score_constants,
 )
 
@@ -62,7 +63,12 @@ def _sorted_candidates(candidates, T) -> tuple:
     if type(candidates) is range:
         candidates = list(candidates)  # label: sorted-range
     candidates = sequence_parameter(candidates)  # label: sorted-read
-    if type(candidates) in (list, tuple):
+    # one read of a list: the bulk test and the sort see the same entries
+    kind = type(candidates)
+    frozen = tuple(candidates) if kind in (list, tuple) else ()  # label: sorted-snapshot
+    if _plain_values(frozen, T):  # label: sorted-plain
+        candidates = sorted(frozen)  # label: sorted-plain-copy
+    elif type(candidates) in (list, tuple):
         converted = [carrier_constant(candidate, T) for candidate in candidates]
         if all(
             value is not None and not (T.is_float and math.isnan(value)) for value in converted
