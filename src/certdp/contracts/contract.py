@@ -163,7 +163,8 @@ def at_least(value, bound) -> bool:
     if value.is_Rational and bound.is_Rational:  # label: rationals
         return bool(value >= bound)
     difference = value - bound
-    for candidate in (difference, sympy.simplify(difference)):  # label: candidates
+    for simplified in (False, True):  # label: candidates
+        candidate = sympy.simplify(difference) if simplified else difference
         if candidate == 0:  # label: exact-zero
             return True
         sign = _sign(candidate)  # label: evaluate
