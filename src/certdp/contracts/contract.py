@@ -164,17 +164,30 @@ def at_least(value, bound) -> bool:
         return bool(value >= bound)
     difference = value - bound
     for simplified in (False, True):  # label: candidates
-        candidate = sympy.simplify(difference) if simplified else difference
+        try:
+            candidate = sympy.simplify(difference) if simplified else difference
+        except (ValueError, ArithmeticError, RecursionError):  # sympy gave up (huge integers)
+            break
         if candidate == 0:  # label: exact-zero
             return True
         sign = _sign(candidate)  # label: evaluate
         if sign is not None:
             return sign > 0  # label: sign
     raise ContractError(  # label: undecided
-        f"cannot decide exactly whether {value} >= {bound} (their difference may be an exact "
-        "zero sympy does not recognise); no violation was found",
+        f"cannot decide exactly whether {_shown(value)} >= {_shown(bound)} (their difference "
+        "may be an exact zero sympy does not recognise, or below 2**-8000); no violation was "
+        "found",
         condition="undecided",
     )
+
+
+def _shown(number) -> str:
+    """``number`` printed, cut to 200 characters (a number too long to print is named so)."""
+    try:
+        text = str(number)
+    except ValueError:  # Python refuses to print integers of more than 4300 digits
+        return "(a number too long to print)"
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 # proof: end exact-values
