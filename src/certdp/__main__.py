@@ -308,7 +308,7 @@ def _crosscheck_command(commands) -> None:
     crosscheck.add_argument(
         "--timeout",
         type=float,
-        default=60.0,
+        default=600.0,  # run.DEFAULT_TIMEOUT: a whole grid point (noise draws included)
         metavar="SECONDS",
         help="seconds per grid point before a blocked target call is abandoned and reported "
         "as a timeout (default 600)",

@@ -74,3 +74,54 @@ def test_as_rational_is_exact_or_refuses():
     assert as_rational(float("-inf")) == -sympy.oo
     with pytest.raises(ContractError, match=r"\[exact-value\]"):
         as_rational(float("nan"))
+
+
+# -- ties among tiny values (session 11: the selection contracts' "undecided" flake) ------------
+
+#: The last bit of a float near 1: log(1 + 2**-1074) > 0, though sympy's relations call it 0.
+TINY = sympy.log(1 + sympy.Rational(1, 2**1074))
+
+
+def test_a_tiny_difference_is_decided_by_its_enclosure_not_by_sympy_relations():
+    assert sympy.Ge(0, TINY) == sympy.true  # sympy's relation: a low-precision zero, "equal"
+    assert not at_least(0, TINY)
+    assert at_least(TINY, 0)
+    # its square (a Renyi divergence of two scores a float's last bit apart) needs 2200 bits
+    assert not at_least(0, TINY**2) and at_least(TINY**2, 0)
+    assert at_least(1, 1 + sympy.exp(-sympy.Integer(2000))) is False
+    # beyond the largest precision: undecided, never decided from an interval holding 0
+    with pytest.raises(ContractError) as error:
+        at_least(0, sympy.log(1 + sympy.Rational(1, 2**20000)))
+    assert error.value.condition == "undecided"
+
+
+def test_infinities_and_rationals_compare_exactly():
+    assert at_least(float("inf"), sympy.oo) and at_least(0, -sympy.oo)
+    assert not at_least(10**400, sympy.oo) and not at_least(float("-inf"), 0)
+    assert at_least(0.1, sympy.Rational(1, 10))  # the float 0.1 is 1/10 + 2**-57 / 5 or so
+    assert at_least(sympy.Rational(1, 10), 0.1) is False
+    assert at_least(0.5, sympy.Rational(1, 2))
+
+
+def test_selection_contract_sees_a_tie_broken_by_one_subnormal():
+    # scores a subnormal apart under a claimed distance of 0: the exact divergence is positive
+    # and tiny (about 2**-1073); the contract must call it a violation, not "undecided" and
+    # not "equal to 0" as sympy's relation does
+    from certdp.contracts.contract import PrivacyViolation
+
+    contract = contract_of(dp.m.make_noisy_top_k)
+    for measure in (dp.max_divergence(), dp.zero_concentrated_divergence()):
+        kwargs = {
+            "input_domain": dp.vector_domain(dp.atom_domain(bounds=(-3.0, 3.0), T="f64")),
+            "input_metric": dp.linf_distance(T="f64"),
+            "output_measure": measure,
+            "k": 2,
+            "scale": 0.5,
+            "negate": False,
+        }
+        built = dp.m.make_noisy_top_k(**kwargs)
+        x, x_prime = [5e-324, 0.0], [0.0, 0.0]
+        assert contract.check_pair(built, kwargs, x, x_prime, 1.0, built.map(1.0)) < 1
+        with pytest.raises(PrivacyViolation):
+            contract.check_pair(built, kwargs, x, x_prime, 0.0, 0.0)
+        assert contract.check_pair(built, kwargs, x, list(x), 0.0, 0.0) == 0.0

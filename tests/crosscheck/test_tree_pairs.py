@@ -53,9 +53,10 @@ def test_certdp_own_tree_has_no_tree_counterexample(metric, n, b, T):
     """certdp saturates and maps L2 by sqrt(S): none of the pairs exceeds its map."""
     built = _tree(T, metric, n, b)
     space = (built.input_domain, built.input_metric)
-    found, tried = check_tree(built, space, (n, b, T), (0, 1, 2, 4, 5))
+    found, searched = check_tree(built, space, (n, b, T), (0, 1, 2, 4, 5))
     spread = 4 if metric is dp.l2_distance else 0  # d = 1, 2, 4, 5, each fits in n leaves
-    assert found == [] and tried == len(wrap_pairs(n, T)) + spread
+    assert found == [] and searched.pairs == len(wrap_pairs(n, T)) + spread
+    assert searched.unchecked == 0  # certdp claims something on every pair
 
 
 def test_a_wrapping_tree_is_caught():
@@ -87,3 +88,39 @@ def test_the_l2_bound_is_no_floor_the_l1_bound_is():
         switches.contracts.enabled = contracts
     assert exact_bound(l1, 1) == 3  # attained: one leaf moved by 1 moves 3 nodes by 1
     assert exact_bound(l2, 1) is None  # sqrt(13) is an upper bound, sqrt(3) is attained
+
+
+class _Refusing:
+    """A stand-in tree (i32, L1) whose map refuses every distance above 0 (as OpenDP's refuses
+    a distance beyond its type); its function runs."""
+
+    output_metric = "L1Distance(i32)"
+
+    def __call__(self, data):
+        return [sum(data)] + list(data)
+
+    def map(self, d_in):
+        raise ValueError(f"{d_in} is not representable by i32")
+
+
+def test_pairs_the_target_refuses_are_unchecked_with_reasons_not_tried():
+    space = (dp.vector_domain(dp.atom_domain(T="i32")), dp.l1_distance(T="i32"))
+    found, searched = check_tree(_Refusing(), space, (3, 2, "i32"), (1,))
+    assert found == [] and searched.pairs == 2 and searched.unchecked == 2
+    (reason,) = searched.reasons
+    assert "map refuses the distance" in reason and "not representable by i32" in reason
+    assert searched.reasons[reason] == 2
+
+
+def test_l2_pairs_are_checked_or_unchecked_as_the_map_answers():
+    # two wrap pairs and the spread pair at d = 1 (L2): all checked under a map that is met,
+    # all unchecked under a map that refuses
+    class Tree(_Refusing):
+        def map(self, d_in):
+            return 4 * d_in
+
+    space = (dp.vector_domain(dp.atom_domain(T="i32")), dp.l2_distance(T="i32"))
+    found, searched = check_tree(Tree(), space, (2, 2, "i32"), (1,))
+    assert found == [] and searched.unchecked == 0 and searched.pairs == 3
+    found, searched = check_tree(_Refusing(), space, (2, 2, "i32"), (1,))
+    assert searched.pairs == searched.unchecked == 3

@@ -368,3 +368,28 @@ def test_map_where_opendps_overflows():
         dp.max_divergence(), [0, 5, 10], 1e-300, 1.0,
     )  # fmt: skip
     assert m.map(2) == 2.0
+
+
+def test_contract_draws_no_distance_the_scores_map_refuses():
+    # alpha = 1e-300 with a known size: the scores' den is 2**64 - 1, so the scores' map
+    # refuses d_in = 4 (no u64, as its proof states); the contract drew it and failed there
+    from certdp.contracts import contract_of
+    from certdp.core.errors import ArithmeticOverflowError
+    from certdp.transformations.quantile_score_candidates.contract import largest_d_in
+
+    kwargs = {
+        "input_domain": dp.vector_domain(dp.atom_domain(T="i32"), size=1),
+        "input_metric": dp.symmetric_distance(),
+        "candidates": [0],
+        "alpha": 1e-300,
+        "output_measure": dp.max_divergence(),
+        "scale": 1.0,
+    }
+    built = dp.m.make_private_quantile(**kwargs)
+    with pytest.raises(ArithmeticOverflowError):
+        built.map(4)
+    assert largest_d_in(built, 4) == 3
+    fixed = dataclasses.replace(
+        contract_of(dp.m.make_private_quantile), arguments=lambda: st.just(kwargs)
+    )
+    assert fixed.verify(max_examples=20).examples > 0

@@ -15,6 +15,7 @@ import certdp.prelude as dp
 from certdp.transformations._postprocess.postconditions import (
     cdf_expected,
     cdf_postcondition,
+    consistent_tree_postcondition,
     nearest_quantiles_postcondition,
     round_to_format,
 )
@@ -187,3 +188,67 @@ def test_nearest_quantiles_at_the_cdf_steps_and_midpoints(counts, F, as_float):
     release = dp.t.make_quantiles_from_counts(edges, alphas, "nearest", F=F)
     TA = "f64" if as_float else None
     assert nearest_quantiles_postcondition(edges, counts, alphas, release(counts), TA=TA, F=F)
+
+
+# -- make_consistent_b_ary_tree ------------------------------------------------------------------
+
+TREE_VALUES = st.one_of(st.integers(-1000, 1000), st.integers(-(2**63), 2**63 - 1))
+
+
+@given(st.integers(2, 4), st.lists(TREE_VALUES, min_size=1, max_size=40), st.booleans())
+def test_consistent_tree_meets_its_postcondition(b, tree, f32):
+    TOA = "f32" if f32 else "f64"
+    out = dp.t.make_consistent_b_ary_tree(b, TIA="i64", TOA=TOA)(tree)
+    assert consistent_tree_postcondition(tree, b, out, TOA)
+
+
+def _edited_tree_constructor(old: str, new: str):
+    """make_consistent_b_ary_tree from a copy of its module with ``old`` replaced by ``new``."""
+    import importlib.util
+    import types
+
+    from certdp.transformations._postprocess import consistent_b_ary_tree as module
+
+    source = importlib.util.find_spec(module.__name__).loader.get_source(module.__name__)
+    assert source.count(old) == 1
+    edited = types.ModuleType("edited_consistent_b_ary_tree")
+    edited.__package__ = module.__package__
+    exec(compile(source.replace(old, new), "<edited>", "exec"), edited.__dict__)
+    return edited.make_consistent_b_ary_tree
+
+
+TREE = [10, 4, 3, 2, 2, 1, 1]
+
+
+def test_a_tree_without_the_top_down_pass_is_refuted():
+    # skip every correction: the leaves are the noisy ones, not the consistent ones
+    skipped = _edited_tree_constructor("if correction == 0:", "if True:")
+    out = skipped(2)(TREE)
+    assert out == [2.0, 2.0, 1.0, 1.0]
+    assert not consistent_tree_postcondition(TREE, 2, out)
+    assert consistent_tree_postcondition(TREE, 2, dp.t.make_consistent_b_ary_tree(2)(TREE))
+
+
+def test_a_tree_with_another_weighting_or_a_lost_leaf_is_refuted():
+    # weigh the parent and its children's sum equally: consistent, but not least squares
+    halves = _edited_tree_constructor("alpha = alpha * var[i]", "alpha = F(0.5)")
+    assert not consistent_tree_postcondition(TREE, 2, halves(2)(TREE))
+    # return one leaf too few
+    short = _edited_tree_constructor("top[leaves : size - zeros]", "top[leaves : size - zeros - 1]")
+    assert not consistent_tree_postcondition(TREE, 2, short(2)(TREE))
+    out = dp.t.make_consistent_b_ary_tree(2)(TREE)
+    assert not consistent_tree_postcondition(TREE, 2, [out[0] + 2**-51, *out[1:]])
+    # the f64 answer is not the f32 one
+    assert not consistent_tree_postcondition(TREE, 2, out, "f32")
+
+
+def test_the_tree_replay_gives_ieee_specials():
+    # a zero variance divides: 1 / 0 is infinity, 0 / 0 is NaN, as in IEEE
+    from certdp.transformations._postprocess.postconditions import _operation
+
+    one, zero = Fraction(1), Fraction(0)
+    assert _operation("/", one, zero, "f64") == math.inf
+    assert math.isnan(_operation("/", zero, zero, "f64"))
+    assert _operation("/", one, math.inf, "f64") == 0
+    assert _operation("*", Fraction(2) ** 1000, Fraction(2) ** 100, "f64") == math.inf
+    assert _operation("+", Fraction(2) ** 127, Fraction(2) ** 127, "f32") == math.inf

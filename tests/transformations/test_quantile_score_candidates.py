@@ -173,3 +173,22 @@ def test_runtime_contract_names_the_broken_precondition():
     with pytest.raises(dp.ContractError) as error:
         dp.t.make_quantile_score_candidates(vec(), SD, [2, 1], 0.5)
     assert error.value.condition == "candidates-strictly-increasing"
+
+
+def test_contract_draws_no_distance_the_map_refuses():
+    # found by looping the contract under hypothesis' default (random) profile, as the
+    # installed-package audit runs it: alpha = 1e-300 with a known size gives den = 2**64 - 1,
+    # so map(4) = 2 * den is no u64 and the map refuses it (as its proof states); the contract
+    # drew d_in = 4 and failed with that refusal instead of checking the guarantee
+    from certdp.transformations.quantile_score_candidates.contract import largest_d_in
+
+    kwargs = {"input_domain": vec(size=1), "input_metric": SD, "candidates": [-(2**31)],
+              "alpha": 1e-300}  # fmt: skip
+    built = dp.t.make_quantile_score_candidates(**kwargs)
+    with pytest.raises(ArithmeticOverflowError):
+        built.map(4)
+    assert built.map(3) == 2**64 - 1 and largest_d_in(built) == 3
+    fixed = dataclasses.replace(
+        contract_of(dp.t.make_quantile_score_candidates), arguments=lambda: st.just(kwargs)
+    )
+    assert fixed.verify(max_examples=30).examples > 0

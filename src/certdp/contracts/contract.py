@@ -23,7 +23,6 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 import sympy
-from sympy.core.evalf import PrecisionExhausted
 
 from certdp.core.errors import ContractError, DPError
 
@@ -72,34 +71,123 @@ def as_rational(value) -> sympy.Expr:
     )
 
 
+#: The working precisions (bits) of the interval evaluations of ``at_least``, tried in turn: a
+#: difference as small as a float's last bit among values near 1 (2**-1074) needs about 1100
+#: bits, its square (a Renyi divergence) about 2200; 8192 bits bound the work.
+PRECISIONS = (128, 512, 2048, 8192)
+
+
+def _enclosure(expr, context):
+    """An interval of ``context`` (``mpmath.iv`` at some precision) holding the exact value of
+    the closed sympy number ``expr``: rationals, exact floats, ``E``, ``pi``, ``+``, ``*``,
+    powers, ``exp``, ``log``, ``Abs``; anything else raises ``ValueError`` (so does the log of
+    an interval reaching 0).  mpmath's interval arithmetic rounds every endpoint outward."""
+    if expr.is_Rational:
+        return context.mpf(int(expr.p)) / context.mpf(int(expr.q))  # label: iv-rational
+    if expr.is_Float:
+        rational = sympy.Rational(expr)  # a binary float's exact value
+        return context.mpf(int(rational.p)) / context.mpf(int(rational.q))
+    if expr is sympy.E:
+        return context.e
+    if expr is sympy.pi:
+        return context.pi
+    parts = [_enclosure(arg, context) for arg in expr.args]
+    if expr.is_Add:
+        total = parts[0]
+        for part in parts[1:]:
+            total = total + part
+        return total
+    if expr.is_Mul:
+        product = parts[0]
+        for part in parts[1:]:
+            product = product * part
+        return product
+    if expr.is_Pow:
+        base, exponent = parts
+        if expr.exp.is_Integer:
+            return base ** int(expr.exp)  # label: iv-integer-power
+        if not base.a > 0:
+            raise ValueError("a fractional power of an interval reaching 0")
+        return context.exp(exponent * context.log(base))  # label: iv-power
+    if isinstance(expr, sympy.exp):
+        return context.exp(parts[0])
+    if isinstance(expr, sympy.log):
+        if not parts[0].a > 0:
+            raise ValueError("the log of an interval reaching 0")
+        return context.log(parts[0])  # label: iv-log
+    if isinstance(expr, sympy.Abs):
+        return abs(parts[0])
+    raise ValueError(f"no interval rule for {type(expr).__name__}")  # label: iv-unknown
+
+
+def _sign(difference) -> int | None:
+    """The sign (1 or -1) of the closed sympy number ``difference``, from an interval enclosure
+    that excludes 0 with finite ends, at the first of :data:`PRECISIONS` that gives one;
+    ``None`` when none does (an exact zero, a rule missing, or too close to 0)."""
+    import mpmath
+    from mpmath.ctx_iv import MPIntervalContext
+
+    context = MPIntervalContext()  # its own precision: the shared ``mpmath.iv`` is left alone
+    for bits in PRECISIONS:  # label: precisions
+        context.prec = bits
+        try:
+            interval = _enclosure(difference, context)
+        except (ValueError, ZeroDivisionError, TypeError, ArithmeticError):
+            return None  # no rule, or the expression is not a finite real number
+        low, high = mpmath.mpf(interval.a), mpmath.mpf(interval.b)  # exact endpoint values
+        if not (mpmath.isfinite(low) and mpmath.isfinite(high)):
+            continue
+        if low > 0:  # label: iv-positive
+            return 1
+        if high < 0:  # label: iv-negative
+            return -1
+    return None
+
+
 def at_least(value, bound) -> bool:
     """Exactly: is ``value >= bound``?
 
-    sympy's relation decides when it can; otherwise the difference is evaluated to 200 digits
-    with sympy's accuracy control (``strict``), first as given and then simplified.  When none of
-    these decides (an exact zero sympy cannot recognise), this raises :class:`ContractError`
-    with condition ``undecided``: the check could not decide, which is not a violation found.
+    Rationals and infinities are compared exactly.  Otherwise the difference, as given and
+    then simplified, is enclosed in an interval (mpmath's outward-rounded interval arithmetic)
+    at 128, 512, 2048 and 8192 bits until the interval excludes 0; a candidate that simplifies
+    to the exact zero means equality.  sympy's own relation is not asked: it calls two values
+    equal when a low-precision evaluation of their difference gives 0 (log(1 + 2**-1074) and
+    0, say).  When none of these decides (an exact zero sympy cannot recognise, or a
+    difference below 2**-8000 or so), this raises :class:`ContractError` with condition
+    ``undecided``: the check could not decide, which is not a violation found.
     """
-    value = as_rational(value)
-    decided = sympy.Ge(value, bound)  # label: relation
-    if decided in (sympy.true, sympy.false):
-        return bool(decided)
+    value, bound = as_rational(value), as_rational(bound)
+    infinities = (sympy.oo, -sympy.oo)
+    if value in infinities or bound in infinities:  # label: infinite-sides
+        return value == sympy.oo or bound == -sympy.oo or value == bound
+    if value.is_Rational and bound.is_Rational:  # label: rationals
+        return bool(value >= bound)
     difference = value - bound
-    for candidate in (difference, sympy.simplify(difference)):  # label: candidates
-        decided = sympy.Ge(candidate, 0)
-        if decided in (sympy.true, sympy.false):
-            return bool(decided)
+    for simplified in (False, True):  # label: candidates
         try:
-            approximation = candidate.evalf(200, strict=True)  # label: evaluate
-        except PrecisionExhausted:
-            continue
-        if approximation.is_Number and approximation != 0:
-            return bool(approximation > 0)  # label: sign
+            candidate = sympy.simplify(difference) if simplified else difference
+        except (ValueError, ArithmeticError, RecursionError):  # sympy gave up (huge integers)
+            break
+        if candidate == 0:  # label: exact-zero
+            return True
+        sign = _sign(candidate)  # label: evaluate
+        if sign is not None:
+            return sign > 0  # label: sign
     raise ContractError(  # label: undecided
-        f"cannot decide exactly whether {value} >= {bound} (their difference may be an exact "
-        "zero sympy does not recognise); no violation was found",
+        f"cannot decide exactly whether {_shown(value)} >= {_shown(bound)} (their difference "
+        "may be an exact zero sympy does not recognise, or below 2**-8000); no violation was "
+        "found",
         condition="undecided",
     )
+
+
+def _shown(number) -> str:
+    """``number`` printed, cut to 200 characters (a number too long to print is named so)."""
+    try:
+        text = str(number)
+    except ValueError:  # Python refuses to print integers of more than 4300 digits
+        return "(a number too long to print)"
+    return text if len(text) <= 200 else text[:200] + "..."
 
 
 # proof: end exact-values

@@ -122,7 +122,16 @@ class TwinResult:
         for severity in SEVERITIES:
             if severity in severities:
                 return severity
+        if self.unchecked_pairs and not self.pairs:  # every pair tried had no claim: none passed
+            return "unchecked"
         return "ok"
+
+    @property
+    def verified(self) -> bool:
+        """Was anything checked and passed (status ``ok``) or found?  ``False`` for a twin with
+        nothing built or whose pairs were all unchecked (status ``unchecked``), an error, or a
+        constructor missing in the target."""
+        return self.status() not in ("unchecked", "error", "missing in target")
 
     def to_dict(self) -> dict:
         data = asdict(self)

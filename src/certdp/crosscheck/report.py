@@ -124,6 +124,11 @@ def summary(report: CrosscheckReport) -> str:
     )
     if missing:
         text += f"; missing in target: {', '.join(missing)}"
+    if report.unverified:
+        text += (
+            f"; not verified (nothing built, or every pair unchecked): "
+            f"{', '.join(report.unverified)}"
+        )
     if counts["suspect"]:
         text += (
             "; a suspect on a measurement is an under-reported privacy loss (the target's "
@@ -147,6 +152,7 @@ def to_json(report: CrosscheckReport) -> str:
             "exit_status": report.exit_status(),
             "fail_on_suspect": report.fail_on_suspect,
             "missing_in_target": [r.twin for r in report.results if r.missing],
+            "unverified": report.unverified,
             "pairs_checked": sum(r.pairs for r in report.results),
             "pairs_unchecked": sum(r.unchecked_pairs for r in report.results),
             "twins": [result.to_dict() for result in report.results],

@@ -64,10 +64,19 @@ class CrosscheckReport:
     def checked(self) -> bool:
         return any(result.checked for result in self.results)
 
+    @property
+    def unverified(self) -> list[str]:
+        """The twins with status ``unchecked``: nothing built, or every pair unchecked."""
+        return [result.twin for result in self.results if result.status() == "unchecked"]
+
     def exit_status(self) -> int:
+        """1 on a failing finding; else 2 when the run, or one of its twins, verified nothing
+        (an error, nothing built, a twin whose pairs were all unchecked); else 0."""
         if self.error or not self.checked:
             return 2
-        return 1 if self.violations else 0
+        if self.violations:
+            return 1
+        return 2 if self.unverified else 0
 
 
 def proof_of(name: str) -> str:
@@ -308,8 +317,9 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
 
         space = _space(point, oracle)
         if space is not None:
-            tree_found, tried = check_tree(built, space, point.tree, point.d_ins)
-            result.pairs += tried
+            tree_found, searched = check_tree(built, space, point.tree, point.d_ins)
+            result.pairs += searched.pairs - searched.unchecked
+            _unchecked(result, searched)
             for family, counterexample in tree_found:
                 found = SimpleNamespace(found=counterexample)
                 _report_pair(

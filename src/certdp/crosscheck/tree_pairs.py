@@ -14,14 +14,18 @@ For a point with ``search == "b-ary-tree"`` and ``tree = (leaf_count, branching_
   the tree moves by up to ``d * sqrt(S)`` instead of ``d * sqrt(L)`` (``S``, ``L`` as in
   make_b_ary_tree.tex); a map ``d * L`` is below that when ``S > L**2``.
 
-Each pair is run in the target (its own function and its own ``map``); a pair whose outputs
-are further apart than the target's map of their distance is a violation, with a reproducer
-in the target's API alone (``reproducer.pair_script``).
+Each pair is run in the target (its own function and its own ``map``, given the least value
+of the target's distance type at or above the pair's exact distance, as the generic search
+does: ``distances.for_target``); a pair whose outputs are further apart than the target's map
+of their distance is a violation, with a reproducer in the target's API alone
+(``reproducer.pair_script``).  A pair the target gives no claim on (it refuses an input or the
+distance) is counted unchecked, with the reason, never as passing.
 """
 
 from __future__ import annotations
 
-from .search import Counterexample, exceeds, output_metric
+from .distances import UnrepresentableDistance, for_target
+from .search import Counterexample, SearchResult, _why, exceeds, output_metric
 
 __all__ = ["wrap_pairs", "spread_pair", "tree_squared", "check_tree"]
 
@@ -73,16 +77,20 @@ def spread_pair(leaf_count: int, branching_factor: int, d: int) -> tuple[list, l
     return None if best is None else ([0] * n, best)
 
 
-def check_tree(built, space, tree: tuple, d_ins) -> tuple[list, int]:
-    """``(found, tried)``: ``found`` holds ``(family, counterexample)`` for the first wrap pair
-    and the first spread pair (``family`` ``"wrap"`` or ``"spread"``) on which the target's
-    outputs are further apart than its own map; ``tried`` counts the pairs run."""
+def check_tree(built, space, tree: tuple, d_ins) -> tuple[list, SearchResult]:
+    """``(found, searched)``: ``found`` holds ``(family, counterexample)`` for the first wrap
+    pair and the first spread pair (``family`` ``"wrap"`` or ``"spread"``) on which the target's
+    outputs are further apart than its own map; ``searched`` counts the pairs run
+    (``searched.pairs``, the unchecked ones included) and, apart, those the target gave no claim
+    on (``searched.unchecked``, with ``searched.reasons``): it refused an input or the
+    distance, or the exact distance has no value in the target's distance type.  An unchecked
+    pair is never counted as passing."""
     _, in_metric = space
     out_metric = output_metric(built.output_metric)
     leaf_count, branching_factor, T = tree
-    found, tried = [], 0
+    found, searched = [], SearchResult()
     if out_metric is None:
-        return found, tried
+        return found, searched
     families = [("wrap", wrap_pairs(leaf_count, T))]
     spread = [
         spread_pair(leaf_count, branching_factor, d)
@@ -92,22 +100,34 @@ def check_tree(built, space, tree: tuple, d_ins) -> tuple[list, int]:
         families.append(("spread", [pair for pair in spread if pair is not None]))
     for family, pairs in families:
         for x, x_prime in pairs:
-            tried += 1
-            counterexample = _try(built, in_metric, out_metric, x, x_prime)
-            if counterexample is not None:
-                found.append((family, counterexample))
+            searched.pairs += 1
+            outcome = _try(built, in_metric, out_metric, x, x_prime)
+            if isinstance(outcome, str):
+                searched.skip(outcome)
+            elif outcome is not None:
+                found.append((family, outcome))
                 break
-    return found, tried
+    return found, searched
 
 
-def _try(built, in_metric, out_metric, x, x_prime) -> Counterexample | None:
-    d_in = in_metric.distance(x, x_prime)  # a Fraction (L1) or a sympy number (L2)
-    if d_in == int(d_in):
-        d_in = int(d_in)  # the target's integer metric takes a Python int only
+def _try(built, in_metric, out_metric, x, x_prime) -> Counterexample | str | None:
+    """A counterexample, ``None`` when the pair passed, or why it could not be checked."""
+    exact = in_metric.distance(x, x_prime)  # a Fraction (L1) or a sympy number (L2)
     try:
         y, y_prime = built(x), built(x_prime)
+    except Exception as error:
+        return _why("the target refuses the input", error)
+    try:
+        d_in = for_target(getattr(built, "input_metric", in_metric), exact)
+    except UnrepresentableDistance as error:
+        return f"no distance to pass to the target's map: {error}"
+    try:
         claimed = built.map(d_in)
+    except Exception as error:
+        what = f"the target's map refuses the distance (a Python {type(d_in).__name__})"
+        return _why(what, error)
+    try:
         over, actual = exceeds(out_metric, y, y_prime, claimed)
-    except Exception:
-        return None  # the target refuses the data or the distance: it claims nothing there
+    except (TypeError, ValueError) as error:
+        return _why("the outputs cannot be compared with the map", error)
     return Counterexample(x, x_prime, d_in, claimed, actual) if over else None

@@ -34,7 +34,7 @@ from certdp.measurements._selection.contract_support import (
 )
 from certdp.transformations.quantile_score_candidates import contract as scores_contract
 from certdp.transformations.quantile_score_candidates import make_quantile_score_candidates
-from certdp.transformations.quantile_score_candidates.contract import STEP, WEIGHT
+from certdp.transformations.quantile_score_candidates.contract import STEP, WEIGHT, largest_d_in
 from certdp.transformations.quantile_score_candidates.make_quantile_score_candidates import (
     score_constants,
 )
@@ -182,7 +182,8 @@ CONTRACT = MeasurementContract(
     bound=BOUND,
     parameters=parameters,
     arguments=arguments,
-    d_in=lambda built: st.integers(0, 4),
+    # (a distance the scores' map refuses as no u64, alpha = 1e-300 with a size, is not drawn)
+    d_in=lambda built: st.integers(0, largest_d_in(built, 4)),
     divergence=divergence,
     datasets_max_size=4,
 )

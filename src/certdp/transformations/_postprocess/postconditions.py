@@ -14,6 +14,14 @@ alpha, each an edge, not decreasing with alpha; on non-negative counts with a po
 (in the formats' normal range), each output is also a nearest edge of an exact alpha'-quantile
 bin for some alpha' within the rounding allowance ``delta`` of alpha.  Not an audit row: a
 Function has no map, so the audit's contract template (a stability bound) does not apply.
+
+``consistent_tree_postcondition(tree, b, out, TOA)`` holds when ``out`` has the length
+consistent_b_ary_tree.tex states (the present leaves, ``m - N(L-1)`` of ``m`` nodes) and each
+value is, bit for bit, the leaf the theorem's IEEE steps give (its (1) padding and zero nodes,
+(2) bottom-up inverse-variance weighting, (3) top-down apportioning of each parent's
+difference), replayed with ``Fraction`` values rounded by ``round_to_format`` after every
+operation, infinities and NaN by IEEE's rules, independently of the code's NumPy scalars.
+Without step (3) the leaves would not add up to their consistent parents: the check sees it.
 """
 
 from __future__ import annotations
@@ -28,6 +36,8 @@ __all__ = [
     "cdf_postcondition",
     "nearest_admissible",
     "nearest_quantiles_postcondition",
+    "consistent_tree_expected",
+    "consistent_tree_postcondition",
 ]
 
 #: (precision p, least normal exponent, greatest exponent) of the IEEE formats.
@@ -157,3 +167,95 @@ def nearest_quantiles_postcondition(
         if not edges[low] <= v <= edges[high]:
             return False
     return True
+
+
+# -- make_consistent_b_ary_tree ----------------------------------------------------------------
+
+
+def _ieee(result, TA: str):
+    """An exact or IEEE-special result as a value of ``TA``: a finite result rounded once
+    (``Fraction``), an overflow the signed infinity, a special (``inf``, ``nan``) kept."""
+    if isinstance(result, float):
+        return result if not math.isfinite(result) else Fraction(result)
+    try:
+        return round_to_format(result, TA)
+    except OverflowError:
+        return math.inf if result > 0 else -math.inf
+
+
+def _operation(kind: str, a, b, TA: str):
+    """``a kind b`` in the IEEE format ``TA`` (``+``, ``-``, ``*``, ``/``).  Zeros carry no
+    sign: the replay's only divisors are variances, which are never negative zero."""
+    if isinstance(a, float) or isinstance(b, float):  # a special operand: IEEE's rule
+        x, y = float(a), float(b)
+        if kind == "/" and y == 0:
+            return math.nan if x == 0 or math.isnan(x) else math.copysign(math.inf, x)
+        return _ieee({"+": x + y, "-": x - y, "*": x * y, "/": x / y if y else 0.0}[kind], TA)
+    if kind == "/":
+        if b == 0:
+            return math.nan if a == 0 else (math.inf if a > 0 else -math.inf)
+        return _ieee(a / b, TA)
+    return _ieee({"+": a + b, "-": a - b, "*": a * b}[kind], TA)
+
+
+def consistent_tree_expected(tree: list, b: int, TOA: str = "f64") -> list:
+    """The leaves the theorem's steps (1)-(4) give on the integer ``tree`` of ``m >= 1`` nodes
+    (the module docstring), as Python floats of ``TOA``."""
+
+    def op(kind, a, c):
+        return _operation(kind, a, c, TOA)
+
+    def nodes(layers):
+        return (b**layers - 1) // (b - 1)
+
+    m, layers = len(tree), 1
+    while nodes(layers) < m:
+        layers += 1
+    size = nodes(layers)
+    zeros = size - m
+    one = Fraction(1)
+    var = [one] * size
+    t = [_ieee(Fraction(int(v)), TOA) for v in tree] + [Fraction(0)] * zeros
+    for layer in range(layers):  # (1): zero nodes at the end of each layer
+        end = nodes(layer + 1)
+        for i in range(end - zeros // b ** (layers - layer - 1), end):
+            var[i], t[i] = Fraction(0), Fraction(0)
+    for layer in range(layers - 2, -1, -1):  # (2): bottom-up
+        for i in range(nodes(layer), nodes(layer + 1)):
+            if var[i] == 0:
+                continue
+            children = range(i * b + 1, i * b + b + 1)
+            big_v, big_s = var[children[0]], t[children[0]]
+            for j in children[1:]:
+                big_v, big_s = op("+", big_v, var[j]), op("+", big_s, t[j])
+            new_var = op("/", one, op("+", op("/", one, var[i]), op("/", one, big_v)))
+            alpha = op("*", op("/", one, var[i]), new_var)
+            var[i] = new_var
+            t[i] = op("+", op("*", alpha, t[i]), op("*", op("-", one, alpha), big_s))
+    h = list(t)
+    for layer in range(layers - 1):  # (3): top-down
+        for i in range(nodes(layer), nodes(layer + 1)):
+            children = range(i * b + 1, i * b + b + 1)
+            below = t[children[0]]
+            for j in children[1:]:
+                below = op("+", below, t[j])
+            c = op("-", h[i], below)
+            if c == 0:
+                continue
+            total = var[children[0]]
+            for j in children[1:]:
+                total = op("+", total, var[j])
+            for j in children:
+                h[j] = op("+", h[j], op("/", op("*", c, var[j]), total))
+    return [float(v) for v in h[nodes(layers - 1) : size - zeros]]  # (4)
+
+
+def consistent_tree_postcondition(tree: list, b: int, out: list, TOA: str = "f64") -> bool:
+    """Is ``out`` what ``make_consistent_b_ary_tree(b, TOA=TOA)`` must return on ``tree``:
+    as many Python floats as the present leaves, each equal to the replayed leaf (NaN where the
+    replay gives NaN; ``-0.0 == 0.0``)?"""
+    expected = consistent_tree_expected(tree, b, TOA)
+    return len(out) == len(expected) and all(
+        type(o) is float and (o == e or (math.isnan(o) and math.isnan(e)))
+        for o, e in zip(out, expected)
+    )

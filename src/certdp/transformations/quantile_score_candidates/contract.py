@@ -18,6 +18,7 @@ from certdp.contracts.common import (
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.contracts.neighbours import members
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
+from certdp.core.errors import ArithmeticOverflowError
 
 from .make_quantile_score_candidates import (
     U64_MAX,
@@ -61,6 +62,20 @@ def _parameters(a, built) -> dict:
     if a.input_domain.size is None:
         return {STEP: 1, WEIGHT: max(num, den - num)}
     return {STEP: 2, WEIGHT: den}
+
+
+def largest_d_in(built, most: int = 6) -> int:
+    """The largest ``d_in <= most`` whose map value is a u64 (the map refuses larger ones with
+    ArithmeticOverflowError, as the proof states: alpha = 1e-300 gives ``den = 2**64 - 1``,
+    so a known size allows ``d_in <= 3`` only)."""
+    d_in = most
+    while d_in > 0:
+        try:
+            built.map(d_in)
+            return d_in
+        except ArithmeticOverflowError:
+            d_in -= 1
+    return 0
 
 
 ALPHAS = [0.0, -0.0, 0.5, 1.0, 0.25, 0.3, 1 / 3, 0.99999, 1e-300, 0.75, 0, 1]
@@ -111,7 +126,7 @@ CONTRACT = TransformationContract(
     bound=sympy.floor(D_IN / STEP) * WEIGHT,
     parameters=_parameters,
     arguments=arguments,
-    d_in=lambda built: st.integers(0, 6),
+    d_in=lambda built: st.integers(0, largest_d_in(built)),
 )
 
 SYMBOL_MEANINGS = {
