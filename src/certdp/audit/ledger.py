@@ -27,6 +27,9 @@ import itertools
 import json
 import os
 import sys
+import threading
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
@@ -50,6 +53,8 @@ __all__ = [
     "read_ledger",
     "ledger_entries",
     "entry_of",
+    "entries_of",
+    "Vettings",
     "ledger_text",
     "pair_id",
     "current_fingerprints",
@@ -138,19 +143,210 @@ def _package_relative(key: str) -> str:
     return prefix + key.removeprefix(prefix).removeprefix("src/certdp/")
 
 
-def _from_json(value: dict) -> Vetting:
-    vetting = Vetting(**value)
-    vetting.fingerprints = {_package_relative(k): v for k, v in vetting.fingerprints.items()}
-    return vetting
+#: The members an entry may hold (the fields of :class:`Vetting`) and the ones it must hold.
+_MEMBERS = frozenset(
+    ("fingerprints", "proof", "commit", "reviewer", "date", "reviewed", "files", "seal")
+)
+_REQUIRED = frozenset(("fingerprints", "proof", "commit", "reviewer"))
 
 
-def read_ledger(package: Path) -> dict:
-    """The JSON object of ``package``'s ledger (empty if it has none), the whole file decoded
-    by ``json.loads``; :class:`LedgerError` unless :func:`ledger_entries` accepts its shape."""
+def _inside(name: str) -> bool:
+    """Does the fingerprint key or file path ``name`` name a file below the package: is its
+    path part (:func:`fingerprinted_files`) relative, without a ``..`` part?"""
+    if ".." not in name and ":/" not in name and not name.startswith("/"):  # label: quick
+        return True  # no ".." anywhere, and the path part cannot start with "/"
+    path = fingerprinted_files([name])[0]
+    return not path.startswith("/") and ".." not in path.split("/")  # label: inside-key
+
+
+def _checked_names(names, key: str) -> None:
+    """Raise :class:`LedgerError`, naming the entry ``key``, unless every name is inside."""
+    for name in names:
+        if not _inside(name):  # label: refuse-outside
+            raise LedgerError(
+                f"the entry {key!r} names {name!r}, a path outside the package",
+                parameter="ledger",
+            )
+
+
+def _members(key: str, value: dict) -> None:
+    """:class:`LedgerError` naming the entry ``key`` unless its members are fields of a
+    :class:`Vetting` and include the four without a default."""
+    if not (_REQUIRED <= value.keys() <= _MEMBERS):  # label: members
+        raise LedgerError(
+            f"the entry {key!r} must hold the members fingerprints, proof, commit and "
+            "reviewer, and no member other than date, reviewed, files and seal",
+            parameter="ledger",
+        )
+
+
+def _vetting(key: str, value: dict, fingerprints: dict, files: dict) -> Vetting:
+    """The vetting of the entry ``key`` whose members are ``value`` (checked by
+    :func:`_members`), with its fingerprints and files as given."""
+    _members(key, value)
+    return Vetting(**{**value, "fingerprints": fingerprints, "files": files})
+
+
+def _pair_table(pairs: dict) -> tuple[dict, dict]:
+    """A format-2 table of pairs, checked once: the ``(name, digest)`` of each id as a
+    fingerprint (the name made package-relative, :func:`_package_relative`) and as a file
+    hash (the name as stored); :class:`LedgerError` unless every pair is a list of two
+    strings whose name is inside the package (:func:`_inside`)."""
+    values = list(pairs.values())
+    if not (
+        set(map(type, values)) <= {list}
+        and set(map(len, values)) <= {2}
+        and set(map(type, (name for name, _ in values))) <= {str}
+        and set(map(type, (digest for _, digest in values))) <= {str}
+    ):  # label: pairs-checked
+        wrong = next(
+            ident
+            for ident, pair in pairs.items()
+            if type(pair) is not list
+            or len(pair) != 2
+            or type(pair[0]) is not str
+            or type(pair[1]) is not str
+        )
+        raise LedgerError(
+            f"the pair {wrong!r} is not a [name, digest] pair of strings", parameter="ledger"
+        )
+    as_file = dict(zip(pairs, map(tuple, values)))
+    joined = "\n".join(name for name, _ in values)
+    # Unless some name has a "..", or a "/" at its start or after a ":", every path is inside.
+    if (
+        ".." in joined or ":/" in joined or "\n/" in joined or joined.startswith("/")
+    ):  # label: pairs-inside
+        for ident, (name, _) in as_file.items():
+            _checked_names((name, _package_relative(name)), f"pair {ident}")
+    if "src/certdp/" not in joined:  # label: already-relative
+        # _package_relative is the identity on every name
+        return as_file, as_file
+    as_fingerprint = {
+        ident: (_package_relative(name), digest) for ident, (name, digest) in as_file.items()
+    }
+    return as_fingerprint, as_file
+
+
+def _named(key: str, ids, table: dict) -> dict[str, str]:
+    """The fingerprints (or file hashes) the string of pair ids ``ids`` of the entry ``key``
+    stands for (ids separated by single spaces; empty for none); :class:`LedgerError` naming
+    the entry unless it is a string of ids of ``table`` naming distinct names."""
+    if type(ids) is not str:  # label: ids-string
+        raise LedgerError(
+            f"the entry {key!r}: its pairs must be a string of ids", parameter="ledger"
+        )
+    listed = ids.split(" ") if ids else []  # label: split
+    try:
+        named = dict([table[ident] for ident in listed])  # label: lookup
+    except KeyError as missing:
+        raise LedgerError(
+            f"the entry {key!r} names the pair id {missing.args[0]!r}, which the ledger lacks",
+            parameter="ledger",
+        ) from None
+    if len(named) != len(listed):  # label: distinct
+        raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
+    return named
+
+
+def _format_1(key: str, value) -> Vetting:
+    """The vetting of a format-1 entry: its dictionaries in full, fingerprint keys made
+    package-relative; :class:`LedgerError` naming the entry for another shape."""
+    if (
+        type(value) is not dict
+        or type(value.get("fingerprints")) is not dict
+        or type(value.get("files", {})) is not dict
+    ):
+        raise LedgerError(
+            f"the entry {key!r} is not an object with objects fingerprints and files",
+            parameter="ledger",
+        )
+    fingerprints = {_package_relative(k): v for k, v in value["fingerprints"].items()}
+    files = value.get("files", {})
+    _checked_names(value["fingerprints"].keys() | fingerprints.keys() | files.keys(), key)
+    return _vetting(key, value, fingerprints, dict(files))
+
+
+def _shared(table: dict) -> frozenset:
+    """The ids of ``table`` (id to ``(name, digest)``) whose name another id has too."""
+    counts = Counter(name for name, _ in table.values())
+    if len(counts) == len(table):  # every name once
+        return frozenset()
+    return frozenset(ident for ident, (name, _) in table.items() if counts[name] > 1)
+
+
+def _checked_ids(key: str, ids, table: dict, known: frozenset, shared: frozenset) -> None:
+    """Raise as :func:`_named` would on the entry ``key``'s string of pair ids, without
+    building its dictionary: it must be a string of ids of ``table`` (whose keys are
+    ``known``) naming distinct names (two ids can name one name only when both are in
+    ``shared``)."""
+    if type(ids) is not str:  # label: ids-checked
+        raise LedgerError(
+            f"the entry {key!r}: its pairs must be a string of ids", parameter="ledger"
+        )
+    listed = ids.split(" ") if ids else []
+    unique = set(listed)
+    if not unique.issubset(known):  # label: ids-known
+        missing = min(unique - known)
+        raise LedgerError(
+            f"the entry {key!r} names the pair id {missing!r}, which the ledger lacks",
+            parameter="ledger",
+        )
+    both = unique & shared
+    if len(unique) != len(listed) or len({table[i][0] for i in both}) != len(both):  # label: once
+        raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
+
+
+class Vettings(Mapping):
+    """The vettings of a format-2 ledger whose every entry has been checked
+    (:func:`entries_of`); an entry is converted into a new :class:`Vetting` (by
+    :func:`_named` and :func:`_vetting`) when it is looked up."""
+
+    def __init__(self, entries: dict, as_fingerprint: dict, as_file: dict):
+        self._entries, self._fingerprint, self._file = entries, as_fingerprint, as_file
+
+    def __getitem__(self, key: str) -> Vetting:
+        value = self._entries[key]  # label: lookup-entry
+        return _vetting(
+            key,
+            value,
+            _named(key, value["fingerprints"], self._fingerprint),
+            _named(key, value.get("files", ""), self._file),
+        )
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def entries_of(raw) -> Mapping[str, Vetting]:
+    """Every vetting a ledger's JSON value records, by constructor key; :class:`LedgerError`
+    unless its shape (:func:`ledger_entries`), its table of pairs and every entry are of a
+    format this certdp reads.  The gate and the audit both read a ledger through this
+    function (:func:`read_ledger`), so one bad entry makes both refuse the whole ledger.  In
+    format 2 every entry is checked here and converted when looked up (:class:`Vettings`)."""
+    entries, pairs = ledger_entries(raw)  # label: shape
+    if pairs is None:  # label: format-1-entries
+        return {key: _format_1(key, value) for key, value in entries.items()}
+    as_fingerprint, as_file = _pair_table(pairs)  # label: table
+    shared_fingerprint, shared_file = _shared(as_fingerprint), _shared(as_file)
+    known = frozenset(pairs)
+    for key, value in entries.items():  # label: every-entry
+        if type(value) is not dict:
+            raise LedgerError(f"the entry {key!r} is not an object", parameter="ledger")
+        _members(key, value)
+        _checked_ids(key, value["fingerprints"], as_fingerprint, known, shared_fingerprint)
+        _checked_ids(key, value.get("files", ""), as_file, known, shared_file)
+    return Vettings(entries, as_fingerprint, as_file)  # label: checked
+
+
+def read_ledger(package: Path) -> Mapping[str, Vetting]:
+    """The vettings of ``package``'s ledger (none if it has none): the whole file decoded by
+    ``json.loads`` and every entry converted by :func:`entries_of`."""
     path = package / LEDGER_PATH
     raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
-    ledger_entries(raw)  # label: shape
-    return raw
+    return entries_of(raw)  # label: convert
 
 
 def ledger_entries(raw) -> tuple[dict, dict | None]:
@@ -177,43 +373,17 @@ def ledger_entries(raw) -> tuple[dict, dict | None]:
     return raw["entries"], raw["pairs"]
 
 
-def _named(ids, pairs: dict) -> dict[str, str]:
-    """The fingerprints (or file hashes) an entry's string of pair ids (separated by single
-    spaces; empty for none) stands for; one that is not made of ids of ``[name, digest]``
-    pairs of strings, with distinct names, raises :class:`LedgerError`."""
-    if type(ids) is not str:  # label: ids-string
-        raise LedgerError("an entry's pairs must be a string of ids", parameter="ledger")
-    named: dict[str, str] = {}
-    for ident in ids.split(" ") if ids else []:  # label: split
-        pair = pairs.get(ident)  # label: lookup
-        if type(pair) is not list or len(pair) != 2 or not all(type(p) is str for p in pair):
-            raise LedgerError(f"no [name, digest] pair with id {ident!r}", parameter="ledger")
-        if pair[0] in named:  # label: distinct
-            raise LedgerError(f"an entry names {pair[0]!r} twice", parameter="ledger")
-        named[pair[0]] = pair[1]
-    return named
-
-
-def entry_of(raw: dict, key: str) -> Vetting | None:
-    """The vetting recorded under ``key`` in a ledger's JSON object, or ``None``; only this
-    entry is converted (in format 2, its ids are replaced by the pairs they stand for)."""
-    entries, pairs = ledger_entries(raw)
-    if key not in entries:
-        return None
-    value = entries[key]  # label: one-entry
-    if pairs is not None:  # label: expand
-        value = {
-            member: _named(item, pairs) if member in ("fingerprints", "files") else item
-            for member, item in value.items()
-        }
-    return _from_json(value)
+def entry_of(raw, key: str) -> Vetting | None:
+    """The vetting recorded under ``key`` in a ledger's JSON value, or ``None``; raises as
+    :func:`entries_of` (every entry is converted)."""
+    return entries_of(raw).get(key)
 
 
 def read_entries(package: Path) -> dict[str, Vetting]:
     """The vettings recorded in ``package``'s ledger, by constructor key (none if it has no
-    ledger), each converted by :func:`entry_of` as the gate converts it."""
-    raw = read_ledger(package)
-    return {key: entry_of(raw, key) for key in ledger_entries(raw)[0]}
+    ledger): :func:`read_ledger`, the function the gate reads the ledger with, every entry
+    converted."""
+    return dict(read_ledger(package))
 
 
 def _digest(proof: ProofText) -> str:
@@ -410,15 +580,52 @@ def pair_id(name: str, digest: str) -> str:
     return hashlib.sha256(json.dumps([name, digest]).encode()).hexdigest()[:12]
 
 
-def ledger_text(entries: dict[str, Vetting]) -> str:
-    """The canonical format-2 text of ``entries``: members sorted, each distinct pair once
-    (only the pairs some entry uses), an entry's ids sorted and joined by single spaces into
-    one string (so that decoding the file builds few objects), one field or pair per line.
-    :func:`read_entries` of this text gives ``entries`` back.  Raises :class:`LedgerError`
-    if two different pairs would share an id (never seen: ids have 48 bits)."""
+def _writable(key, vetting) -> None:
+    """Raise :class:`LedgerError`, naming the entry, unless :func:`read_ledger` reads the
+    entry ``key`` written for ``vetting`` back as ``vetting``: a string key, a
+    :class:`Vetting` of strings, its fingerprints and files dictionaries of strings naming
+    files inside the package, the fingerprint keys already package-relative."""
+    strings = ("proof", "commit", "reviewer", "date", "reviewed", "seal")
+    if (
+        type(key) is not str
+        or type(vetting) is not Vetting
+        or not all(type(getattr(vetting, member)) is str for member in strings)
+        or type(vetting.fingerprints) is not dict
+        or type(vetting.files) is not dict
+        or not all(
+            type(name) is str and type(digest) is str
+            for table in (vetting.fingerprints, vetting.files)
+            for name, digest in table.items()
+        )
+    ):
+        raise LedgerError(
+            f"the entry {key!r} is not a vetting of strings (re-vet it to replace it)",
+            parameter="ledger",
+        )
+    if any(_package_relative(name) != name for name in vetting.fingerprints):
+        raise LedgerError(
+            f"the entry {key!r} has a fingerprint key that is not package-relative",
+            parameter="ledger",
+        )
+    _checked_names(vetting.fingerprints.keys() | vetting.files.keys(), key)
+
+
+def ledger_text(entries: dict[str, Vetting], kept: dict | None = None) -> str:
+    """The canonical format-2 text of ``entries``: members sorted, each distinct pair once,
+    an entry's ids sorted and joined by single spaces into one string (so that decoding the
+    file builds few objects), one field or pair per line.  The table holds the pairs some
+    entry uses and, when given, every pair of ``kept`` (the table read from the file being
+    rewritten: a pair is dropped only by ``certdp vet --migrate``, so that two branches'
+    ledgers merge without losing a pair one of them names).  Raises :class:`LedgerError`,
+    naming the entry, for an entry :func:`read_ledger` would not read back as given
+    (:func:`_writable`), and if two different pairs would share an id (never seen: ids have
+    48 bits); otherwise :func:`read_ledger` of this text gives ``entries`` back."""
     pairs: dict[str, list[str]] = {}
+    for ident, pair in (kept or {}).items():
+        pairs[ident] = list(pair)
     serialised = {}
     for key in sorted(entries):
+        _writable(key, entries[key])
         value = asdict(entries[key])
         for member in ("fingerprints", "files"):
             ids = []
@@ -461,22 +668,49 @@ class Ledger:
         package = package or package_root()
         self.path = package / LEDGER_PATH
         self.exists = self.path.is_file()
-        self.entries = read_entries(package)
+        raw = json.loads(self.path.read_text(encoding="utf-8")) if self.exists else {}
+        self.entries = dict(entries_of(raw))
+        #: The pairs of the file as read (format 2), kept by :meth:`record`.
+        self.pairs = dict(ledger_entries(raw)[1] or {})
 
     def get(self, key: str) -> Vetting | None:
         return self.entries.get(key)
 
     def record(self, key: str, vetting: Vetting) -> None:
-        """Record ``vetting`` under ``key`` and write the whole ledger in format 2."""
-        self.entries[key] = vetting
-        self.write()
+        """Record ``vetting`` under ``key`` and write the whole ledger in format 2, keeping
+        every pair the file held (so a merge with another branch's ledger keeps the pairs
+        either side names); nothing is written unless the new text reads back as the
+        entries."""
+        entries = {**self.entries, key: vetting}
+        self._write(entries, self.pairs)
+        self.entries = entries
 
     def write(self) -> None:
-        """Write the ledger's entries in the canonical format-2 text (:func:`ledger_text`),
-        atomically: a reader sees the old file or the new one, never a part."""
-        text = ledger_text(self.entries)
+        """Write the ledger's entries in the canonical format-2 text (:func:`ledger_text`)
+        with only the pairs they use (``certdp vet --migrate``)."""
+        self._write(self.entries, None)
+
+    def _write(self, entries: dict[str, Vetting], kept: dict | None) -> None:
+        """Write ``entries`` atomically (a reader sees the old file or the new one, never a
+        part), and only when the text reads back as ``entries``: it is written to a
+        temporary file, read back from it, and only then replaces the ledger
+        (``os.replace``); otherwise :class:`LedgerError`, the ledger left as it was."""
+        text = ledger_text(entries, kept)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, self.path)
+        temporary = self.path.with_name(
+            f".{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp"
+        )
+        try:
+            temporary.write_text(text, encoding="utf-8")
+            back = dict(entries_of(json.loads(temporary.read_text(encoding="utf-8"))))
+            if back != entries:
+                raise LedgerError(
+                    "the rewritten ledger does not read back as the same vettings; "
+                    "the ledger is unchanged",
+                    parameter="ledger",
+                )
+            os.replace(temporary, self.path)
+        finally:
+            temporary.unlink(missing_ok=True)
+        self.pairs = dict(ledger_entries(json.loads(text))[1])
         self.exists = True

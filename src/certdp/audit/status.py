@@ -19,7 +19,6 @@ from .ledger import (
     Ledger,
     Vetting,
     current_fingerprints,
-    entry_of,
     files_seal,
     files_unchanged,
     fingerprinted_files,
@@ -116,15 +115,16 @@ def _unshadowed(constructor: ConstructorFolder, status: VettingStatus, keys) -> 
     )  # fmt: skip
 
 
-def runtime_status_of(constructor: ConstructorFolder, raw: dict) -> VettingStatus:
+def runtime_status_of(constructor: ConstructorFolder, entries: dict) -> VettingStatus:
     """What the runtime gate compares: the proven ranges, the documents and the SMT models
     (:func:`certdp.audit.ledger.proof_fingerprints`), not the closure; no diff command.
 
     Cheap first: when the entry records the bytes its fingerprints were computed from (sealed
     with them) and every file the proof reads still has those bytes, the fingerprints are the
     recorded ones and the status is up to date without parsing anything.  Otherwise (an edit,
-    even of a comment; an entry without file hashes) the fingerprints are recomputed."""
-    vetting = entry_of(raw, constructor.key)  # only this entry is converted
+    even of a comment; an entry without file hashes) the fingerprints are recomputed.
+    ``entries`` are the ledger's vettings (:func:`certdp.audit.ledger.read_ledger`)."""
+    vetting = entries.get(constructor.key)  # label: entry
     if vetting is None:
         return VettingStatus(NEVER_VETTED)
     if vetting.files and vetting.seal == files_seal(  # label: sealed
@@ -148,11 +148,11 @@ def runtime_status_of(constructor: ConstructorFolder, raw: dict) -> VettingStatu
 @lru_cache(maxsize=None)  # label: folders-cache
 def _folders() -> tuple[Path, list[tuple[str, str]], dict]:
     """The (resolved) folder of the package in use, the names and folders of its
-    constructors (:func:`constructor_names`: the listing only), and its ledger's JSON object
-    (the whole file decoded, its shape checked)."""
+    constructors (:func:`constructor_names`: the listing only), and its ledger's vettings
+    (the whole file decoded, every entry converted, as the audit reads it)."""
     package = package_root().resolve()
-    raw = read_ledger(package)  # label: read-ledger
-    return package, constructor_names(package), raw  # label: names
+    entries = read_ledger(package)  # label: read-ledger
+    return package, constructor_names(package), entries  # label: names
 
 
 @lru_cache(maxsize=None)  # label: status-cache
@@ -160,11 +160,11 @@ def vetting_status(name: str) -> VettingStatus:
     """The status of the constructor named ``name`` (e.g. ``"make_is_equal"``) as the runtime
     gate sees it (ranges, documents and models; not the closure), computed once per process
     and name: a process reads the proofs of the constructors it calls, and no others."""
-    package, names, raw = _folders()
+    package, names, entries = _folders()
     constructor = constructor_named(package, name, names)  # label: find-folder
     if constructor is None:
         return VettingStatus(NEVER_VETTED)
-    return runtime_status_of(constructor, raw)
+    return runtime_status_of(constructor, entries)
 
 
 # proof: end status
