@@ -10,7 +10,10 @@ the losses (compared as exact rationals), or finite while a loss is ``+inf``; an
 when it differs from the model below at those losses, bit for bit.  The same instances, paired
 (``pairs``: the i-th pair is the i-th loss with the i-th loss of the reversed list), feed the real
 constructor over ``Approximate(ZeroConcentratedDivergence)`` and ``Approximate(MaxDivergence)``
-parts, and each coordinate of its map is checked the same two ways.
+parts, and each coordinate of its map is checked the same two ways.  And (``renyi``) the same
+instances feed the real constructor over ``RenyiDivergence`` parts whose curves return those
+losses at every order: the composed curve the real map returns is called at the orders
+:data:`RENYI_ORDERS`, and each value is checked the same two ways.
 
 Model (``privacy_map`` in make_composition.py): the inner losses ``l_1 .. l_k`` (floats ``>= 0``,
 ``+inf`` allowed); if one is ``+inf`` the result is ``+inf``; otherwise the exact sum (a
@@ -172,7 +175,26 @@ def code_pair_map(losses) -> tuple[float, float]:
     return make_composition([stub_measurement(pair, approximate(inner)) for pair in pairs]).map(1)
 
 
-def code_instance(kind: str = "code", map_of=None, pairs: bool = False) -> Obligation:
+#: The orders at which the Rényi instances call the real composed curve.
+RENYI_ORDERS = (1.5, 2.0, 1e6)
+
+
+def code_renyi_map(losses) -> tuple[float, ...]:
+    """The real ``make_composition`` over ``RenyiDivergence`` parts whose curves return
+    ``losses[i]`` at every order: its map at ``d_in = 1`` (a curve), called at each of
+    :data:`RENYI_ORDERS`."""
+    from certdp.core.renyi_divergence import renyi_divergence
+
+    from .make_composition import make_composition
+
+    parts = [stub_measurement(lambda alpha, v=loss: v, renyi_divergence()) for loss in losses]
+    curve = make_composition(parts).map(1)
+    return tuple(curve(alpha) for alpha in RENYI_ORDERS)
+
+
+def code_instance(
+    kind: str = "code", map_of=None, pairs: bool = False, renyi: bool = False
+) -> Obligation:
     """``kind="code"``: the real map's value at every instance of :func:`code_losses` is a valid
     composed loss; ``kind="model"``: it equals the model's; with ``pairs``, both coordinates of
     the map over approximate parts (:func:`code_pair_map`).  ``map_of`` replaces
@@ -182,7 +204,10 @@ def code_instance(kind: str = "code", map_of=None, pairs: bool = False) -> Oblig
     def violation():
         cases = []
         for losses in code_losses():
-            if pairs:
+            if renyi:
+                total = (map_of or code_renyi_map)(losses)
+                coordinates = [(losses, value) for value in total]
+            elif pairs:
                 total = (map_of or code_pair_map)(losses)
                 coordinates = [(losses, total[0]), (tuple(reversed(losses)), total[1])]
             else:
@@ -199,6 +224,8 @@ def code_instance(kind: str = "code", map_of=None, pairs: bool = False) -> Oblig
         else "equals the model's f64 total bit for bit"
     )
     parts = "approximate parts (both coordinates)" if pairs else "pure-DP/zCDP parts"
+    if renyi:
+        parts = f"Rényi parts (the composed curve at alpha in {list(RENYI_ORDERS)})"
     return Obligation(
         constructor="make_composition",
         claim=f"real make_composition over {parts} at every pair and 40 triples of "
@@ -213,6 +240,7 @@ def obligations(names=None) -> list[Obligation]:
     code = [
         code_instance(kind, pairs=pairs) for pairs in (False, True) for kind in ("code", "model")
     ]
+    code += [code_instance(kind, renyi=True) for kind in ("code", "model")]
     return code + [composition_instance(i, o, k, least=i == o) for i, o, k in CASES]
 
 
@@ -221,7 +249,9 @@ SCOPE = {
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_composition is built over inner measurements whose maps "
         "return the sampled losses (pure DP, zCDP, and pairs of them under Approximate(zCDP) and "
-        "Approximate(MaxDivergence)), and its own map is called at each instance",
+        "Approximate(MaxDivergence), and RenyiDivergence parts whose curves return them at "
+        "every order), and its own map is called at each instance (under RenyiDivergence the "
+        "composed curve it returns is called at alpha = 1.5, 2 and 1e6)",
         instances=f"every pair and 40 seeded triples of {len(F64_SAMPLES)} f64 losses spanning "
         "the format (0, subnormals, 1, the overflow edge, MAX, +inf, seeded draws)",
         bit_precise=(
@@ -230,7 +260,10 @@ SCOPE = {
             "the model of the map for every pair of f32 losses (output f64)",
         ),
         reduced_formats=("the model for every pair and triple of f16 losses (output f16)",),
-        assumed=("the composition theorem (a property of distributions; make_composition.tex)",),
+        assumed=(
+            "the composition theorem (a property of distributions; make_composition.tex), and "
+            "under RenyiDivergence the same curve value at every order the instances do not call",
+        ),
     )
 }
 
@@ -239,6 +272,7 @@ MODELLED = {
     "make_composition": [
         "combinators/composition/make_composition.py",
         "combinators/_compose/compose.py",
+        "measurements/_renyi/renyi_curve.py",
         "combinators/_support/smt_exact.py",
         "numeric/floats.py",
     ]
