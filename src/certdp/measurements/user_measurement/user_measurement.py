@@ -143,6 +143,6 @@ def _number(value) -> float:
     if kind is float and math.isinf(value):
         return value
     try:
-        return inf_cast(Fraction(value), "f64")
+        return inf_cast(Fraction(value), "f64")  # label: user-round-up
     except ArithmeticOverflowError:
         return math.inf
