@@ -218,3 +218,66 @@ def test_compositors_that_opendp_refuses_stay_refused():
         dp.c.make_adaptive_composition(
             domain, metric, dp.renyi_divergence(), d_in=1.0, d_mids=[lambda a: a]
         )
+
+
+# --- referee ref-rdp (session 11): findings 3, 4 and the odometer ---------------------------
+
+
+def test_fully_adaptive_composition_refuses_renyi_deliberately():
+    """OpenDP 0.16.0's make_fully_adaptive_composition under renyi_divergence() builds an
+    odometer (privacy_loss(1.0)(2.0) = 2.0 for one child with curve alpha -> alpha * d_in);
+    certdp refuses, typed, on purpose (docs/guide/renyi.rst: no proof of the plain sum as an
+    odometer of fully adaptive Rényi curves)."""
+    with pytest.raises(MakeMeasurementError, match="RenyiDivergence"):
+        dp.c.make_fully_adaptive_composition(*ATOM, dp.renyi_divergence())
+
+
+def test_composition_error_names_the_failing_part():
+    """The error of part 1 names part 1 (it said 'part 0', the user curve's own index), and
+    keeps the user's map as the parameter."""
+    good = user(lambda d_in: lambda alpha: 0.1)
+    bad = user(lambda d_in: lambda alpha: float("nan"))
+    curve = dp.c.make_composition([good, bad]).map(1.0)
+    with pytest.raises(FailedMapError, match="part 1") as raised:
+        curve(2.0)
+    assert "part 0" not in str(raised.value)
+    assert raised.value.parameter == "privacy_map"
+    assert raised.value.__context__ is None and raised.value.__cause__ is None
+
+
+class _Custom(BaseException):
+    """A user-defined BaseException (not KeyboardInterrupt/SystemExit/GeneratorExit)."""
+
+
+def _raising(kind):
+    def curve(alpha):
+        raise kind()
+
+    return curve
+
+
+@pytest.mark.parametrize("kind", [_Custom, GeneratorExit, ValueError])
+def test_a_curve_raising_a_base_exception_subclass_is_a_typed_error(kind):
+    """renyi_curve.tex Lemma [curve]: any exception of a curve but KeyboardInterrupt and
+    SystemExit (and a DPError other than FailedMapError) becomes FailedMapError naming the part
+    and the exception's class; the user's exception is not kept as context or cause."""
+    composed = dp.c.make_composition([gauss(1.0), user(lambda d_in: _raising(kind))]).map(1.0)
+    try:
+        composed(2.0)
+    except BaseException as error:  # noqa: BLE001 - the point is what escapes
+        raised = error
+    else:
+        raised = None
+    assert isinstance(raised, FailedMapError), f"escaped untyped: {type(raised).__name__}"
+    assert "part 1" in str(raised) and kind.__name__ in str(raised)
+    assert raised.__context__ is None and raised.__cause__ is None
+
+
+@pytest.mark.parametrize("kind", [KeyboardInterrupt, SystemExit])
+def test_interrupts_pass_through_a_curve_unchanged(kind):
+    raw = dp.Measurement(ATOM[0], lambda x: x, ATOM[1], dp.renyi_divergence(), lambda d: None)
+    raw._map = lambda d_in: _raising(kind)
+    with pytest.raises(kind):
+        dp.c.make_composition([raw]).map(1.0)(2.0)
+    with pytest.raises(kind):
+        dp.c.make_composition([user(lambda d_in: _raising(kind))]).map(1.0)(2.0)

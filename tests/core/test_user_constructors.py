@@ -199,3 +199,99 @@ def test_user_transformation_bad_arguments(trusted):
     assert raised.value.parameter == "stability_map"
     with pytest.raises(MakeMeasurementError):
         dp.m.make_user_measurement(*ATOM, dp.max_divergence(), lambda x: x, "map")
+
+
+# --- referee ref-rdp (session 11): findings 2 and 3 -----------------------------------------
+
+
+def _chain(error):
+    seen = []
+    while error is not None and error not in seen:
+        seen.append(error)
+        error = error.__cause__ or error.__context__
+    return seen
+
+
+def _secret(x):
+    raise ValueError(f"secret {x!r}")
+
+
+def _frames(error):
+    traceback, frames = error.__traceback__, []
+    while traceback is not None:
+        frames.append(traceback.tb_frame)
+        traceback = traceback.tb_next
+    return frames
+
+
+def _assert_nothing_kept(error):
+    """Neither the error's context nor its cause is the user's exception, no error in the chain
+    shows the secret text, and no frame of its traceback is the user's function or holds the
+    user's exception."""
+    assert error.__context__ is None and error.__cause__ is None
+    assert not any("secret" in str(link) for link in _chain(error))
+    for frame in _frames(error):
+        assert frame.f_code is not _secret.__code__
+        assert not any(isinstance(v, ValueError) for v in frame.f_locals.values())
+
+
+def test_user_measurement_function_error_does_not_keep_the_text(trusted):
+    """An exception of the function becomes FailedFunctionError naming its class only; it was
+    ``raise ... from None`` inside ``except`` before, which kept ValueError('secret 42.0') as
+    ``__context__`` (and, through its traceback, the function's frame with x = 42.0)."""
+    built = dp.m.make_user_measurement(*ATOM, dp.max_divergence(), _secret, lambda d: d)
+    with pytest.raises(FailedFunctionError, match="raised ValueError$") as raised:
+        built(42.0)
+    _assert_nothing_kept(raised.value)
+
+
+def test_user_transformation_function_error_does_not_keep_the_text(trusted):
+    built = dp.t.make_user_transformation(*ATOM, *ATOM, _secret, lambda d: d)
+    with pytest.raises(FailedFunctionError, match="raised ValueError$") as raised:
+        built(42.0)
+    _assert_nothing_kept(raised.value)
+
+
+def test_a_dperror_of_the_function_shows_its_class_only(trusted):
+    def leaky(x):
+        raise FailedMapError(f"secret {x!r}", parameter="x")
+
+    for built in (
+        dp.m.make_user_measurement(*ATOM, dp.max_divergence(), leaky, lambda d: d),
+        dp.t.make_user_transformation(*ATOM, *ATOM, leaky, lambda d: d),
+    ):
+        with pytest.raises(FailedFunctionError, match="raised FailedMapError$") as raised:
+            built(42.0)
+        assert raised.value.__context__ is None and raised.value.__cause__ is None
+
+
+def test_a_value_outside_the_output_domain_is_not_shown(trusted):
+    built = dp.t.make_user_transformation(*VECTOR, *INT, lambda x: 123456789.5, lambda d: d)
+    with pytest.raises(FailedFunctionError, match="outside the output domain") as raised:
+        built([1, 2])
+    assert "123456789" not in str(raised.value)
+    assert raised.value.__context__ is None and raised.value.__cause__ is None
+
+
+def test_user_renyi_map_returning_a_non_curve_names_privacy_map(trusted):
+    with pytest.raises(FailedMapError, match="must be a curve") as raised:
+        measurement(lambda d_in: 1.0, dp.renyi_divergence()).map(1.0)
+    assert raised.value.parameter == "privacy_map"
+    assert "part 0" not in str(raised.value)
+
+
+@pytest.mark.parametrize("value", [-1.0, math.nan, "x"])
+def test_user_renyi_curve_returning_a_bad_value_names_privacy_map(trusted, value):
+    curve = measurement(lambda d_in: lambda alpha: value, dp.renyi_divergence()).map(1.0)
+    with pytest.raises(FailedMapError) as raised:
+        curve(2.0)
+    assert raised.value.parameter == "privacy_map"
+    assert "part" not in str(raised.value)
+
+
+def test_user_renyi_curve_that_raises_names_privacy_map(trusted):
+    curve = measurement(lambda d_in: lambda alpha: 1 / 0, dp.renyi_divergence()).map(1.0)
+    with pytest.raises(FailedMapError, match="raised ZeroDivisionError") as raised:
+        curve(2.0)
+    assert raised.value.parameter == "privacy_map"
+    assert raised.value.__context__ is None

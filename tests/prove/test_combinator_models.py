@@ -250,8 +250,16 @@ def test_a_sound_new_path_of_cdp_delta_is_proved(tmp_path):
         ),
         # the exact sum rounded down instead of up
         ('return inf_cast(total, "f64")  # label: round-up', "return float(total / 2)"),
+        # every part evaluated at the fixed order 2 instead of the requested one (referee
+        # ref-rdp: the composed curve at alpha = 1e6 would be sum_i eps_i(2))
+        ("return True, curve(alpha)  # label: value-call", "return True, curve(2.0)"),
+        # only the first three parts added (referee ref-rdp: unsound for 4 or more parts)
+        (
+            "for part, curve in enumerate(self._curves)",
+            "for part, curve in enumerate(self._curves[:3])",
+        ),
     ],
-    ids=["max-not-sum", "rounded-down"],
+    ids=["max-not-sum", "rounded-down", "fixed-order", "first-three-parts"],
 )
 def test_an_unsound_renyi_curve_in_the_code_is_refuted(tmp_path, old, new):
     from .edited import prove_edited

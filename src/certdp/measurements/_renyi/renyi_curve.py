@@ -4,9 +4,11 @@ Guarantee (renyi_curve.tex): ``RenyiCurve(curves)(alpha)`` accepts only an order
 ``(1, inf)`` given as an ``int`` or ``float`` (a NumPy scalar passes the boundary first; an
 ``int`` only when a float holds it exactly), calls every curve at ``float(alpha)``, and returns
 a float at least the exact real sum of their values: the exact sum rounded up once into f64,
-``+inf`` when a value is ``+inf`` or the sum passes the largest f64.  A curve that raises, or
-returns anything but a non-negative ``int``, ``float`` or ``Fraction`` (NaN excluded), makes the
-call raise :class:`FailedMapError`; nothing is returned then.
+``+inf`` when a value is ``+inf`` or the sum passes the largest f64.  A curve that raises
+(anything but ``KeyboardInterrupt``/``SystemExit``, which pass unchanged, and a DPError other
+than FailedMapError, which passes unchanged too), or returns anything but a non-negative ``int``,
+``float`` or ``Fraction`` (NaN excluded), makes the call raise :class:`FailedMapError` naming the
+part (or the user's map, for a user measurement's curve); nothing is returned then.
 """
 
 from __future__ import annotations
@@ -49,47 +51,72 @@ def renyi_order(alpha) -> float:
     return alpha
 
 
-def _value(curve, alpha: float, part: int):
-    """What ``curve`` returns at ``alpha``, as an exact non-negative number or ``+inf``; a
-    typed error naming the part otherwise (an exception of the curve becomes one)."""
+def _call(curve, alpha: float):
+    """``(True, curve(alpha))``, or ``(False, (text, parameter))`` describing what it raised; this
+    frame, which holds the exception, has ended when the caller raises (so no raised error keeps
+    the curve's exception as its context)."""
     try:
-        value = curve(alpha)  # label: value-call
-    except DPError:
+        return True, curve(alpha)  # label: value-call
+    except (KeyboardInterrupt, SystemExit):  # label: value-interrupt
         raise
-    except Exception as error:  # label: value-raised
-        raise FailedMapError(
-            f"the curve of part {part} raised {type(error).__name__} at alpha = {alpha!r}",
-            parameter="d_out",
-        ) from None
+    except FailedMapError as error:  # label: value-failed-map
+        return False, (f"failed: {_own_text(error)}", error.parameter)
+    except DPError:  # label: value-dperror
+        raise
+    except BaseException as error:  # label: value-raised
+        return False, (f"raised {type(error).__name__}", None)
+
+
+def _own_text(error: DPError) -> str:
+    """The message of ``error`` without the ``parameter: `` prefix DPError adds."""
+    prefix = f"{error.parameter}: " if error.parameter else ""
+    message = error.message
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
+def _value(curve, alpha: float, name: str, parameter: str):
+    """What ``curve`` returns at ``alpha``, as an exact non-negative number or ``+inf``; a
+    typed error naming ``name`` (the part, or the user's curve) otherwise."""
+    returned, value = _call(curve, alpha)
+    if not returned:  # label: value-not-returned
+        text, inner = value
+        raise FailedMapError(f"{name} {text} at alpha = {alpha!r}", parameter=inner or parameter)
     if is_foreign_number(value):  # label: value-foreign
-        value = exact_scalar(value, "d_out", FailedMapError)
+        value = exact_scalar(value, parameter, FailedMapError)
     kind = type(value)
     exact = kind in (int, float) or (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
     )
     if not exact or value != value or value < 0:  # label: value-check
         raise FailedMapError(
-            f"the curve of part {part} must return a non-negative int, float or Fraction at "
+            f"{name} must return a non-negative int, float or Fraction at "
             f"alpha = {alpha!r}, got {shown(value)}",
-            parameter="d_out",
+            parameter=parameter,
         )
     return value
 
 
 class RenyiCurve:
     """The curve ``alpha -> sum_i curves[i](alpha)`` (each sum rounded up once into f64), read
-    from a tuple of callables fixed at construction; evaluated only when called."""
+    from a tuple of callables fixed at construction; evaluated only when called.  ``user``: the
+    one curve a user's privacy map returned (its errors name ``privacy_map``, not a part)."""
 
-    __slots__ = ("_curves",)
+    __slots__ = ("_curves", "_user")
 
-    def __init__(self, curves):
+    def __init__(self, curves, user: bool = False):
         self._curves = tuple(curves)  # label: curves
+        self._user = user is True
+
+    def _name(self, part: int) -> tuple[str, str]:
+        if self._user:
+            return "the curve the user's privacy map returned", "privacy_map"
+        return f"the curve of part {part}", "d_out"
 
     def __call__(self, alpha) -> float:
         alpha = renyi_order(alpha)  # label: order
         require_ieee_environment()  # label: environment
         values = [
-            _value(curve, alpha, part) for part, curve in enumerate(self._curves)
+            _value(curve, alpha, *self._name(part)) for part, curve in enumerate(self._curves)
         ]  # label: values
         if any(type(value) is float and math.isinf(value) for value in values):
             return math.inf  # label: infinite

@@ -6,8 +6,9 @@ the result is exactly the user's claim that ``function`` is ``privacy_map``-priv
 ``output_measure``.  That is why it requires the features ``"contrib"`` and
 ``"honest-but-curious"`` (as OpenDP does) and why it is not a certified constructor (no proof,
 no contract, no audit row).  What certdp does guarantee is that the callbacks are called safely:
-an exception of the function becomes :class:`FailedFunctionError` (its class name only, never
-its text, which may show the data), and the map's value is checked as a distance of the
+an exception of the function (a DPError included) becomes :class:`FailedFunctionError` (its
+class name only, never its text, which may show the data; the typed error is raised after the
+exception is dropped, so it is neither its ``__context__`` nor its ``__cause__``), and the map's value is checked as a distance of the
 measure (a non-negative number rounded up into f64, a pair of them under ``Approximate``, a
 curve under ``RenyiDivergence``, checked when called), else :class:`FailedMapError`.
 """
@@ -35,8 +36,9 @@ from certdp.core.partial import partial_constructor
 from certdp.core.postprocess import Function
 from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement
-from certdp.measurements._renyi import compose_curves
+from certdp.measurements._renyi import RenyiCurve
 from certdp.numeric import inf_cast
+from certdp.transformations.user_transformation.user_transformation import user_call
 
 __all__ = ["make_user_measurement", "then_user_measurement", "user_distance"]
 
@@ -75,33 +77,28 @@ def make_user_measurement(
             raise type_mismatch(MakeMeasurementError)(
                 f"must be callable, got {type(value).__name__}", parameter=parameter
             )
-    release = Function(function, TO)  # TO checked here, as new_function checks it
+    convert = Function(_identity, TO)  # TO checked here, as new_function checks it
 
     def checked_function(arg):
-        try:
-            return release(arg)
-        except DPError:
-            raise
-        except Exception as error:
-            raise FailedFunctionError(
-                f"the user's function raised {type(error).__name__}", parameter="function"
-            ) from None
+        returned, value = user_call(function, arg)
+        if not returned:
+            raise FailedFunctionError(f"the user's function raised {value}", parameter="function")
+        return convert(value)
 
     def checked_map(d_in):
-        try:
-            value = privacy_map(d_in)
-        except DPError:
-            raise
-        except Exception as error:
-            raise FailedMapError(
-                f"the user's privacy map raised {type(error).__name__}", parameter="privacy_map"
-            ) from None
+        returned, value = user_call(privacy_map, d_in, keep=DPError)
+        if not returned:
+            raise FailedMapError(f"the user's privacy map raised {value}", parameter="privacy_map")
         return user_distance(output_measure, value)
 
     return Measurement(input_domain, checked_function, input_metric, output_measure, checked_map)
 
 
 then_user_measurement = partial_constructor(make_user_measurement)
+
+
+def _identity(value):
+    return value
 
 
 def _checked_measure(measure) -> bool:
@@ -116,7 +113,14 @@ def user_distance(measure, value):
     ``Approximate``, a :class:`RenyiCurve` of a callable under ``RenyiDivergence``; a typed
     :class:`FailedMapError` otherwise."""
     if type(measure) is RenyiDivergence:
-        return compose_curves([value])
+        if not callable(value):
+            raise FailedMapError(
+                "a privacy loss under RenyiDivergence must be a curve (a callable alpha -> "
+                "epsilon); "
+                f"the user's privacy map returned a {type(value).__name__}",
+                parameter="privacy_map",
+            )
+        return RenyiCurve([value], user=True)
     if type(measure) is ApproximateDivergence:
         if type(value) is not tuple or len(value) != 2:
             raise FailedMapError(

@@ -5,8 +5,10 @@ and stability map.
 NOT PROVEN, NOT AUDITED.  The stability of the result is exactly the user's claim; it requires
 the features ``"contrib"`` and ``"honest-but-curious"`` (as OpenDP does) and is not a certified
 constructor (no proof, no contract, no audit row).  certdp calls the callbacks safely: an
-exception of the function becomes :class:`FailedFunctionError` (its class name only), a value
-outside ``output_domain`` is refused the same way (OpenDP does not check it), and the map's
+exception of the function (a DPError included) becomes :class:`FailedFunctionError` (its class
+name only, raised after the exception is dropped: it is neither the error's ``__context__`` nor
+its ``__cause__``), a value outside ``output_domain`` is refused the same way (naming the domain,
+never the value; OpenDP does not check it), and the map's
 value must be a distance of ``output_metric`` (``validate_d_in``'s rules), else
 :class:`FailedMapError`.
 """
@@ -25,7 +27,7 @@ from certdp.core.features import assert_features
 from certdp.core.metrics import Metric
 from certdp.core.transformation import Transformation, validate_d_in
 
-__all__ = ["make_user_transformation"]
+__all__ = ["make_user_transformation", "user_call"]
 
 
 def make_user_transformation(
@@ -55,40 +57,62 @@ def make_user_transformation(
             )
 
     def checked_function(arg):
-        try:
-            answer = function(arg)
-        except DPError:
-            raise
-        except Exception as error:
+        returned, answer = user_call(function, arg)
+        if not returned:
+            raise FailedFunctionError(f"the user's function raised {answer}", parameter="function")
+        admitted, answer = _admitted(output_domain, answer)
+        if not admitted:
             raise FailedFunctionError(
-                f"the user's function raised {type(error).__name__}", parameter="function"
-            ) from None
-        try:
-            return output_domain.admit(answer)
-        except FailedFunctionError as refused:
-            raise FailedFunctionError(
-                f"the user's function returned a value outside the output domain: {refused}",
+                f"the user's function returned a value outside the output domain {output_domain}",
                 parameter="function",
-            ) from None
+            )
+        return answer
 
     def checked_map(d_in):
-        try:
-            value = stability_map(d_in)
-        except DPError:
-            raise
-        except Exception as error:
+        returned, value = user_call(stability_map, d_in, keep=DPError)
+        if not returned:
             raise FailedMapError(
-                f"the user's stability map raised {type(error).__name__}",
+                f"the user's stability map raised {value}", parameter="stability_map"
+            )
+        checked, value = _distance(output_metric, value)
+        if not checked:
+            raise FailedMapError(
+                f"the user's stability map must return a distance of {output_metric}: {value}",
                 parameter="stability_map",
-            ) from None
-        try:
-            return validate_d_in(output_metric, value)
-        except FailedMapError as refused:
-            raise type(refused)(
-                f"the user's stability map must return a distance of {output_metric}: {refused}",
-                parameter="stability_map",
-            ) from None
+            )
+        return value
 
     return Transformation(
         input_domain, output_domain, checked_function, input_metric, output_metric, checked_map
     )
+
+
+def _admitted(output_domain, answer):
+    """``(True, output_domain.admit(answer))`` or ``(False, None)`` when it is refused; the
+    refusal (whose text may show the value) is dropped when this frame ends."""
+    try:
+        return True, output_domain.admit(answer)
+    except FailedFunctionError:
+        return False, None
+
+
+def _distance(output_metric, value):
+    """``(True, validate_d_in(output_metric, value))`` or ``(False, text of the refusal)``."""
+    try:
+        return True, validate_d_in(output_metric, value)
+    except FailedMapError as refused:
+        return False, str(refused)
+
+
+def user_call(callback, arg, keep=()):
+    """``(True, callback(arg))``, or ``(False, name)``: the class name of the exception it
+    raised (an ``Exception``; the classes in ``keep`` pass unchanged).  The exception is dropped
+    when this frame ends, before the caller raises its typed error, so that error keeps neither
+    the exception (whose text and frames may show the data) as ``__context__`` nor ``__cause__``
+    nor the callback's frame in its traceback."""
+    try:
+        return True, callback(arg)
+    except keep:
+        raise
+    except Exception as error:
+        return False, type(error).__name__
