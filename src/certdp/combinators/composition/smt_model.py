@@ -286,7 +286,8 @@ SCOPE = {
         "RenyiDivergence the composed curve it returns is called at alpha = 1.5, 2, 10 and 1e6 "
         "and compared with the parts' own values at that alpha, over 2 to 5 parts)",
         instances=f"every pair and 40 seeded triples of {len(F64_SAMPLES)} f64 losses spanning "
-        "the format (0, subnormals, 1, the overflow edge, MAX, +inf, seeded draws)",
+        "the format (0, subnormals, 1, the overflow edge, MAX, +inf, seeded draws); the Rényi "
+        "instances also 40 seeded tuples each of 3, 4 and 5 of them",
         bit_precise=(
             "at the instances: the real map's value is compared exactly with the exact sum, and "
             "with the model bit for bit",
