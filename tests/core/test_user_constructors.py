@@ -295,3 +295,31 @@ def test_user_renyi_curve_that_raises_names_privacy_map(trusted):
         curve(2.0)
     assert raised.value.parameter == "privacy_map"
     assert raised.value.__context__ is None
+
+
+class _Custom(BaseException):
+    """A user-defined BaseException."""
+
+
+def test_base_exceptions_of_the_callbacks(trusted):
+    """Any exception of the user's function or map becomes typed (its class name only), but
+    KeyboardInterrupt and SystemExit, which pass unchanged (usual Python practice)."""
+
+    def raising(kind):
+        def callback(x):
+            raise kind()
+
+        return callback
+
+    for kind in (_Custom, GeneratorExit):
+        with pytest.raises(FailedFunctionError, match=f"raised {kind.__name__}$"):
+            measurement(lambda d: 0.0, function=raising(kind))(1.0)
+        with pytest.raises(FailedFunctionError, match=f"raised {kind.__name__}$"):
+            dp.t.make_user_transformation(*ATOM, *ATOM, raising(kind), lambda d: d)(1.0)
+        with pytest.raises(FailedMapError, match=f"raised {kind.__name__}$"):
+            measurement(raising(kind)).map(1.0)
+    for kind in (KeyboardInterrupt, SystemExit):
+        with pytest.raises(kind):
+            measurement(lambda d: 0.0, function=raising(kind))(1.0)
+        with pytest.raises(kind):
+            measurement(raising(kind)).map(1.0)

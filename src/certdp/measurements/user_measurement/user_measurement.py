@@ -6,9 +6,10 @@ the result is exactly the user's claim that ``function`` is ``privacy_map``-priv
 ``output_measure``.  That is why it requires the features ``"contrib"`` and
 ``"honest-but-curious"`` (as OpenDP does) and why it is not a certified constructor (no proof,
 no contract, no audit row).  What certdp does guarantee is that the callbacks are called safely:
-an exception of the function (a DPError included) becomes :class:`FailedFunctionError` (its
-class name only, never its text, which may show the data; the typed error is raised after the
-exception is dropped, so it is neither its ``__context__`` nor its ``__cause__``), and the map's value is checked as a distance of the
+an exception of the function (a DPError included; KeyboardInterrupt and SystemExit pass)
+becomes :class:`FailedFunctionError` (its class name only, never its text, which may show the
+data; the typed error is raised after the exception is dropped, so it is neither its
+``__context__`` nor its ``__cause__``), and the map's value is checked as a distance of the
 measure (a non-negative number rounded up into f64, a pair of them under ``Approximate``, a
 curve under ``RenyiDivergence``, checked when called), else :class:`FailedMapError`.
 """

@@ -5,11 +5,11 @@ and stability map.
 NOT PROVEN, NOT AUDITED.  The stability of the result is exactly the user's claim; it requires
 the features ``"contrib"`` and ``"honest-but-curious"`` (as OpenDP does) and is not a certified
 constructor (no proof, no contract, no audit row).  certdp calls the callbacks safely: an
-exception of the function (a DPError included) becomes :class:`FailedFunctionError` (its class
-name only, raised after the exception is dropped: it is neither the error's ``__context__`` nor
-its ``__cause__``), a value outside ``output_domain`` is refused the same way (naming the domain,
-never the value; OpenDP does not check it), and the map's
-value must be a distance of ``output_metric`` (``validate_d_in``'s rules), else
+exception of the function (a DPError included; KeyboardInterrupt and SystemExit pass) becomes
+:class:`FailedFunctionError` (its class name only, raised after the exception is dropped: it is
+neither the error's ``__context__`` nor its ``__cause__``), a value outside ``output_domain`` is
+refused the same way (naming the domain, never the value; OpenDP does not check it), and the
+map's value must be a distance of ``output_metric`` (``validate_d_in``'s rules), else
 :class:`FailedMapError`.
 """
 
@@ -106,7 +106,8 @@ def _distance(output_metric, value):
 
 def user_call(callback, arg, keep=()):
     """``(True, callback(arg))``, or ``(False, name)``: the class name of the exception it
-    raised (an ``Exception``; the classes in ``keep`` pass unchanged).  The exception is dropped
+    raised (any ``BaseException``; ``KeyboardInterrupt``, ``SystemExit`` and the classes in ``keep``
+    pass unchanged).  The exception is dropped
     when this frame ends, before the caller raises its typed error, so that error keeps neither
     the exception (whose text and frames may show the data) as ``__context__`` nor ``__cause__``
     nor the callback's frame in its traceback."""
@@ -114,5 +115,7 @@ def user_call(callback, arg, keep=()):
         return True, callback(arg)
     except keep:
         raise
-    except Exception as error:
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as error:
         return False, type(error).__name__
