@@ -127,3 +127,60 @@ def test_a_postprocess_map_that_halves_d_in_is_refuted(tmp_path):
     }
     summary = prove_edited(tmp_path, "make_chain_pm", edit, select="MaxDivergence")
     assert summary["status"] == "counterexample", summary
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # one checked layer too many: the tower of CHECKED_HEIGHT + 1 checked layers is built
+        (
+            "if _checked_height(measurement0) >= CHECKED_HEIGHT:  # label: height",
+            "if _checked_height(measurement0) > CHECKED_HEIGHT:  # label: height",
+        ),
+        # the count stops at the first layer, so no tower is ever refused
+        (
+            "height += 1  # label: height-step",
+            "return 1  # label: height-step",
+        ),
+    ],
+    ids=["off-by-one", "count-one-layer"],
+)
+def test_an_unsound_height_guard_in_the_code_is_refuted(tmp_path, old, new):
+    from .edited import prove_edited
+
+    edit = {"combinators/chain_pm/make_chain_pm.py": [(old, new)]}
+    summary = prove_edited(tmp_path, "make_chain_pm", edit, select="height guard")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_a_needless_height_refusal_in_the_code_is_refuted(tmp_path):
+    from .edited import prove_edited
+
+    edit = {
+        "combinators/chain_pm/make_chain_pm.py": [
+            (
+                "if _checked_height(measurement0) >= CHECKED_HEIGHT:  # label: height",
+                "if _checked_height(measurement0) >= CHECKED_HEIGHT - 1:  # label: height",
+            )
+        ]
+    }
+    summary = prove_edited(tmp_path, "make_chain_pm", edit, select="height guard")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_the_height_model_refutes_a_test_that_accepts_the_limit():
+    obligation = pm_model.height_model_instance()
+    assert solve(obligation, 60)["status"] == "proved"
+    wrong = pm_model.Obligation(
+        constructor=obligation.constructor, claim="h > limit accepted", format="bv16", size=1,
+        violation=lambda: [
+            (
+                z3.And(
+                    z3.Not(z3.UGT(h := z3.BitVec("h", 16), z3.BitVecVal(10, 16))),
+                    z3.UGT(h + 1, z3.BitVecVal(10, 16)),
+                ),
+                lambda m: {},
+            )
+        ],
+    )  # fmt: skip
+    assert solve(wrong, 60)["status"] == "counterexample"

@@ -5,6 +5,7 @@ import math
 import struct
 from pathlib import Path
 
+import pytest
 import z3
 from hypothesis import given
 from hypothesis import strategies as st
@@ -237,3 +238,41 @@ def test_a_sound_new_path_of_cdp_delta_is_proved(tmp_path):
     edit = {"combinators/_conversion/cdp_delta.py": [(tail, tail + _OPENDP_TAIL)]}
     summary = prove_edited(tmp_path, "make_zCDP_to_approxDP", edit, select="rho=0.5,")
     assert summary["status"] == "proved", summary
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # the composed Rényi curve keeps the largest part instead of adding them
+        (
+            "total = sum((Fraction(value) for value in values), Fraction(0))  # label: sum",
+            "total = max((Fraction(value) for value in values), default=Fraction(0))",
+        ),
+        # the exact sum rounded down instead of up
+        ('return inf_cast(total, "f64")  # label: round-up', "return float(total / 2)"),
+        # every part evaluated at the fixed order 2 instead of the requested one (referee
+        # ref-rdp: the composed curve at alpha = 1e6 would be sum_i eps_i(2))
+        ("return True, curve(alpha)  # label: value-call", "return True, curve(2.0)"),
+        # only the first three parts added (referee ref-rdp: unsound for 4 or more parts)
+        (
+            "for part, curve in enumerate(self._curves)",
+            "for part, curve in enumerate(self._curves[:3])",
+        ),
+    ],
+    ids=["max-not-sum", "rounded-down", "fixed-order", "first-three-parts"],
+)
+def test_an_unsound_renyi_curve_in_the_code_is_refuted(tmp_path, old, new):
+    from .edited import prove_edited
+
+    edit = {"measurements/_renyi/renyi_curve.py": [(old, new)]}
+    summary = prove_edited(tmp_path, "make_composition", edit, select="Rényi parts")
+    assert summary["status"] == "counterexample", summary
+    refuted = {example["claim"] for example in summary["counterexamples"]}
+    assert any("Rényi parts" in claim and ">= the exact sum" in claim for claim in refuted)
+
+
+def test_the_real_renyi_composition_is_proved_at_every_instance():
+    from certdp.combinators.composition.smt_model import code_instance
+
+    for kind in ("code", "model"):
+        assert solve(code_instance(kind, renyi=True), 60)["status"] == "proved", kind

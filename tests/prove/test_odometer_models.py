@@ -193,3 +193,34 @@ def test_an_approximate_zcdp_filter_admitting_delta_above_one_is_refuted(tmp_pat
     }
     summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="(pair map)")
     assert summary["status"] == "counterexample", summary
+
+
+def test_the_real_child_guard_is_proved():
+    dp.enable_features("contrib")
+    assert solve(filter_model.child_guard_instance(), 60)["status"] == "proved"
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        # the guard never refuses: a child keeps answering after the query returned
+        ("if not live[0]:  # label: sequential-guard", "if False:  # label: sequential-guard"),
+        # the query's function never ends for its children
+        ("live[0] = False  # label: sequential-end", "live[0] = True  # label: sequential-end"),
+        # no guard is installed around the query's function
+        (
+            "hooks = (*hooks, _answering_while(live, number))  # label: sequential-hook",
+            "hooks = hooks  # label: sequential-hook",
+        ),
+        # the guard is installed under every measure (MaxDivergence children stop answering)
+        (
+            "if self._pair and _is_approximate_zcdp(measure):  # label: sequential-measure",
+            "if True:  # label: sequential-measure",
+        ),
+    ],
+    ids=["never-refuses", "never-ends", "no-guard", "every-measure"],
+)
+def test_an_unsound_child_guard_in_the_code_is_refuted(tmp_path, old, new):
+    edit = {"combinators/_odometer/odometer.py": [(old, new)]}
+    summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="child guard")
+    assert summary["status"] == "counterexample", summary

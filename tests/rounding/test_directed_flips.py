@@ -963,6 +963,42 @@ SELECT_PRIVATE_CANDIDATE_ROWS = [
     ),
 ]
 
+
+def _renyi_run(m):
+    """The composed Rényi curve (measurements/_renyi) at one order, parts 0.1 and 0.2."""
+    return m.RenyiCurve([lambda alpha: 0.1, lambda alpha: 0.2])(2.0)
+
+
+def _user_run(m):
+    """A user measurement's map value, a Fraction, read as an f64 rounded up."""
+    dp.enable_features("honest-but-curious")
+    built = m.make_user_measurement(
+        *ATOM, dp.max_divergence(), lambda x: x, lambda d_in: Fraction(1, 3)
+    )
+    return built.map(1.0)
+
+
+RENYI_ROWS = [
+    Row(
+        "renyi curve:sum up",
+        "certdp.measurements._renyi.renyi_curve",
+        "round-up",
+        "inf_cast(",
+        "numeric.neg_inf_cast(",
+        _renyi_run,
+        lambda: Fraction(0.1) + Fraction(0.2),
+    ),
+    Row(
+        "user measurement:map value up",
+        "certdp.measurements.user_measurement.user_measurement",
+        "user-round-up",
+        "inf_cast(",
+        "numeric.neg_inf_cast(",
+        _user_run,
+        lambda: Fraction(1, 3),
+    ),
+]
+
 ROWS = (
     CDP_ROWS
     + RATIONAL_ROWS
@@ -973,6 +1009,7 @@ ROWS = (
     + GAUSSIAN_THRESHOLD_ROWS
     + RANDOMIZED_RESPONSE_ROWS
     + SELECT_PRIVATE_CANDIDATE_ROWS
+    + RENYI_ROWS
 )
 
 

@@ -4,8 +4,10 @@ would spend it.
 Guarantee (renyi_divergence.tex): :func:`renyi_divergence` returns the measure whose distance
 is a curve ``alpha -> epsilon(alpha)`` bounding ``D_alpha(P || Q)`` for every order
 ``alpha > 1``; two curves are never compared (:meth:`RenyiDivergence.ordered` refuses, typed),
-so no ``check`` can pass under it.  No certdp constructor produces or composes a measurement
-under this measure: every one that takes a measure refuses it with a typed error.
+so no ``check`` can pass under it.  Measurements under it come only from the user
+(``make_user_measurement``, not proven); ``make_composition`` composes them (its own proof);
+every other certdp constructor that takes a measure refuses it with a typed error (the fully
+adaptive compositor deliberately, where OpenDP 0.16 builds an odometer).
 """
 
 from __future__ import annotations

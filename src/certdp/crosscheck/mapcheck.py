@@ -115,6 +115,26 @@ def _below_profile(delta, rho, epsilon) -> bool:
     return delta < smallest * (1 - 1e-20)
 
 
+def _classify_curve(point, d_in, target, certdp) -> list[MapOutcome]:
+    """The target's curve against certdp's at each order of the point (an order at which the
+    target refuses claims nothing; one certdp refuses is compared with ``None``)."""
+    found = []
+    for alpha in point.alphas:
+        try:
+            value_t = target(alpha)
+        except Exception:
+            continue
+        try:
+            value_c = certdp(alpha) if certdp is not None else None
+        except Exception:
+            value_c = None
+        klass, _ = _classify_number(value_t, value_c, None)
+        found.append(
+            MapOutcome(d_in, klass, (value_t, alpha), (value_c, alpha), None, "curve(alpha)")
+        )
+    return found
+
+
 def compare_maps(point, target_built, oracle_built) -> list[MapOutcome]:
     """Every ``d_in`` of the point: the target's value classified against certdp's."""
     outcomes = []
@@ -134,6 +154,8 @@ def compare_maps(point, target_built, oracle_built) -> list[MapOutcome]:
 
 
 def _classify(point, d_in, target, certdp, oracle) -> list[MapOutcome]:
+    if point.alphas and callable(target):  # a Rényi curve, compared order by order
+        return _classify_curve(point, d_in, target, certdp)
     if hasattr(target, "epsilon") and point.deltas:  # a privacy profile
         rho = _inner_rho(oracle, d_in) if oracle is not None else None
         found = []

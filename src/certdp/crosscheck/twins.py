@@ -63,6 +63,7 @@ class Point:
     threshold: tuple = ()  # for search "lone-keys": (scale, threshold, noise kind)
     records: tuple = ()  # for search "mean-rounding": (lower, upper, size, T)
     tree: tuple = ()  # for search "b-ary-tree": (leaf_count, branching_factor, T) (tree_pairs.py)
+    alphas: tuple = ()  # for Rényi curves: the orders at which the two curves are compared
 
     @property
     def oracle_code(self) -> str:
@@ -750,7 +751,24 @@ def _composition_points(quick: bool) -> list[Point]:
         )
         code = f"dp.c.make_composition([{inner}])"
         found.append(Point("make_composition", code, numeric_d_ins("f64", True), search=""))
+    if not quick:
+        found.append(_renyi_composition_point())
     return found
+
+
+def _renyi_composition_point() -> Point:
+    """Rényi-DP parts (user measurements with the Gaussian mechanism's curves, as OpenDP 0.16
+    makes them): the composed curves are compared at several orders."""
+    space = _numeric_space("f64", False)
+    inner = ", ".join(
+        f"dp.m.make_user_measurement({space}, dp.renyi_divergence(), lambda x: x, "
+        f"lambda d: (lambda a: a * d * d / (2 * {scale!r} ** 2)))"
+        for scale in (1.0, 3.5, 0.1)
+    )
+    return Point(
+        "make_composition", f"dp.c.make_composition([{inner}])", numeric_d_ins("f64", True),
+        search="", alphas=(1.5, 2.0, 10.0, 1e3),
+    )  # fmt: skip
 
 
 @register("make_adaptive_composition", "combinator")

@@ -2,6 +2,9 @@
 
 The search draws pure-DP and zCDP parts (whose divergences the parts' own contracts compute);
 the approximate measures are checked by the reference tests and the SMT model's code instances.
+Under RenyiDivergence (parts from ``make_user_measurement``, whose privacy is the user's claim, so
+no search draws them) the runtime check evaluates the composed curve at the orders
+:data:`RENYI_ORDERS` and compares each value with the exact sum of the parts' curves there.
 
 The bound is the exact sum of the leaves' maps at ``d_in`` (the inner maps, with every
 composition among them replaced by its parts); the divergence of a pair of inputs
@@ -24,10 +27,14 @@ from certdp.combinators._support.contract_support import (
     zcdp_measurements,
 )
 from certdp.contracts.contract import Precondition
-from certdp.core.errors import ContractError
+from certdp.core.errors import ContractError, FailedMapError
+from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement
 
 from .make_composition import composed_leaves, make_composition
+
+#: The orders at which the runtime check reads a composed Rényi curve.
+RENYI_ORDERS = (1.0000001, 1.5, 2.0, 10.0, 1e6)
 
 #: The proof's bound, for display: the sum of the inner maps.
 INNER_MAPS_SUM = sympy.Symbol("sum_i map_i(d_in)", nonnegative=True)
@@ -64,6 +71,8 @@ class CompositionContract(CombinatorContract):
 
     def check_map_value(self, arguments, built, d_in, d_out) -> None:
         losses = _leaf_losses(arguments, d_in)
+        if type(built.output_measure) is RenyiDivergence:
+            return _check_curve(self.name, d_in, d_out, losses)
         if type(d_out) is tuple:
             coordinates = [(d_out[i], _exact_sum([loss[i] for loss in losses])) for i in (0, 1)]
         else:
@@ -75,6 +84,23 @@ class CompositionContract(CombinatorContract):
                     "leaves' maps",
                     condition="privacy-map",
                 )
+
+
+def _check_curve(name, d_in, d_out, curves) -> None:
+    """At each order of :data:`RENYI_ORDERS` where the composed curve ``d_out`` answers, its
+    value must be at least the exact sum of the parts' ``curves`` there."""
+    for alpha in RENYI_ORDERS:
+        try:
+            value = d_out(alpha)
+        except FailedMapError:
+            continue  # a part's curve is refused there: the composed curve claims nothing
+        exact = _exact_sum([curve(alpha) for curve in curves])
+        if not (math.isinf(value) or (exact != math.inf and Fraction(value) >= exact)):
+            raise ContractError(
+                f"{name}: map({d_in})({alpha}) = {value!r} is below the exact sum of the "
+                "leaves' curves there",
+                condition="privacy-map",
+            )
 
 
 def _divergence(built, kwargs, x, x_prime):
@@ -112,12 +138,15 @@ CONTRACT = CompositionContract(
         Precondition(
             "shared-composable-measure",
             lambda a: (
-                composable(_measurements(a)[0].output_measure)
+                (
+                    composable(_measurements(a)[0].output_measure)
+                    or type(_measurements(a)[0].output_measure) is RenyiDivergence
+                )
                 and all(
                     m.output_measure == _measurements(a)[0].output_measure for m in a.measurements
                 )
             ),
-            f"measurements must share one output measure, {COMPOSABLE}",
+            f"measurements must share one output measure, {COMPOSABLE} or RenyiDivergence",
             parameter="measurements",
         ),
     ],

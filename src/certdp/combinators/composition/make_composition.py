@@ -2,9 +2,11 @@
 
 Guarantee (make_composition.tex): for a non-empty list (or other iterable, read once) of
 measurements with one input domain, one input metric and one output measure, MaxDivergence,
-ZeroConcentratedDivergence or the ``Approximate`` form of either, the returned measurement releases the list of their outputs
-(independent randomness), and its privacy map ``d_in -> sum_i map_i(d_in)`` (coordinate-wise for
-pairs; each exact sum rounded up once, combinators/_compose) is valid. Under
+ZeroConcentratedDivergence, the ``Approximate`` form of either, or RenyiDivergence, the returned
+measurement releases the list of their outputs (independent randomness), and its privacy map
+``d_in -> sum_i map_i(d_in)`` (coordinate-wise for pairs; each exact sum rounded up once,
+combinators/_compose; under RenyiDivergence the curve ``alpha -> sum_i map_i(d_in)(alpha)``, each
+sum rounded up once when the curve is called, measurements/_renyi) is valid. Under
 ``Approximate(ZeroConcentratedDivergence)`` a part's queryables answer only until the next part
 starts (sequential interaction, as OpenDP's source has it). "The same" is decided by
 ``same_space`` (combinators/_compose); the guarantee assumes the parts are valid measurements.
@@ -26,7 +28,9 @@ from certdp.combinators._compose import same_space as _same
 from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeMeasurementError, type_mismatch
 from certdp.core.queryable import guarded
+from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement, composite
+from certdp.measurements._renyi import compose_curves
 
 __all__ = ["make_composition", "make_basic_composition"]
 
@@ -40,8 +44,8 @@ MAX_LEAVES = 2**20
 
 @certified
 def make_composition(measurements) -> Measurement:
-    """Compose ``measurements`` (pure DP, zCDP, approximate DP or approximate zCDP): the
-    privacy losses add."""
+    """Compose ``measurements`` (pure DP, zCDP, approximate DP, approximate zCDP or Rényi DP):
+    the privacy losses add (Rényi curves order by order)."""
     measurements = _snapshot(measurements)  # label: snapshot
     if not measurements:  # label: non-empty
         raise MakeMeasurementError(
@@ -59,12 +63,16 @@ def make_composition(measurements) -> Measurement:
             raise MakeMeasurementError("must share one input metric", parameter="measurements")
         if not _same(first.output_measure, other.output_measure):  # label: same-measure
             raise MakeMeasurementError("must share one output measure", parameter="measurements")
-    if not composable(first.output_measure):  # label: measure
+    renyi = type(first.output_measure) is RenyiDivergence  # label: renyi
+    if not renyi and not composable(first.output_measure):  # label: measure
         raise MakeMeasurementError(
-            f"output measure must be {COMPOSABLE}, got {first.output_measure}",
+            f"output measure must be RenyiDivergence, {COMPOSABLE}, got {first.output_measure}",
             parameter="measurements",
         )
-    measure = fresh_measure(first.output_measure)  # label: fresh-measure
+    if renyi:
+        measure = RenyiDivergence()  # label: fresh-renyi
+    else:
+        measure = fresh_measure(first.output_measure)  # label: fresh-measure
 
     leaves = composed_leaves(measurements)  # label: leaves
 
@@ -83,6 +91,8 @@ def make_composition(measurements) -> Measurement:
         return nested(measurements, releases)  # label: nest
 
     def losses_rule(losses):
+        if renyi:
+            return compose_curves(losses)  # label: compose-curves
         return compose_losses(measure, losses)  # label: compose
 
     def function(x):

@@ -10,7 +10,11 @@ the losses (compared as exact rationals), or finite while a loss is ``+inf``; an
 when it differs from the model below at those losses, bit for bit.  The same instances, paired
 (``pairs``: the i-th pair is the i-th loss with the i-th loss of the reversed list), feed the real
 constructor over ``Approximate(ZeroConcentratedDivergence)`` and ``Approximate(MaxDivergence)``
-parts, and each coordinate of its map is checked the same two ways.
+parts, and each coordinate of its map is checked the same two ways.  And (``renyi``) every pair and
+seeded tuples of 3, 4 and 5 losses feed the real constructor over ``RenyiDivergence`` parts whose
+curves depend on the order and on the part (:func:`renyi_part`: ``loss * alpha * (part + 1)``):
+the composed curve the real map returns is called at the orders :data:`RENYI_ORDERS`, and each
+value is checked the same two ways against the values the parts' curves give at that order.
 
 Model (``privacy_map`` in make_composition.py): the inner losses ``l_1 .. l_k`` (floats ``>= 0``,
 ``+inf`` allowed); if one is ``+inf`` the result is ``+inf``; otherwise the exact sum (a
@@ -172,7 +176,52 @@ def code_pair_map(losses) -> tuple[float, float]:
     return make_composition([stub_measurement(pair, approximate(inner)) for pair in pairs]).map(1)
 
 
-def code_instance(kind: str = "code", map_of=None, pairs: bool = False) -> Obligation:
+#: The orders at which the Rényi instances call the real composed curve.
+RENYI_ORDERS = (1.5, 2.0, 10.0, 1e6)
+
+
+def renyi_losses() -> list[tuple[float, ...]]:
+    """The Rényi instances: every pair of :data:`F64_SAMPLES`, and 40 seeded tuples each of 3, 4
+    and 5 of them (so a curve that drops any part past the second is caught)."""
+    draw = random.Random(3)
+    longer = [
+        tuple(draw.choice(F64_SAMPLES) for _ in range(size))
+        for size in (3, 4, 5)
+        for _ in range(40)
+    ]
+    return list(combinations_with_replacement(F64_SAMPLES, 2)) + longer
+
+
+def renyi_part(loss: float, part: int):
+    """The curve of part ``part`` of a Rényi instance: ``alpha -> loss * alpha * (part + 1)``
+    (a Gaussian-like curve ``rho * alpha``, increasing in ``alpha`` and distinct per part; the
+    float the product gives is the value, and the obligation reads it by calling the curve)."""
+
+    def curve(alpha):
+        return loss * alpha * (part + 1)
+
+    return curve
+
+
+def code_renyi_map(losses) -> tuple[tuple[tuple[float, ...], float], ...]:
+    """The real ``make_composition`` over ``RenyiDivergence`` parts whose curves are
+    :func:`renyi_part` of ``losses``: its map at ``d_in = 1`` (a curve) called at each of
+    :data:`RENYI_ORDERS`, each value paired with the parts' own values at that order."""
+    from certdp.core.renyi_divergence import renyi_divergence
+
+    from .make_composition import make_composition
+
+    curves = [renyi_part(loss, part) for part, loss in enumerate(losses)]
+    parts = [stub_measurement(curve, renyi_divergence()) for curve in curves]
+    composed = make_composition(parts).map(1)
+    return tuple(
+        (tuple(curve(alpha) for curve in curves), composed(alpha)) for alpha in RENYI_ORDERS
+    )
+
+
+def code_instance(
+    kind: str = "code", map_of=None, pairs: bool = False, renyi: bool = False
+) -> Obligation:
     """``kind="code"``: the real map's value at every instance of :func:`code_losses` is a valid
     composed loss; ``kind="model"``: it equals the model's; with ``pairs``, both coordinates of
     the map over approximate parts (:func:`code_pair_map`).  ``map_of`` replaces
@@ -181,8 +230,11 @@ def code_instance(kind: str = "code", map_of=None, pairs: bool = False) -> Oblig
 
     def violation():
         cases = []
-        for losses in code_losses():
-            if pairs:
+        for losses in renyi_losses() if renyi else code_losses():
+            if renyi:
+                total = (map_of or code_renyi_map)(losses)
+                coordinates = list(total)
+            elif pairs:
                 total = (map_of or code_pair_map)(losses)
                 coordinates = [(losses, total[0]), (tuple(reversed(losses)), total[1])]
             else:
@@ -199,11 +251,18 @@ def code_instance(kind: str = "code", map_of=None, pairs: bool = False) -> Oblig
         else "equals the model's f64 total bit for bit"
     )
     parts = "approximate parts (both coordinates)" if pairs else "pure-DP/zCDP parts"
+    instances = "every pair and 40 triples"
+    if renyi:
+        parts = (
+            f"Rényi parts (curves alpha -> loss * alpha * (part + 1); the composed curve at alpha"
+            f" in {list(RENYI_ORDERS)}, against the parts' values there)"
+        )
+        instances = "every pair and 40 tuples each of 3, 4 and 5"
     return Obligation(
         constructor="make_composition",
-        claim=f"real make_composition over {parts} at every pair and 40 triples of "
+        claim=f"real make_composition over {parts} at {instances} of "
         f"{len(F64_SAMPLES)} sampled f64 losses (0, subnormal, ..., MAX, +inf): its map {what}",
-        format="f64", size=3, violation=violation,
+        format="f64", size=5 if renyi else 3, violation=violation,
     )  # fmt: skip
 
 
@@ -213,6 +272,7 @@ def obligations(names=None) -> list[Obligation]:
     code = [
         code_instance(kind, pairs=pairs) for pairs in (False, True) for kind in ("code", "model")
     ]
+    code += [code_instance(kind, renyi=True) for kind in ("code", "model")]
     return code + [composition_instance(i, o, k, least=i == o) for i, o, k in CASES]
 
 
@@ -221,16 +281,23 @@ SCOPE = {
         formats=("f64", "f32", "f16"),
         bound_to_code="the real make_composition is built over inner measurements whose maps "
         "return the sampled losses (pure DP, zCDP, and pairs of them under Approximate(zCDP) and "
-        "Approximate(MaxDivergence)), and its own map is called at each instance",
+        "Approximate(MaxDivergence), and RenyiDivergence parts whose curves are alpha -> "
+        "loss * alpha * (part + 1)), and its own map is called at each instance (under "
+        "RenyiDivergence the composed curve it returns is called at alpha = 1.5, 2, 10 and 1e6 "
+        "and compared with the parts' own values at that alpha, over 2 to 5 parts)",
         instances=f"every pair and 40 seeded triples of {len(F64_SAMPLES)} f64 losses spanning "
-        "the format (0, subnormals, 1, the overflow edge, MAX, +inf, seeded draws)",
+        "the format (0, subnormals, 1, the overflow edge, MAX, +inf, seeded draws); the Rényi "
+        "instances also 40 seeded tuples each of 3, 4 and 5 of them",
         bit_precise=(
             "at the instances: the real map's value is compared exactly with the exact sum, and "
             "with the model bit for bit",
             "the model of the map for every pair of f32 losses (output f64)",
         ),
         reduced_formats=("the model for every pair and triple of f16 losses (output f16)",),
-        assumed=("the composition theorem (a property of distributions; make_composition.tex)",),
+        assumed=(
+            "the composition theorem (a property of distributions; make_composition.tex); under "
+            "RenyiDivergence only the four orders and at most 5 parts are called",
+        ),
     )
 }
 
@@ -239,6 +306,7 @@ MODELLED = {
     "make_composition": [
         "combinators/composition/make_composition.py",
         "combinators/_compose/compose.py",
+        "measurements/_renyi/renyi_curve.py",
         "combinators/_support/smt_exact.py",
         "numeric/floats.py",
     ]

@@ -25,6 +25,15 @@ The budget obligation (``pairs``, in sequence and from inside the first query's 
 :func:`pair_loss_lists` under :data:`PAIR_CHECK_BUDGETS`; it is satisfiable exactly when one
 coordinate of the answered losses' exact sum exceeds the budget's, or a query was refused
 although both exact coordinate sums with it are within the budget, or a refused query ran.
+
+Child guard (``child guard``): the real filter, under ``Approximate(ZeroConcentratedDivergence)``
+and under ``MaxDivergence``, answers a query whose function builds a queryable (a child: the
+real fully adaptive odometer invoked on its data), queries the child while it runs, and returns
+it; the child is then queried again from outside (in the same thread, and from a new thread).
+Satisfiable exactly when the child did not answer while the function ran, or, under
+Approximate(zCDP), answered afterwards or refused with anything but ``FailedFunctionError``
+naming ``query`` (the guard of sequential interaction); or, under MaxDivergence (concurrent
+composition allowed), refused afterwards.
 """
 
 from __future__ import annotations
@@ -339,10 +348,81 @@ def budget_instance(callback: bool) -> Obligation:
     )  # fmt: skip
 
 
+def code_child_guard(pair: bool) -> tuple:
+    """``(answered inside, outcome after, outcome after from another thread)`` of a child
+    queryable released by a query of the real filter (see the module docstring); an outcome
+    is ``"answered"`` or ``(error class name, parameter)``."""
+    import threading
+
+    from certdp.combinators.fully_adaptive_composition import make_fully_adaptive_composition
+    from certdp.core.errors import FailedFunctionError
+    from certdp.core.transformation import Measurement
+
+    space, measure = _space(), _measure(pair)
+    budget, small = ((1.0, 1e-6), (0.01, 1e-9)) if pair else (1.0, 0.01)
+    queryable = _filter(1.0, budget)(0.0)
+
+    def leaf():
+        return Measurement(space[0], lambda x: 0.0, space[1], measure, lambda d: small)
+
+    inside = []
+
+    def function(x):
+        child = make_fully_adaptive_composition(*space, measure).invoke(x)
+        try:
+            child(leaf())
+            inside.append(True)
+        except FailedFunctionError:
+            inside.append(False)
+        return child
+
+    child = queryable(Measurement(space[0], function, space[1], measure, lambda d: small))
+
+    def outcome():
+        try:
+            child(leaf())
+            return "answered"
+        except Exception as error:
+            return (type(error).__name__, getattr(error, "parameter", None))
+
+    after = outcome()
+    elsewhere = []
+    thread = threading.Thread(target=lambda: elsewhere.append(outcome()))
+    thread.start()
+    thread.join()
+    return (inside == [True], after, elsewhere[0])
+
+
+def child_guard_instance(outcome_of=None) -> Obligation:
+    """The real child guard under both filters (or ``outcome_of(pair)``)."""
+
+    def violation():
+        cases = []
+        for pair in (True, False):
+            inside, after, elsewhere = (outcome_of or code_child_guard)(pair)
+            expected = ("FailedFunctionError", "query") if pair else "answered"
+            bad = not inside or after != expected or elsewhere != expected
+            example = {
+                "measure": "Approximate(zCDP)" if pair else "MaxDivergence",
+                "answered inside": inside, "after": repr(after), "other thread": repr(elsewhere),
+            }  # fmt: skip
+            cases.append((z3.BoolVal(bad), lambda m, e=example: e))
+        return cases
+
+    return Obligation(
+        constructor="make_privacy_filter",
+        claim="child guard: a queryable a query's function builds answers while that function "
+        "runs; afterwards (same or another thread) it refuses with FailedFunctionError(query) "
+        "under Approximate(zCDP) and keeps answering under MaxDivergence",
+        format="real", size=2, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_privacy_filter" not in names:
         return []
     return [
+        child_guard_instance(),
         map_instance(),
         budget_instance(False),
         budget_instance(True),
@@ -357,7 +437,9 @@ SCOPE = {
         formats=("f64", "real"),
         bound_to_code="the real make_privacy_filter is built over the real odometer at each "
         "instance, its own map is called, and its own queryable is invoked with queries whose "
-        "maps state the sampled losses (in sequence, and from inside a query's function)",
+        "maps state the sampled losses (in sequence, and from inside a query's function); and "
+        "(child guard) a query's function builds a real odometer queryable, which is queried "
+        "inside the function and afterwards (same thread, another thread)",
         instances=f"budgets: {len(F64_SAMPLES)} f64 samples (0, subnormals, 1, MAX, +inf, seeded "
         "draws) and fractions; d_in in {0, 2^-1074, 1, 3, MAX}; loss lists: every pair and 40 "
         "seeded triples of the samples under budgets 1, 1/3, 1e300, 2^1100; under "
