@@ -4,6 +4,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import certdp.prelude as dp
 from certdp.core.errors import FailedFunctionError, MakeDomainError
@@ -129,3 +131,61 @@ def test_opendp_agrees_on_the_descriptors():
     for T, D in REFUSED_DESCRIPTORS:
         with pytest.raises(odp.OpenDPException):
             odp.option_domain(odp.atom_domain(T=T), D=D)
+
+
+# The integer fast path of admission (option_domain.tex, Lemma "option admission"): on every
+# value it must return the very object the element domain's admission returns, or raise the
+# same typed error.
+_ELEMENTS = [
+    ("i8", None), ("u8", None), ("i32", None), ("u32", None), ("i64", None), ("u64", None),
+    ("i128", None), ("u128", None), ("usize", None), ("i32", (0, 16)), ("i64", (-5, 2**40)),
+    ("u16", (3, 3)), ("f64", None), ("f32", None), ("String", None), ("bool", None),
+]  # fmt: skip
+_VALUES = st.one_of(
+    st.integers(),
+    st.sampled_from([-(2**127), 2**128, 2**64, 2**63, -(2**63) - 1, 2**31, -(2**31) - 1, 255]),
+    st.sampled_from([True, False, None, 0.0, -0.0, math.nan, math.inf, "1", "", b"1"]),
+    st.sampled_from([np.int8(-3), np.uint64(2**64 - 1), np.int64(7), np.float64(2.0)]),
+    st.floats(),
+)
+
+
+def _outcome(admit, value):
+    try:
+        return ("value", type(admit(value)), admit(value))
+    except FailedFunctionError as error:
+        return ("error", type(error), str(error))
+
+
+@pytest.mark.parametrize(("T", "bounds"), _ELEMENTS)
+def test_the_integer_fast_path_admits_exactly_as_the_element_domain(T, bounds):
+    kwargs = {"T": T} if bounds is None else {"T": T, "bounds": bounds}
+    element = dp.atom_domain(**kwargs)
+    domain = dp.option_domain(element)
+    assert (domain._span is not None) == dp.atom_domain(T=T).T.is_integer
+
+    @given(_VALUES)
+    def check(value):
+        if value is None:
+            assert domain.admit(None) is None
+            return
+        ours, plain = _outcome(domain.admit, value), _outcome(element.admit, value)
+        assert ours[:2] == plain[:2]
+        if ours[0] == "error":
+            assert ours[2] == plain[2]
+        else:
+            assert ours[2] == plain[2] or (ours[2] != ours[2] and plain[2] != plain[2])
+            if type(value) is int:
+                assert domain.admit(value) is element.admit(value)
+
+    check()
+
+
+def test_the_span_is_the_type_range_cut_to_the_bounds():
+    assert dp.option_domain(dp.atom_domain(T="u8"))._span == (0, 255)
+    assert dp.option_domain(dp.atom_domain(T="i8", bounds=(-200 + 190, 100)))._span == (-10, 100)
+    assert dp.option_domain(dp.atom_domain(T="f64"))._span is None
+    data = [None, 5, 2**31, np.int32(4)]
+    vector = dp.vector_domain(dp.option_domain(dp.atom_domain(T="i32")))
+    assert not vector.member(data)
+    assert vector.admit([None, 5, np.int32(4)]) == [None, 5, 4]

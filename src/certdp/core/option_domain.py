@@ -24,10 +24,14 @@ class OptionDomain(Domain):
 
     def __init__(self, element_domain: AtomDomain):
         self.element_domain = element_domain
+        self._span = _integer_span(element_domain)  # label: option-span
 
     def admit(self, value):
         if value is None:  # label: option-none
             return None
+        span = self._span
+        if span is not None and type(value) is int and span[0] <= value <= span[1]:
+            return value  # label: option-int
         return self.element_domain.admit(value)  # label: option-element
 
     def _key(self) -> tuple:
@@ -35,6 +39,18 @@ class OptionDomain(Domain):
 
     def __repr__(self) -> str:
         return f"OptionDomain({shown(self.element_domain)})"
+
+
+def _integer_span(element_domain):
+    """``(low, high)``: the ``int`` values an atom domain of an integer type admits unchanged
+    are those in ``[low, high]`` (its type's range cut to its bounds); ``None`` for any other
+    domain."""
+    if type(element_domain) is not AtomDomain or not element_domain.T.is_integer:
+        return None  # label: span-none
+    low, high = element_domain.T.min, element_domain.T.max
+    if element_domain.bounds is not None:
+        low, high = max(low, element_domain.bounds[0]), min(high, element_domain.bounds[1])
+    return (low, high)  # label: span
 
 
 def option_domain(element_domain, D=None) -> OptionDomain:
