@@ -10,7 +10,6 @@ the symmetric distance (core/dataframe_domain.tex, transformations/_rowmap/rowma
 from __future__ import annotations
 
 import gc
-from operator import itemgetter
 
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain, reason
@@ -64,18 +63,19 @@ def frame_of_records(records, K, names) -> DataFrame:
     end of a short record; the last index of a repeated name wins)."""
     width = len(names)
     last = {name: i for i, name in enumerate(names)}  # label: last-wins
-    rows = [
-        record
-        if len(record) == width
-        else record[:width]
-        if len(record) > width
-        else [*record, *[""] * (width - len(record))]
-        for record in records
-    ]  # label: pad-or-cut
-    columns = {
-        name: Column(_STRING, tuple(map(itemgetter(i), rows)))  # label: columns
-        for name, i in last.items()
-    }
+    if set(map(len, records)) <= {width}:
+        rows = records  # label: all-full
+    else:
+        rows = [
+            record
+            if len(record) == width
+            else record[:width]
+            if len(record) > width
+            else [*record, *[""] * (width - len(record))]
+            for record in records
+        ]  # label: pad-or-cut
+    fields = list(zip(*rows)) if rows else [()] * width  # label: transpose
+    columns = {name: Column(_STRING, fields[i]) for name, i in last.items()}  # label: columns
     return DataFrame(K, columns, len(rows))  # label: frame
 
 

@@ -10,6 +10,7 @@ so ``d_in -> d_in`` is a valid stability map under the symmetric distance.
 from __future__ import annotations
 
 import gc
+import re
 
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import DataFrameDomain
@@ -21,12 +22,22 @@ from certdp.transformations.create_dataframe.make_create_dataframe import (
     column_names,
     frame_of_records,
 )
-from certdp.transformations.split_records.make_split_records import split_fields
+from certdp.transformations.split_records.make_split_records import (
+    RUST_WHITESPACE,
+    split_fields,
+)
 
 __all__ = ["make_split_dataframe"]
 
 
 # proof: begin constructor
+#: Finds a character ``split_fields`` trims other than the line break ``"\n"`` (a text without
+#: one has lines that need no trimming).
+_OTHER_WHITESPACE = re.compile(
+    "[" + re.escape(RUST_WHITESPACE.replace("\n", "")) + "]"
+).search  # label: other-whitespace
+
+
 @certified
 def make_split_dataframe(separator, col_names, K=None) -> Transformation:
     """Split a text into lines and each line at ``separator`` (``None`` for ``","``) into
@@ -49,9 +60,11 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # millions of new lists would start a full collection again and again
         try:
-            records = [
-                split_fields(line, separator) for line in text_lines(text)
-            ]  # label: function
+            lines = text_lines(text)  # label: lines
+            if separator and _OTHER_WHITESPACE(text) is None:
+                records = [line.split(separator) for line in lines]  # label: untrimmed
+            else:
+                records = [split_fields(line, separator) for line in lines]  # label: function
             return frame_of_records(records, K, names)  # label: frame
         finally:
             if collecting:
