@@ -2,6 +2,7 @@
 PUMS pipeline, hostile texts, bad input, contract and runtime enforcement."""
 
 import dataclasses
+import sys
 
 import pytest
 from hypothesis import given
@@ -180,3 +181,37 @@ def test_the_fast_split_takes_both_paths_on_the_pums_sample():
         columns, length = _plain_frame(variant, ",", PUMS_COLUMNS)
         assert frame.length == length == 1000
         assert {name: column.values for name, column in frame.columns.items()} == columns
+
+
+_FIELDS = st.text(alphabet='a1;é"\x1c.-', max_size=3)
+
+
+@given(
+    st.integers(1, 4).flatmap(
+        lambda w: st.tuples(
+            st.just(w), st.lists(st.lists(_FIELDS, min_size=w, max_size=w), min_size=1)
+        )
+    ),
+    st.booleans(),
+    st.lists(st.sampled_from(["x", "y", "z"]), min_size=4, max_size=4),
+)
+def test_full_lines_take_the_flat_split_and_give_the_plain_frame(rows, final_break, names):
+    width, records = rows
+    names = names[:width]
+    lines = [",".join(fields) for fields in records]
+    final_break = final_break or lines[-1] == ""  # an empty last line needs its line break
+    text = "\n".join(lines) + ("\n" if final_break else "")
+    module = sys.modules[dp.t.make_split_dataframe.__module__]
+    original = module.frame_of_records
+
+    def refused(*args):
+        raise AssertionError("the flat split was not taken")
+
+    module.frame_of_records = refused
+    try:
+        frame = dp.t.make_split_dataframe(",", names)(text)
+    finally:
+        module.frame_of_records = original
+    columns, length = _plain_frame(text, ",", names)
+    assert frame.length == length == len(records)
+    assert {name: column.values for name, column in frame.columns.items()} == columns

@@ -19,7 +19,7 @@ from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier, infer_type
 
-__all__ = ["make_create_dataframe", "column_names", "frame_of_records"]
+__all__ = ["make_create_dataframe", "column_names", "frame_of_records", "frame_of_fields"]
 
 # proof: begin constructor
 #: The carrier type of the columns this step builds.
@@ -62,7 +62,6 @@ def frame_of_records(records, K, names) -> DataFrame:
     """The frame whose column ``names[i]`` holds field ``i`` of every record (``""`` past the
     end of a short record; the last index of a repeated name wins)."""
     width = len(names)
-    last = {name: i for i, name in enumerate(names)}  # label: last-wins
     if set(map(len, records)) <= {width}:
         rows = records  # label: all-full
     else:
@@ -75,8 +74,15 @@ def frame_of_records(records, K, names) -> DataFrame:
             for record in records
         ]  # label: pad-or-cut
     fields = list(zip(*rows)) if rows else [()] * width  # label: transpose
+    return frame_of_fields(fields, len(rows), K, names)  # label: frame
+
+
+def frame_of_fields(fields, length, K, names) -> DataFrame:
+    """The frame of ``length`` rows whose column ``names[i]`` is the tuple ``fields[i]`` (the
+    last index of a repeated name wins)."""
+    last = {name: i for i, name in enumerate(names)}  # label: last-wins
     columns = {name: Column(_STRING, fields[i]) for name, i in last.items()}  # label: columns
-    return DataFrame(K, columns, len(rows))  # label: frame
+    return DataFrame(K, columns, length)  # label: fields-frame
 
 
 @certified

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import re
+from operator import methodcaller
 
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import DataFrameDomain
@@ -20,6 +21,7 @@ from certdp.core.metrics import symmetric_distance, text_lines
 from certdp.core.transformation import Transformation
 from certdp.transformations.create_dataframe.make_create_dataframe import (
     column_names,
+    frame_of_fields,
     frame_of_records,
 )
 from certdp.transformations.split_records.make_split_records import (
@@ -60,9 +62,24 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # millions of new lists would start a full collection again and again
         try:
-            lines = text_lines(text)  # label: lines
-            if separator and _OTHER_WHITESPACE(text) is None:
-                records = [line.split(separator) for line in lines]  # label: untrimmed
+            untrimmed = bool(separator) and _OTHER_WHITESPACE(text) is None  # label: untrimmed
+            if untrimmed:  # no "\r": the lines are the pieces between line breaks
+                lines = text.split("\n")  # label: lines-plain
+                if not lines[-1]:
+                    lines.pop()  # label: lines-plain-last
+            else:
+                lines = text_lines(text)  # label: lines
+            width = len(names)
+            if (
+                untrimmed
+                and len(separator) == 1
+                and set(map(methodcaller("count", separator), lines)) == {width - 1}
+            ):  # label: full-lines
+                flat = separator.join(lines).split(separator)  # label: flat
+                fields = [tuple(flat[i::width]) for i in range(width)]  # label: flat-columns
+                return frame_of_fields(fields, len(lines), K, names)  # label: flat-frame
+            if untrimmed:
+                records = [line.split(separator) for line in lines]  # label: split-untrimmed
             else:
                 records = [split_fields(line, separator) for line in lines]  # label: function
             return frame_of_records(records, K, names)  # label: frame
