@@ -60,8 +60,29 @@ def make_impute_constant(input_domain, input_metric, constant) -> Transformation
             return constant
         return value  # label: keep
 
-    return make_row_by_row(  # label: row-by-row
+    rows = make_row_by_row(  # label: row-by-row
         input_domain, atom_domain(T=T.name, nan=False if T.is_float else None), input_metric, impute
+    )
+    plain = {T.python_type, type(None)}  # label: plain-types
+
+    def filled(data):
+        """``rows.function(data)``, in one comprehension when every record is ``None`` or of
+        the exact Python type of ``T``'s values."""
+        if type(data) not in (list, tuple) or not set(map(type, data)) <= plain:
+            return rows.function(data)  # label: filled-other
+        if T.is_float:
+            return [
+                constant if record is None or record != record else record for record in data
+            ]  # label: filled-float
+        return [constant if record is None else record for record in data]  # label: filled
+
+    return Transformation(  # label: filled-transformation
+        input_domain=rows.input_domain,
+        output_domain=rows.output_domain,
+        function=filled,
+        input_metric=rows.input_metric,
+        output_metric=rows.output_metric,
+        stability_map=rows._map,
     )
 
 
