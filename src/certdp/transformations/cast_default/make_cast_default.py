@@ -51,7 +51,25 @@ def make_cast_default(input_domain, input_metric, TOA) -> Transformation:
         return default if value is None else value  # label: row-default
 
     output_element = atom_domain(T=TOA.name, nan=True if TOA.is_float else None)
-    return make_row_by_row(input_domain, output_element, input_metric, cast)  # label: row-by-row
+    rows = make_row_by_row(input_domain, output_element, input_metric, cast)  # label: row-by-row
+    if T.name != "String":
+        return rows  # label: not-text
+
+    def tabled(data):
+        """``rows.function(data)``, with ``cast`` run once per distinct text of ``data``."""
+        if type(data) not in (list, tuple) or not set(map(type, data)) <= {str}:
+            return rows.function(data)  # label: tabled-other
+        table = {text: cast(text) for text in set(data)}  # label: table
+        return list(map(table.__getitem__, data))  # label: tabled
+
+    return Transformation(  # label: tabled-transformation
+        input_domain=rows.input_domain,
+        output_domain=rows.output_domain,
+        function=tabled,
+        input_metric=rows.input_metric,
+        output_metric=rows.output_metric,
+        stability_map=rows._map,
+    )
 
 
 # proof: end constructor
