@@ -38,6 +38,18 @@ __all__ = ["make_split_dataframe"]
 _OTHER_WHITESPACE = re.compile(
     "[" + re.escape(RUST_WHITESPACE.replace("\n", "")) + "]"
 ).search  # label: other-whitespace
+#: Those of them that are ASCII characters (the only ones an ASCII text can hold).
+_ASCII_WHITESPACE = [c for c in RUST_WHITESPACE if c.isascii() and c != "\n"]  # label: ascii-ws
+
+
+def _untrimmed(text: str, separator: str) -> bool:
+    """Is ``separator`` not empty and does ``text`` hold no character of ``RUST_WHITESPACE``
+    other than the line break?"""
+    if not separator:
+        return False  # label: untrimmed-empty
+    if text.isascii():
+        return not any(c in text for c in _ASCII_WHITESPACE)  # label: untrimmed-ascii
+    return _OTHER_WHITESPACE(text) is None  # label: untrimmed-search
 
 
 @certified
@@ -62,7 +74,7 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # millions of new lists would start a full collection again and again
         try:
-            untrimmed = bool(separator) and _OTHER_WHITESPACE(text) is None  # label: untrimmed
+            untrimmed = _untrimmed(text, separator)  # label: untrimmed
             if untrimmed:  # no "\r": the lines are the pieces between line breaks
                 lines = text.split("\n")  # label: lines-plain
                 if not lines[-1]:
