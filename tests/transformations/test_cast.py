@@ -188,3 +188,29 @@ def test_the_text_table_falls_back_to_the_row_map_off_exact_texts():
         assert t.function(data) == [row(record) for record in data]
     assert t.function(("3", "x", "3")) == [3, None, 3]
     assert t(np.array(["7", "007", "+7"])) == [7, 7, 7]
+
+
+class _ClaimsToBeStr(type):
+    # A metaclass whose classes compare equal to str and hash like it: a test by == or by
+    # hashing would take their instances for texts.
+    def __eq__(cls, other):
+        return True
+
+    def __hash__(cls):
+        return hash(str)
+
+
+class _Impostor(metaclass=_ClaimsToBeStr):
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return hash("x")  # a set would merge it with the text "x"
+
+
+def test_the_text_table_tests_types_by_identity():
+    t = dp.t.make_cast(vec("String"), dp.symmetric_distance(), TOA="bool")
+    rows = _free(t, "rows")
+    data = ["", "x", _Impostor(), ""]
+    # the impostor "equals" every text, so its != "" is False, as the plain row map says
+    assert t.function(data) == rows.function(data) == [False, True, False, False]

@@ -329,3 +329,30 @@ def test_the_comprehension_equals_the_plain_row_map_on_hostile_rows(T, option, c
     if option:
         kind = {"f32": 1.5, "f64": 0.5, "i32": 3, "u8": 3, "i128": 3, "bool": True}.get(T, "x")
         assert t([None, kind]) == [constant, kind]
+
+
+class _ClaimsToBeInt(type):
+    def __eq__(cls, other):
+        return True
+
+    def __hash__(cls):
+        return hash(int)
+
+
+class _Impostor(metaclass=_ClaimsToBeInt):
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return 0
+
+
+def test_the_comprehension_tests_types_by_identity():
+    domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T="i32")))
+    t = dp.t.make_impute_constant(domain, dp.symmetric_distance(), 0)
+    rows = _rows_of(t)
+    impostor = _Impostor()
+    data = [None, impostor, 3]
+    ours, plain = t.function(data), rows.function(data)
+    assert ours[0] == plain[0] == 0 and ours[2] == plain[2] == 3
+    assert ours[1] is plain[1] is impostor

@@ -10,6 +10,8 @@ transformations/_cast/convert.tex.
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import is_
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
@@ -59,7 +61,8 @@ def make_cast(input_domain, input_metric, TOA) -> Transformation:
 
     def tabled(data):
         """``rows.function(data)``, with ``cast`` run once per distinct text of ``data``."""
-        if type(data) not in (list, tuple) or not set(map(type, data)) <= {str}:
+        plain = type(data) is list or type(data) is tuple
+        if not plain or not all(map(is_, map(type, data), repeat(str))):
             return rows.function(data)  # label: tabled-other
         table = {text: cast(text) for text in set(data)}  # label: table
         return list(map(table.__getitem__, data))  # label: tabled
