@@ -8,7 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import certdp.prelude as dp
-from certdp.core.errors import FailedFunctionError, MakeDomainError
+from certdp.core.domains import AtomDomain
+from certdp.core.errors import DPError, FailedFunctionError, MakeDomainError
+from certdp.core.option_domain import OptionDomain
+from certdp.core.types import carrier
 
 
 def test_members_are_none_and_the_element_domain_members():
@@ -189,3 +192,57 @@ def test_the_span_is_the_type_range_cut_to_the_bounds():
     vector = dp.vector_domain(dp.option_domain(dp.atom_domain(T="i32")))
     assert not vector.member(data)
     assert vector.admit([None, 5, np.int32(4)]) == [None, 5, 4]
+
+
+# Referee ref-pipe (session 11), finding 3: the int shortcut must agree with the element
+# admission for every AtomDomain, also one built directly with bounds atom_domain refuses.
+def test_option_int_shortcut_agrees_with_element_admission_on_a_nan_bound():
+    """With an AtomDomain built directly whose lower bound is NaN, max(T.min, nan) was T.min,
+    so the span admitted 5 while E.admit(5) refuses it (nan <= 5 is false).  The span is now
+    taken only for bounds that are a tuple of two exact ints (core/option_domain.tex)."""
+    element = AtomDomain(carrier("i32"), (float("nan"), 10), False)
+    with pytest.raises(DPError):
+        element.admit(5)
+    with pytest.raises(DPError):
+        OptionDomain(element).admit(5)
+
+
+@pytest.mark.parametrize(
+    "bounds",
+    [
+        (float("nan"), 10),
+        (0, float("nan")),
+        (None, 10),
+        (0.5, 10),
+        (True, 10),
+        [0, 10],
+        (0, 10, 20),
+        (np.int32(0), 10),
+    ],
+)
+def test_odd_bounds_of_a_directly_built_atom_domain_take_the_element_admission(bounds):
+    element = AtomDomain(carrier("i32"), bounds, False)
+    domain = OptionDomain(element)  # building never raises (it did for (None, 10))
+    assert domain._span is None
+    for value in (-1, 0, 1, 5, 10, 11, 2**31):
+        ours, plain = _any_outcome(domain.admit, value), _any_outcome(element.admit, value)
+        assert ours == plain, (bounds, value, ours, plain)
+
+
+def _any_outcome(admit, value):
+    """What ``admit`` does with ``value``, whatever it raises (a directly built domain with odd
+    bounds may make the element admission itself raise a TypeError: the option domain must do
+    exactly the same)."""
+    try:
+        result = admit(value)
+        return ("value", type(result), result)
+    except Exception as error:  # noqa: BLE001 - compared, not hidden
+        return ("error", type(error), str(error))
+
+
+def test_exact_int_bounds_of_a_directly_built_atom_domain_keep_the_span():
+    domain = OptionDomain(AtomDomain(carrier("u8"), (3, 300), False))
+    assert domain._span == (3, 255)
+    assert domain.admit(3) == 3 and domain.admit(255) == 255
+    with pytest.raises(DPError):
+        domain.admit(2)

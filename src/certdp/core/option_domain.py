@@ -44,13 +44,18 @@ class OptionDomain(Domain):
 def _integer_span(element_domain):
     """``(low, high)``: the ``int`` values an atom domain of an integer type admits unchanged
     are those in ``[low, high]`` (its type's range cut to its bounds); ``None`` for any other
-    domain."""
-    if type(element_domain) is not AtomDomain or not element_domain.T.is_integer:
+    domain, and for bounds that are not a pair of exact ``int`` (only a directly built
+    ``AtomDomain`` has such bounds; its own admission then decides)."""
+    if type(element_domain) is not AtomDomain or type(element_domain.T) is not CarrierType:
         return None  # label: span-none
-    low, high = element_domain.T.min, element_domain.T.max
-    if element_domain.bounds is not None:
-        low, high = max(low, element_domain.bounds[0]), min(high, element_domain.bounds[1])
-    return (low, high)  # label: span
+    T, bounds = element_domain.T, element_domain.bounds
+    if not T.is_integer:
+        return None  # label: span-not-integer
+    if bounds is None:
+        return (T.min, T.max)  # label: span-range
+    if type(bounds) is not tuple or len(bounds) != 2 or not all(type(b) is int for b in bounds):
+        return None  # label: span-odd-bounds
+    return (max(T.min, bounds[0]), min(T.max, bounds[1]))  # label: span
 
 
 def option_domain(element_domain, D=None) -> OptionDomain:

@@ -60,10 +60,13 @@ def make_cast(input_domain, input_metric, TOA) -> Transformation:
         return rows  # label: not-text
 
     def tabled(data):
-        """``rows.function(data)``, with ``cast`` run once per distinct text of ``data``."""
-        plain = type(data) is list or type(data) is tuple
-        if not plain or not all(map(is_, map(type, data), repeat(str))):
+        """``rows.function`` of one copy of ``data``, with ``cast`` run once per distinct text."""
+        if type(data) is list:
+            data = data.copy()  # label: tabled-copy
+        elif type(data) is not tuple:
             return rows.function(data)  # label: tabled-other
+        if not all(map(is_, map(type, data), repeat(str))):
+            return rows.function(data)  # label: tabled-mixed
         table = {text: cast(text) for text in set(data)}  # label: table
         return list(map(table.__getitem__, data))  # label: tabled
 

@@ -95,7 +95,8 @@ def make_create_dataframe(col_names, K=None) -> Transformation:
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # a million new tuples would start a full collection again and again
         try:
-            return frame_of_records(data, K, names)  # label: function
+            records = list(data)  # label: records-copy
+            return frame_of_records(records, K, names)  # label: function
         finally:
             if collecting:
                 gc.enable()  # label: gc-resume

@@ -68,9 +68,11 @@ def make_impute_constant(input_domain, input_metric, constant) -> Transformation
     kind = T.python_type  # label: plain-types
 
     def filled(data):
-        """``rows.function(data)``, in one comprehension when every record is ``None`` or of
-        the exact Python type of ``T``'s values."""
-        if type(data) is not list and type(data) is not tuple:
+        """``rows.function`` of one copy of ``data``, in one comprehension when every record
+        is ``None`` or of the exact Python type of ``T``'s values."""
+        if type(data) is list:
+            data = data.copy()  # label: filled-copy
+        elif type(data) is not tuple:
             return rows.function(data)  # label: filled-other
         nulls = sum(map(is_, data, repeat(None)))
         if sum(map(is_, map(type, data), repeat(kind))) + nulls != len(data):
