@@ -62,7 +62,7 @@ def make_cast(input_domain, input_metric, TOA) -> Transformation:
     def tabled(data):
         """``rows.function`` of one copy of ``data``, with ``cast`` run once per distinct text."""
         if type(data) is list:
-            data = data.copy()  # label: tabled-copy
+            data = list(data)  # label: tabled-copy
         elif type(data) is not tuple:
             return rows.function(data)  # label: tabled-other
         if not all(map(is_, map(type, data), repeat(str))):

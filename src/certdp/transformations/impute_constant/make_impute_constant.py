@@ -71,7 +71,7 @@ def make_impute_constant(input_domain, input_metric, constant) -> Transformation
         """``rows.function`` of one copy of ``data``, in one comprehension when every record
         is ``None`` or of the exact Python type of ``T``'s values."""
         if type(data) is list:
-            data = data.copy()  # label: filled-copy
+            data = list(data)  # label: filled-copy
         elif type(data) is not tuple:
             return rows.function(data)  # label: filled-other
         nulls = sum(map(is_, data, repeat(None)))
