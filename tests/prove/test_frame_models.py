@@ -13,6 +13,9 @@ CAST = T + "df_cast_default/make_df_cast_default.py"
 EQUAL = T + "df_is_equal/make_df_is_equal.py"
 SUBSET = T + "subset_by/make_subset_by.py"
 HALF = ("return d_in  # label", "return d_in // 2  # label")
+#: The first statement of make_split_dataframe's function after its lines are computed (on every
+#: path: trimmed, untrimmed and flat); an edit of the lines goes before it.
+LINES = "width = len(names)"
 
 
 def _prove(tmp_path, name, edits, select):
@@ -26,9 +29,9 @@ def _prove(tmp_path, name, edits, select):
     [
         ("make_create_dataframe", {CREATE: [HALF]}),
         ("make_create_dataframe", {CREATE: [('*[""] * (width', '*["?"] * (width')]}),
-        ("make_create_dataframe", {CREATE: [("return DataFrame(K, columns, len(rows))", "return DataFrame(K, {}, len(rows) // 2)")]}),
+        ("make_create_dataframe", {CREATE: [("return DataFrame(K, columns, length)", "return DataFrame(K, {}, length // 2)")]}),
         ("make_split_dataframe", {SPLIT: [HALF]}),
-        ("make_split_dataframe", {SPLIT: [("for line in text_lines(text)", "for line in text_lines(text)[1:]")]}),
+        ("make_split_dataframe", {SPLIT: [(LINES, "lines = lines[1:]; " + LINES)]}),
         ("make_select_column", {SELECT: [HALF]}),
         ("make_select_column", {SELECT: [('"key").values)', '"key").values)[1:]')]}),
         ("make_df_cast_default", {CAST: [HALF]}),
@@ -44,7 +47,7 @@ def _prove(tmp_path, name, edits, select):
         # outputs that depend on other records (the dataset's size, a value in another row)
         ("make_df_cast_default", {CAST: [("tuple(cast(value) for value in column.values)", "tuple(cast(value) if len(column.values) < 50 else cast('') for value in column.values)")]}),
         ("make_df_is_equal", {EQUAL: [("bool(entry == converted)", "bool(entry == converted) != ('q' in frame.columns['a'].values)")]}),
-        ("make_split_dataframe", {SPLIT: [("for line in text_lines(text)", "for line in (lambda ls: ls + ls[:1] if 'q,q' in ls and '' in ls else ls)(text_lines(text))")]}),
+        ("make_split_dataframe", {SPLIT: [(LINES, "lines = (lambda ls: ls + ls[:1] if 'q,q' in ls and '' in ls else ls)(lines); " + LINES)]}),
         ("make_subset_by", {SUBSET: [("return DataFrame(frame.K, columns, len(kept))", "return DataFrame(frame.K, columns, len(kept)) if not (len(flags) == 2 and 'q' in frame.columns['a'].values) else DataFrame(frame.K, {}, 0)")]}),
     ],
 )  # fmt: skip

@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import certdp.prelude as dp
@@ -12,7 +13,7 @@ from certdp.contracts import contract_of
 from certdp.contracts.contract import StabilityViolation
 from certdp.core.errors import MakeTransformationError
 
-from .cast_cases import SAMPLES, TYPES, opendp_cast, same
+from .cast_cases import HOSTILE_TEXTS, SAMPLES, TYPES, opendp_cast, same
 
 
 @pytest.fixture(autouse=True)
@@ -129,3 +130,87 @@ def test_runtime_contract_checks_output_and_names_the_broken_precondition():
     with pytest.raises(dp.ContractError) as error:
         dp.t.make_cast(vec("i32"), dp.symmetric_distance(), TOA="i33")
     assert error.value.condition == "toa-carrier"
+
+
+# The table for texts (make_cast.tex, "The table for texts"): casting each distinct text once
+# must give the list the plain row map gives, value for value and type for type.
+def _free(t, name):
+    # A free variable of ``tabled``: ``cast`` (the row function) or ``rows`` (the plain row map).
+    cells = dict(zip(t.function.__code__.co_freevars, t.function.__closure__))
+    return cells[name].cell_contents
+
+
+def _plain_casts(TOA, data):
+    t = dp.t.make_cast(vec("String"), dp.symmetric_distance(), TOA=TOA)
+    rows = _free(t, "rows")
+    assert rows.function.__qualname__.startswith("make_row_by_row")
+    return t, rows.function(list(data))
+
+
+def _identical(a, b):
+    if type(a) is not type(b):
+        return False
+    if type(a) is float:
+        return math.copysign(1.0, a) == math.copysign(1.0, b) and (a == b or a != a and b != b)
+    return a == b
+
+
+_TEXTS = st.one_of(
+    st.sampled_from(HOSTILE_TEXTS),
+    st.text(alphabet="0123456789+-.eEinfatyINFATY_x \t", max_size=12),
+    st.text(max_size=8),
+)
+
+
+@pytest.mark.parametrize("TOA", ["i32", "u8", "i128", "f64", "f32", "bool", "String"])
+def test_the_text_table_equals_the_plain_row_map_on_hostile_texts(TOA):
+    @settings(deadline=None)
+    @given(st.lists(_TEXTS, max_size=40))
+    def check(texts):
+        data = texts + texts[::-1]  # repeated texts take the table's shared entries
+        t, plain = _plain_casts(TOA, data)
+        tabled = t(data)
+        assert t.function.__name__ == "tabled"
+        assert len(tabled) == len(plain)
+        assert all(_identical(a, b) for a, b in zip(tabled, plain)), (data, tabled, plain)
+
+    check()
+
+
+def test_the_text_table_falls_back_to_the_row_map_off_exact_texts():
+    t = dp.t.make_cast(vec("String"), dp.symmetric_distance(), TOA="i32")
+    row = _free(t, "cast")
+
+    class Text(str):
+        pass
+
+    for data in (["1", Text("2")], ("3", "x", "3"), [np.str_("4"), "4"], [], ["-0", "-0"]):
+        assert t.function(data) == [row(record) for record in data]
+    assert t.function(("3", "x", "3")) == [3, None, 3]
+    assert t(np.array(["7", "007", "+7"])) == [7, 7, 7]
+
+
+class _ClaimsToBeStr(type):
+    # A metaclass whose classes compare equal to str and hash like it: a test by == or by
+    # hashing would take their instances for texts.
+    def __eq__(cls, other):
+        return True
+
+    def __hash__(cls):
+        return hash(str)
+
+
+class _Impostor(metaclass=_ClaimsToBeStr):
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return hash("x")  # a set would merge it with the text "x"
+
+
+def test_the_text_table_tests_types_by_identity():
+    t = dp.t.make_cast(vec("String"), dp.symmetric_distance(), TOA="bool")
+    rows = _free(t, "rows")
+    data = ["", "x", _Impostor(), ""]
+    # the impostor "equals" every text, so its != "" is False, as the plain row map says
+    assert t.function(data) == rows.function(data) == [False, True, False, False]

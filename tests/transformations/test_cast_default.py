@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
 from hypothesis import strategies as st
 
 import certdp.prelude as dp
@@ -12,7 +13,7 @@ from certdp.contracts import contract_of
 from certdp.contracts.contract import StabilityViolation
 from certdp.core.errors import MakeTransformationError
 
-from .cast_cases import SAMPLES, TYPES, opendp_cast_default, same
+from .cast_cases import HOSTILE_TEXTS, SAMPLES, TYPES, opendp_cast_default, same
 
 
 @pytest.fixture(autouse=True)
@@ -195,3 +196,61 @@ TEXT_CASES = [
 def test_text_outputs(T, TOA, data, expected):
     out = cast(T, TOA, data)
     assert len(out) == len(expected) and all(same(a, b) for a, b in zip(out, expected)), out
+
+
+# The table for texts (make_cast_default.tex, "The table for texts"): casting each distinct text
+# once must give the list the plain row map gives, value for value and type for type.
+def _free(t, name):
+    cells = dict(zip(t.function.__code__.co_freevars, t.function.__closure__))
+    return cells[name].cell_contents
+
+
+def _identical(a, b):
+    if type(a) is not type(b):
+        return False
+    if type(a) is float:
+        if a != a:
+            return b != b and math.copysign(1.0, a) == math.copysign(1.0, b)
+        return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
+    return a == b
+
+
+_TEXTS = st.one_of(
+    st.sampled_from(HOSTILE_TEXTS),
+    st.text(alphabet="0123456789+-.eEinfatyINFATY_x \t", max_size=12),
+    st.text(max_size=8),
+)
+
+
+@pytest.mark.parametrize("TOA", ["i32", "u8", "i128", "f64", "f32", "bool", "String"])
+def test_the_text_table_equals_the_plain_row_map_on_hostile_texts(TOA):
+    t = dp.t.make_cast_default(
+        dp.vector_domain(dp.atom_domain(T="String")), dp.symmetric_distance(), TOA=TOA
+    )
+    rows = _free(t, "rows")
+    assert t.function.__name__ == "tabled"
+    assert rows.function.__qualname__.startswith("make_row_by_row")
+
+    @given(st.lists(_TEXTS, max_size=40))
+    def check(texts):
+        data = texts + texts[::-1]  # repeated texts take the table's shared entries
+        ours, plain = t.function(data), rows.function(data)
+        assert len(ours) == len(plain)
+        assert all(_identical(a, b) for a, b in zip(ours, plain)), (data, ours, plain)
+
+    check()
+
+
+def test_the_text_table_falls_back_to_the_row_map_off_exact_texts():
+    t = dp.t.make_cast_default(
+        dp.vector_domain(dp.atom_domain(T="String")), dp.symmetric_distance(), TOA="i32"
+    )
+    rows = _free(t, "rows")
+
+    class Text(str):
+        pass
+
+    for data in (["1", Text("2")], ("3", "x", "3"), [np.str_("4"), "4"], []):
+        assert t.function(data) == rows.function(data)
+    assert t.function(("3", "x", "3")) == [3, 0, 3]
+    assert t(np.array(["7", "007", "+7", "-"])) == [7, 7, 7, 0]

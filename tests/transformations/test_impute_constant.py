@@ -264,3 +264,95 @@ def test_option_output_is_null_free_and_keeps_values(records, constant):
     domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T="i32")))
     out = dp.t.make_impute_constant(domain, dp.symmetric_distance(), constant)(records)
     assert out == [constant if r is None else r for r in records]
+
+
+# The comprehension (make_impute_constant.tex, "The comprehension"): on every list it must give
+# what the plain row map gives, object for object, whatever the records are.
+def _same(a, b):
+    if type(a) is not type(b):
+        return False
+    if type(a) is float:
+        return (a == b and math.copysign(1, a) == math.copysign(1, b)) or (a != a and b != b)
+    return a == b
+
+
+def _rows_of(t):
+    cells = dict(zip(t.function.__code__.co_freevars, t.function.__closure__))
+    rows = cells["rows"].cell_contents
+    assert rows.function.__qualname__.startswith("make_row_by_row")
+    return rows
+
+
+_HOSTILE = st.one_of(
+    st.none(),
+    st.integers(),
+    st.sampled_from([2**127, -(2**128), 0, True, False]),
+    st.floats(),
+    st.sampled_from([math.nan, -math.nan, -0.0, 0.0, math.inf, -math.inf, 5e-324]),
+    st.sampled_from([np.float64("nan"), np.float32(1.5), np.int64(3), np.int32(-2)]),
+    st.text(max_size=3),
+)
+_DOMAINS = [
+    ("i32", True, 0),
+    ("u8", True, 7),
+    ("i128", True, -(2**100)),
+    ("String", True, "missing"),
+    ("bool", True, False),
+    ("f64", True, -0.0),
+    ("f32", True, 1.5),
+    ("f64", False, 2.5),
+    ("f32", False, -1.0),
+]
+
+
+@pytest.mark.parametrize(("T", "option", "constant"), _DOMAINS)
+def test_the_comprehension_equals_the_plain_row_map_on_hostile_rows(T, option, constant):
+    element = dp.atom_domain(T=T, nan=True) if T in ("f32", "f64") else dp.atom_domain(T=T)
+    domain = dp.vector_domain(dp.option_domain(element) if option else element)
+    t = dp.t.make_impute_constant(domain, dp.symmetric_distance(), constant)
+    rows = _rows_of(t)
+
+    @given(st.lists(_HOSTILE, max_size=30), st.booleans())
+    def check(data, as_tuple):
+        data = tuple(data) if as_tuple else data
+        try:
+            plain = rows.function(data)
+        except Exception as error:  # the plain map's own error on off-domain records
+            with pytest.raises(type(error)):
+                t.function(data)
+            return
+        ours = t.function(data)
+        assert len(ours) == len(plain)
+        assert all(a is b or _same(a, b) for a, b in zip(ours, plain)), (data, ours, plain)
+
+    check()
+    if option:
+        kind = {"f32": 1.5, "f64": 0.5, "i32": 3, "u8": 3, "i128": 3, "bool": True}.get(T, "x")
+        assert t([None, kind]) == [constant, kind]
+
+
+class _ClaimsToBeInt(type):
+    def __eq__(cls, other):
+        return True
+
+    def __hash__(cls):
+        return hash(int)
+
+
+class _Impostor(metaclass=_ClaimsToBeInt):
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return 0
+
+
+def test_the_comprehension_tests_types_by_identity():
+    domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T="i32")))
+    t = dp.t.make_impute_constant(domain, dp.symmetric_distance(), 0)
+    rows = _rows_of(t)
+    impostor = _Impostor()
+    data = [None, impostor, 3]
+    ours, plain = t.function(data), rows.function(data)
+    assert ours[0] == plain[0] == 0 and ours[2] == plain[2] == 3
+    assert ours[1] is plain[1] is impostor

@@ -2,6 +2,7 @@
 PUMS pipeline, hostile texts, bad input, contract and runtime enforcement."""
 
 import dataclasses
+import sys
 
 import pytest
 from hypothesis import given
@@ -137,3 +138,98 @@ def test_runtime_contract_names_the_broken_precondition():
     with pytest.raises(dp.ContractError) as error:
         dp.t.make_split_dataframe("a\x00", ["a"])
     assert error.value.condition == "separator-str-without-nul"
+
+
+# The untrimmed split and the transposition (make_split_dataframe.tex, make_create_dataframe.tex)
+# must give the frame the plain per-row definition gives: every line split and trimmed by
+# split_fields, cut or padded with "" to the names, field i of every row in column names[i].
+def _plain_frame(text, separator, names):
+    from certdp.core.metrics import text_lines
+    from certdp.transformations.split_records.make_split_records import split_fields
+
+    rows = []
+    for line in text_lines(text):
+        fields = split_fields(line, separator)
+        fields = (fields + [""] * len(names))[: len(names)]
+        rows.append(fields)
+    last = {name: i for i, name in enumerate(names)}
+    return {name: tuple(row[i] for row in rows) for name, i in last.items()}, len(rows)
+
+
+_PIECES = st.sampled_from(
+    [
+        "a",
+        "1",
+        ",",
+        ";",
+        ";;",
+        "\n",
+        "\r",
+        "\r\n",
+        " ",
+        "\t",
+        "\x0b",
+        "\x0c",
+        "\u3000",
+        "\x1c",
+        "\x85",
+        '"',
+        "é",
+    ]
+)
+
+
+@pytest.mark.parametrize("separator", [",", ";;", "", "a", " "])
+@given(
+    st.lists(_PIECES, max_size=30).map("".join),
+    st.lists(st.sampled_from(["x", "y", "z"]), min_size=1, max_size=4),
+)
+def test_the_fast_split_equals_the_plain_per_row_frame(separator, text, names):
+    frame = dp.t.make_split_dataframe(separator, names)(text)
+    columns, length = _plain_frame(text, separator, names)
+    assert frame.length == length
+    assert {name: column.values for name, column in frame.columns.items()} == columns
+    assert all(type(column.values) is tuple for column in frame.columns.values())
+
+
+def test_the_fast_split_takes_both_paths_on_the_pums_sample():
+    text = pums_text()
+    for variant in (text, text.replace("\n", " \n", 3), text.replace("\n", "\r\n")):
+        frame = dp.t.make_split_dataframe(",", PUMS_COLUMNS)(variant)
+        columns, length = _plain_frame(variant, ",", PUMS_COLUMNS)
+        assert frame.length == length == 1000
+        assert {name: column.values for name, column in frame.columns.items()} == columns
+
+
+_FIELDS = st.text(alphabet='a1;é"\x1c.-', max_size=3)
+
+
+@given(
+    st.integers(1, 4).flatmap(
+        lambda w: st.tuples(
+            st.just(w), st.lists(st.lists(_FIELDS, min_size=w, max_size=w), min_size=1)
+        )
+    ),
+    st.booleans(),
+    st.lists(st.sampled_from(["x", "y", "z"]), min_size=4, max_size=4),
+)
+def test_full_lines_take_the_flat_split_and_give_the_plain_frame(rows, final_break, names):
+    width, records = rows
+    names = names[:width]
+    lines = [",".join(fields) for fields in records]
+    final_break = final_break or lines[-1] == ""  # an empty last line needs its line break
+    text = "\n".join(lines) + ("\n" if final_break else "")
+    module = sys.modules[dp.t.make_split_dataframe.__module__]
+    original = module.frame_of_records
+
+    def refused(*args):
+        raise AssertionError("the flat split was not taken")
+
+    module.frame_of_records = refused
+    try:
+        frame = dp.t.make_split_dataframe(",", names)(text)
+    finally:
+        module.frame_of_records = original
+    columns, length = _plain_frame(text, ",", names)
+    assert frame.length == length == len(records)
+    assert {name: column.values for name, column in frame.columns.items()} == columns

@@ -24,10 +24,14 @@ class OptionDomain(Domain):
 
     def __init__(self, element_domain: AtomDomain):
         self.element_domain = element_domain
+        self._span = _integer_span(element_domain)  # label: option-span
 
     def admit(self, value):
         if value is None:  # label: option-none
             return None
+        span = self._span
+        if span is not None and type(value) is int and span[0] <= value <= span[1]:
+            return value  # label: option-int
         return self.element_domain.admit(value)  # label: option-element
 
     def _key(self) -> tuple:
@@ -35,6 +39,23 @@ class OptionDomain(Domain):
 
     def __repr__(self) -> str:
         return f"OptionDomain({shown(self.element_domain)})"
+
+
+def _integer_span(element_domain):
+    """``(low, high)``: the ``int`` values an atom domain of an integer type admits unchanged
+    are those in ``[low, high]`` (its type's range cut to its bounds); ``None`` for any other
+    domain, and for bounds that are not a pair of exact ``int`` (only a directly built
+    ``AtomDomain`` has such bounds; its own admission then decides)."""
+    if type(element_domain) is not AtomDomain or type(element_domain.T) is not CarrierType:
+        return None  # label: span-none
+    T, bounds = element_domain.T, element_domain.bounds
+    if not T.is_integer:
+        return None  # label: span-not-integer
+    if bounds is None:
+        return (T.min, T.max)  # label: span-range
+    if type(bounds) is not tuple or len(bounds) != 2 or not all(type(b) is int for b in bounds):
+        return None  # label: span-odd-bounds
+    return (max(T.min, bounds[0]), min(T.max, bounds[1]))  # label: span
 
 
 def option_domain(element_domain, D=None) -> OptionDomain:

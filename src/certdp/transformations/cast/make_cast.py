@@ -10,6 +10,8 @@ transformations/_cast/convert.tex.
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import is_
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
@@ -53,7 +55,29 @@ def make_cast(input_domain, input_metric, TOA) -> Transformation:
 
     element = atom_domain(T=TOA.name, nan=True if TOA.is_float else None)
     output_element = option_domain(element)  # label: output-element
-    return make_row_by_row(input_domain, output_element, input_metric, cast)  # label: row-by-row
+    rows = make_row_by_row(input_domain, output_element, input_metric, cast)  # label: row-by-row
+    if T.name != "String":
+        return rows  # label: not-text
+
+    def tabled(data):
+        """``rows.function`` of one copy of ``data``, with ``cast`` run once per distinct text."""
+        if type(data) is list:
+            data = list(data)  # label: tabled-copy
+        elif type(data) is not tuple:
+            return rows.function(data)  # label: tabled-other
+        if not all(map(is_, map(type, data), repeat(str))):
+            return rows.function(data)  # label: tabled-mixed
+        table = {text: cast(text) for text in set(data)}  # label: table
+        return list(map(table.__getitem__, data))  # label: tabled
+
+    return Transformation(  # label: tabled-transformation
+        input_domain=rows.input_domain,
+        output_domain=rows.output_domain,
+        function=tabled,
+        input_metric=rows.input_metric,
+        output_metric=rows.output_metric,
+        stability_map=rows._map,
+    )
 
 
 # proof: end constructor

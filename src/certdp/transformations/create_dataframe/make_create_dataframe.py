@@ -10,7 +10,6 @@ the symmetric distance (core/dataframe_domain.tex, transformations/_rowmap/rowma
 from __future__ import annotations
 
 import gc
-from operator import itemgetter
 
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain, reason
@@ -20,7 +19,7 @@ from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier, infer_type
 
-__all__ = ["make_create_dataframe", "column_names", "frame_of_records"]
+__all__ = ["make_create_dataframe", "column_names", "frame_of_records", "frame_of_fields"]
 
 # proof: begin constructor
 #: The carrier type of the columns this step builds.
@@ -63,20 +62,27 @@ def frame_of_records(records, K, names) -> DataFrame:
     """The frame whose column ``names[i]`` holds field ``i`` of every record (``""`` past the
     end of a short record; the last index of a repeated name wins)."""
     width = len(names)
+    if set(map(len, records)) <= {width}:
+        rows = records  # label: all-full
+    else:
+        rows = [
+            record
+            if len(record) == width
+            else record[:width]
+            if len(record) > width
+            else [*record, *[""] * (width - len(record))]
+            for record in records
+        ]  # label: pad-or-cut
+    fields = list(zip(*rows)) if rows else [()] * width  # label: transpose
+    return frame_of_fields(fields, len(rows), K, names)  # label: frame
+
+
+def frame_of_fields(fields, length, K, names) -> DataFrame:
+    """The frame of ``length`` rows whose column ``names[i]`` is the tuple ``fields[i]`` (the
+    last index of a repeated name wins)."""
     last = {name: i for i, name in enumerate(names)}  # label: last-wins
-    rows = [
-        record
-        if len(record) == width
-        else record[:width]
-        if len(record) > width
-        else [*record, *[""] * (width - len(record))]
-        for record in records
-    ]  # label: pad-or-cut
-    columns = {
-        name: Column(_STRING, tuple(map(itemgetter(i), rows)))  # label: columns
-        for name, i in last.items()
-    }
-    return DataFrame(K, columns, len(rows))  # label: frame
+    columns = {name: Column(_STRING, fields[i]) for name, i in last.items()}  # label: columns
+    return DataFrame(K, columns, length)  # label: fields-frame
 
 
 @certified
@@ -89,7 +95,8 @@ def make_create_dataframe(col_names, K=None) -> Transformation:
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # a million new tuples would start a full collection again and again
         try:
-            return frame_of_records(data, K, names)  # label: function
+            records = list(data)  # label: records-copy
+            return frame_of_records(records, K, names)  # label: function
         finally:
             if collecting:
                 gc.enable()  # label: gc-resume

@@ -9,6 +9,8 @@ Guarantee: the output is a null-free vector of the same length and carrier type,
 from __future__ import annotations
 
 import math
+from itertools import repeat
+from operator import is_
 
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
@@ -60,8 +62,34 @@ def make_impute_constant(input_domain, input_metric, constant) -> Transformation
             return constant
         return value  # label: keep
 
-    return make_row_by_row(  # label: row-by-row
+    rows = make_row_by_row(  # label: row-by-row
         input_domain, atom_domain(T=T.name, nan=False if T.is_float else None), input_metric, impute
+    )
+    kind = T.python_type  # label: plain-types
+
+    def filled(data):
+        """``rows.function`` of one copy of ``data``, in one comprehension when every record
+        is ``None`` or of the exact Python type of ``T``'s values."""
+        if type(data) is list:
+            data = list(data)  # label: filled-copy
+        elif type(data) is not tuple:
+            return rows.function(data)  # label: filled-other
+        nulls = sum(map(is_, data, repeat(None)))
+        if sum(map(is_, map(type, data), repeat(kind))) + nulls != len(data):
+            return rows.function(data)  # label: filled-mixed
+        if T.is_float:
+            return [
+                constant if record is None or record != record else record for record in data
+            ]  # label: filled-float
+        return [constant if record is None else record for record in data]  # label: filled
+
+    return Transformation(  # label: filled-transformation
+        input_domain=rows.input_domain,
+        output_domain=rows.output_domain,
+        function=filled,
+        input_metric=rows.input_metric,
+        output_metric=rows.output_metric,
+        stability_map=rows._map,
     )
 
 

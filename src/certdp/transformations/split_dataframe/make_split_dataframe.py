@@ -10,6 +10,8 @@ so ``d_in -> d_in`` is a valid stability map under the symmetric distance.
 from __future__ import annotations
 
 import gc
+import re
+from operator import methodcaller
 
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import DataFrameDomain
@@ -19,14 +21,37 @@ from certdp.core.metrics import symmetric_distance, text_lines
 from certdp.core.transformation import Transformation
 from certdp.transformations.create_dataframe.make_create_dataframe import (
     column_names,
+    frame_of_fields,
     frame_of_records,
 )
-from certdp.transformations.split_records.make_split_records import split_fields
+from certdp.transformations.split_records.make_split_records import (
+    RUST_WHITESPACE,
+    split_fields,
+)
 
 __all__ = ["make_split_dataframe"]
 
 
 # proof: begin constructor
+#: Finds a character ``split_fields`` trims other than the line break ``"\n"`` (a text without
+#: one has lines that need no trimming).
+_OTHER_WHITESPACE = re.compile(
+    "[" + re.escape(RUST_WHITESPACE.replace("\n", "")) + "]"
+).search  # label: other-whitespace
+#: Those of them that are ASCII characters (the only ones an ASCII text can hold).
+_ASCII_WHITESPACE = [c for c in RUST_WHITESPACE if c.isascii() and c != "\n"]  # label: ascii-ws
+
+
+def _untrimmed(text: str, separator: str) -> bool:
+    """Is ``separator`` not empty and does ``text`` hold no character of ``RUST_WHITESPACE``
+    other than the line break?"""
+    if not separator:
+        return False  # label: untrimmed-empty
+    if text.isascii():
+        return not any(c in text for c in _ASCII_WHITESPACE)  # label: untrimmed-ascii
+    return _OTHER_WHITESPACE(text) is None  # label: untrimmed-search
+
+
 @certified
 def make_split_dataframe(separator, col_names, K=None) -> Transformation:
     """Split a text into lines and each line at ``separator`` (``None`` for ``","``) into
@@ -49,9 +74,26 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # millions of new lists would start a full collection again and again
         try:
-            records = [
-                split_fields(line, separator) for line in text_lines(text)
-            ]  # label: function
+            untrimmed = _untrimmed(text, separator)  # label: untrimmed
+            if untrimmed:  # no "\r": the lines are the pieces between line breaks
+                lines = text.split("\n")  # label: lines-plain
+                if not lines[-1]:
+                    lines.pop()  # label: lines-plain-last
+            else:
+                lines = text_lines(text)  # label: lines
+            width = len(names)
+            if (
+                untrimmed
+                and len(separator) == 1
+                and set(map(methodcaller("count", separator), lines)) == {width - 1}
+            ):  # label: full-lines
+                flat = separator.join(lines).split(separator)  # label: flat
+                fields = [tuple(flat[i::width]) for i in range(width)]  # label: flat-columns
+                return frame_of_fields(fields, len(lines), K, names)  # label: flat-frame
+            if untrimmed:
+                records = [line.split(separator) for line in lines]  # label: split-untrimmed
+            else:
+                records = [split_fields(line, separator) for line in lines]  # label: function
             return frame_of_records(records, K, names)  # label: frame
         finally:
             if collecting:
