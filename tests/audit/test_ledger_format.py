@@ -18,6 +18,7 @@ from certdp.audit.ledger import (
     LEDGER_FORMAT,
     Ledger,
     LedgerError,
+    entries_of,
     entry_of,
     ledger_entries,
     ledger_text,
@@ -266,3 +267,19 @@ def test_a_ledger_write_is_atomic_and_leaves_no_temporary_file(tmp_path):
     ledger.write()
     assert [p.name for p in folder.iterdir()] == ["vetting-ledger.json"]
     assert read_entries(tmp_path / "certdp") == ledger.entries
+
+
+@pytest.mark.parametrize(
+    "name", ["src/certdp//etc/passwd.py#r", "lemma:src/certdp//etc/hostname.tex"]
+)
+def test_a_pair_name_made_absolute_by_the_relative_rewrite_is_refused(name):
+    """'src/certdp//etc/x' passes a test of the stored name (no '..', no leading '/') but is
+    rewritten to '/etc/x'; the reader checks the rewritten names too (referee, session 11)."""
+    value = {
+        "format": 2,
+        "entries": {KEY: {"fingerprints": "aaaaaaaaaaaa", "proof": "p", "commit": "c",
+                          "reviewer": "r"}},
+        "pairs": {"aaaaaaaaaaaa": [name, "d"]},
+    }  # fmt: skip
+    with pytest.raises(LedgerError, match="outside the package"):
+        entries_of(value)

@@ -125,3 +125,24 @@ def test_selection_contract_sees_a_tie_broken_by_one_subnormal():
         with pytest.raises(PrivacyViolation):
             contract.check_pair(built, kwargs, x, x_prime, 0.0, 0.0)
         assert contract.check_pair(built, kwargs, x, list(x), 0.0, 0.0) == 0.0
+
+
+def test_a_sympy_float_is_compared_by_its_exact_binary_value():
+    """sympy rounds arithmetic on a Float to its 53 bits: Float(1.0) - (1 + 2**-200) would be
+    the literal 0 and read as a tie; as_rational replaces the Float by its exact value."""
+    tiny = sympy.Rational(1, 2**200)
+    assert at_least(sympy.Float(1.0), 1 + tiny) is False
+    assert at_least(1 + tiny, sympy.Float(1.0)) is True
+    assert as_rational(sympy.Float(0.1)) == sympy.Rational(3602879701896397, 2**55)
+
+
+def test_a_sympy_float_inside_an_expression_is_exact():
+    """The float 0.1 is 0.1000000000000000055511151231257827... > 1/10, so 1/10*log 2 is
+    below 0.1*log 2, though a Float coefficient would collect both to the same value."""
+    log2 = sympy.log(2)
+    assert at_least(sympy.Rational(1, 10) * log2, sympy.Float(0.1) * log2) is False
+    assert at_least(sympy.Float(0.1) * log2, sympy.Rational(1, 10) * log2) is True
+    assert as_rational(sympy.Float("inf")) == sympy.oo
+    assert as_rational(-sympy.Float("inf") * log2) == -sympy.oo
+    with pytest.raises(ContractError, match="undecided"):
+        at_least(sympy.Float("nan"), 3)

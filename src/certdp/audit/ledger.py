@@ -212,9 +212,14 @@ def _pair_table(pairs: dict) -> tuple[dict, dict]:
         )
     as_file = dict(zip(pairs, map(tuple, values)))
     joined = "\n".join(name for name, _ in values)
-    # Unless some name has a "..", or a "/" at its start or after a ":", every path is inside.
+    # Unless some name has a "..", or a "/" at its start, after a ":" or after "src/certdp/"
+    # (which _package_relative removes), every path, stored or made relative, is inside.
     if (
-        ".." in joined or ":/" in joined or "\n/" in joined or joined.startswith("/")
+        ".." in joined
+        or ":/" in joined
+        or "\n/" in joined
+        or joined.startswith("/")
+        or "src/certdp//" in joined
     ):  # label: pairs-inside
         for ident, (name, _) in as_file.items():
             _checked_names((name, _package_relative(name)), f"pair {ident}")

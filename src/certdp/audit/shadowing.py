@@ -4,9 +4,10 @@ Python's path finder, looking for module ``X`` in a folder, takes a package ``X/
 holding ``__init__`` with any importable suffix) first, then an extension module ``X.<suffix>``,
 and only then ``X.py``; inside a package folder, ``__init__.<extension suffix>`` comes before
 ``__init__.py``.  So such a file beside a vetted ``X.py`` (or ``X/__init__.py``) runs instead of
-the vetted code while every byte the vetting recorded is unchanged.  So does a hash-based
-``__pycache__`` file whose recorded source hash is not that of the source (Python loads an
-unchecked one without reading the source); such files are reported too.  The gate and the audit report a proof
+the vetted code while every byte the vetting recorded is unchanged.  So does a ``__pycache__``
+file Python may load without it being the source's compilation: an unchecked hash-based one, a
+checked one whose recorded hash is not the source's, and a timestamp one written before the
+source's last write; such files are reported too.  The gate and the audit report a proof
 whose modules are shadowed this way as not up to date, naming the shadowing files.
 """
 
@@ -43,10 +44,13 @@ def is_a(path: str, test, follow: bool = True) -> bool:
         return False
 
 
-def _stale_hash_pycs(package: Path, relative: PurePosixPath, source: str) -> list[str]:
-    """The hash-based ``__pycache__`` files of module ``relative`` (every optimisation level)
-    whose recorded source hash is not that of the source: Python loads an unchecked one (and a
-    checked one under ``--check-hash-based-pycs never``) without reading the source.
+def _stale_pycs(package: Path, relative: PurePosixPath, source: str) -> list[str]:
+    """The ``__pycache__`` files of module ``relative`` (every optimisation level) that Python
+    may load in place of the source: an unchecked hash-based one (loaded without reading the
+    source); a checked hash-based one whose recorded source hash is not that of the source; a
+    timestamp one whose recorded mtime and size match the source's (so Python loads it) but
+    which was last written before the source was (its ``st_mtime_ns`` is smaller), so it may
+    have been compiled from other text of the same size within the same second.
     ``source`` is ``str(package.joinpath(*relative.parts))``."""
     found = []
     for level in ("", 1, 2):
@@ -54,14 +58,30 @@ def _stale_hash_pycs(package: Path, relative: PurePosixPath, source: str) -> lis
         try:
             with open(cached, "rb") as file:  # label: pyc-header
                 header = file.read(16)
+                written = os.fstat(file.fileno()).st_mtime_ns
         except OSError:
             continue
         flags = int.from_bytes(header[4:8], "little") if len(header) == 16 else 1
-        if flags & 1:
+        if flags == 0:  # label: pyc-timestamp
+            try:
+                mode = os.stat(source)
+            except OSError:
+                continue  # no source: the source loader does not load this file
+            stale = (
+                header[8:12] == (int(mode.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+                and header[12:16] == (mode.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+                and written < mode.st_mtime_ns
+            )  # label: pyc-older
+        elif flags == 1:  # label: pyc-unchecked
+            stale = True
+        elif flags == 3:
             with open(source, "rb") as file:
                 data = file.read()
-            if header[8:16] != source_hash(data):  # label: pyc-hash
-                found.append(str(PurePosixPath(Path(cached).relative_to(package).as_posix())))
+            stale = header[8:16] != source_hash(data)  # label: pyc-hash
+        else:
+            stale = False  # other flags: Python refuses the file and compiles the source
+        if stale:
+            found.append(str(PurePosixPath(Path(cached).relative_to(package).as_posix())))
     return found
 
 
@@ -82,7 +102,7 @@ def _shadows_of(package: Path, key: str) -> list[str]:
             if is_a(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
         ]
     source = os.path.join(folder, relative.name)  # label: source-string
-    found = _stale_hash_pycs(package, relative, source)
+    found = _stale_pycs(package, relative, source)
     if is_a(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
         found += [
             f"{relative.parent / relative.stem / ('__init__' + suffix)}"

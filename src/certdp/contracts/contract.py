@@ -51,11 +51,26 @@ log = logging.getLogger("certdp.contracts")
 D_IN = sympy.Symbol("d_in", nonnegative=True)
 
 
+def _exact_float(value: sympy.Float) -> sympy.Expr:
+    """The exact value of a sympy ``Float``: the rational of its binary value, ``oo``/``-oo``
+    for the infinities, ``nan`` for NaN (which no comparison decides)."""
+    if value.is_finite:
+        return sympy.Rational(value)  # label: float-rational
+    if value.is_infinite:
+        return sympy.oo if value > 0 else -sympy.oo
+    return sympy.nan
+
+
 def as_rational(value) -> sympy.Expr:
     """An exact sympy number for an int, float, Fraction or sympy value (``oo``, ``-oo`` for the
-    infinities); anything else (NaN, a string, a tuple, ...) is a :class:`ContractError`."""
+    infinities; every sympy ``Float`` in a sympy value replaced by its exact binary value, so
+    that no arithmetic on it is rounded); anything else (NaN, a string, a tuple, ...) is a
+    :class:`ContractError`."""
     if isinstance(value, sympy.Basic):
-        return value
+        floats = value.atoms(sympy.Float)
+        if not floats:
+            return value
+        return value.xreplace({f: _exact_float(f) for f in floats})  # label: exact-floats
     if isinstance(value, float) and value in (float("inf"), float("-inf")):
         return sympy.oo if value > 0 else -sympy.oo  # label: infinite
     if isinstance(value, (numbers.Rational, float, decimal.Decimal)):
