@@ -37,9 +37,9 @@ from certdp.core.partial import partial_constructor
 from certdp.core.postprocess import Function
 from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement
+from certdp.core.user_callbacks import require_kinds, user_call
 from certdp.measurements._renyi import RenyiCurve
 from certdp.numeric import inf_cast
-from certdp.transformations.user_transformation.user_transformation import user_call
 
 __all__ = ["make_user_measurement", "then_user_measurement", "user_distance"]
 
@@ -59,14 +59,10 @@ def make_user_measurement(
         "honest-but-curious",
         reason="the user's function and map are trusted, not proven",
     )
-    for value, kind, parameter in (
-        (input_domain, Domain, "input_domain"),
-        (input_metric, Metric, "input_metric"),
-    ):
-        if not isinstance(value, kind):
-            raise type_mismatch(MakeMeasurementError)(
-                f"must be a {kind.__name__}, got {type(value).__name__}", parameter=parameter
-            )
+    require_kinds(
+        MakeMeasurementError,
+        ((input_domain, Domain, "input_domain"), (input_metric, Metric, "input_metric")),
+    )
     if not _checked_measure(output_measure):
         raise MakeMeasurementError(
             "must be MaxDivergence, ZeroConcentratedDivergence, Approximate of either, or "

@@ -26,8 +26,9 @@ from certdp.core.errors import (
 from certdp.core.features import assert_features
 from certdp.core.metrics import Metric
 from certdp.core.transformation import Transformation, validate_d_in
+from certdp.core.user_callbacks import require_kinds, user_call
 
-__all__ = ["make_user_transformation", "user_call"]
+__all__ = ["make_user_transformation"]
 
 
 def make_user_transformation(
@@ -40,16 +41,15 @@ def make_user_transformation(
         "honest-but-curious",
         reason="the user's function and map are trusted, not proven",
     )
-    for value, kind, parameter in (
-        (input_domain, Domain, "input_domain"),
-        (input_metric, Metric, "input_metric"),
-        (output_domain, Domain, "output_domain"),
-        (output_metric, Metric, "output_metric"),
-    ):
-        if not isinstance(value, kind):
-            raise type_mismatch(MakeTransformationError)(
-                f"must be a {kind.__name__}, got {type(value).__name__}", parameter=parameter
-            )
+    require_kinds(
+        MakeTransformationError,
+        (
+            (input_domain, Domain, "input_domain"),
+            (input_metric, Metric, "input_metric"),
+            (output_domain, Domain, "output_domain"),
+            (output_metric, Metric, "output_metric"),
+        ),
+    )
     for value, parameter in ((function, "function"), (stability_map, "stability_map")):
         if not callable(value):
             raise type_mismatch(MakeTransformationError)(
@@ -102,20 +102,3 @@ def _distance(output_metric, value):
         return True, validate_d_in(output_metric, value)
     except FailedMapError as refused:
         return False, str(refused)
-
-
-def user_call(callback, arg, keep=()):
-    """``(True, callback(arg))``, or ``(False, name)``: the class name of the exception it
-    raised (any ``BaseException``; ``KeyboardInterrupt``, ``SystemExit`` and the classes in ``keep``
-    pass unchanged).  The exception is dropped
-    when this frame ends, before the caller raises its typed error, so that error keeps neither
-    the exception (whose text and frames may show the data) as ``__context__`` nor ``__cause__``
-    nor the callback's frame in its traceback."""
-    try:
-        return True, callback(arg)
-    except keep:
-        raise
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as error:
-        return False, type(error).__name__
