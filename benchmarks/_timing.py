@@ -94,3 +94,16 @@ def target(name: str, ours: float, theirs: float | None, goal: float = 1.0, why:
         line += f" ({ratio(ours, theirs)}x)"
     print(line)
     return line
+
+
+def array_options(doc: str, rows: int, columns: int, repeats: int) -> tuple[int, int, int]:
+    """``(rows, columns, repeats)`` from ``--rows``, ``--columns`` and ``--repeats`` on the
+    command line (the defaults given), for the benchmarks of a rows x columns array."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=rows)
+    parser.add_argument("--columns", type=int, default=columns)
+    parser.add_argument("--repeats", type=int, default=repeats)
+    options = parser.parse_args()
+    return options.rows, options.columns, options.repeats

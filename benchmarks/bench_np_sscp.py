@@ -11,8 +11,6 @@ time to that of the bare ``x.T @ x`` of the same dtype.  Contracts are off (the 
 
 from __future__ import annotations
 
-import argparse
-
 import _timing
 import numpy as np
 
@@ -34,12 +32,7 @@ def opendp_case(data, T: str):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10**5)
-    parser.add_argument("--columns", type=int, default=10)
-    parser.add_argument("--repeats", type=int, default=7)
-    options = parser.parse_args()
-    n, k, repeats = options.rows, options.columns, options.repeats
+    n, k, repeats = _timing.array_options(__doc__, 10**5, 10, 7)
     dp.enable_features("contrib")  # in case the proof is not vetted in this checkout
 
     rng = np.random.default_rng(0)

@@ -11,8 +11,6 @@ are off (the default).  ``invoke`` includes the exact membership check of the in
 
 from __future__ import annotations
 
-import argparse
-
 import _timing
 import numpy as np
 
@@ -21,12 +19,7 @@ from certdp.numpy._support.column_sum import column_sum
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10**6)
-    parser.add_argument("--columns", type=int, default=10)
-    parser.add_argument("--repeats", type=int, default=15)
-    options = parser.parse_args()
-    n, k, repeats = options.rows, options.columns, options.repeats
+    n, k, repeats = _timing.array_options(__doc__, 10**6, 10, 15)
     dp.enable_features("contrib")  # the gate refuses a proof change until it is re-vetted
 
     rng = np.random.default_rng(0)
