@@ -75,3 +75,35 @@ def table(header: list[str], rows: list[list], title: str | None = None) -> None
             for i, (cell, width) in enumerate(zip(row, widths))
         ]
         print("  ".join(shown).rstrip())
+
+
+def best_and_median(function, repeats: int) -> tuple[float, float]:
+    """The fastest and the median seconds of ``repeats`` calls of ``function()``."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times)
+
+
+def target(name: str, ours: float, theirs: float | None, goal: float = 1.0, why: str = "") -> str:
+    """Print and return one line ``target <name>: <= goal x OpenDP: met | missed ...``."""
+    line = f"target {name}: <= {goal:g}x OpenDP's time: {verdict(ours, theirs, goal, why)}"
+    if theirs is not None:
+        line += f" ({ratio(ours, theirs)}x)"
+    print(line)
+    return line
+
+
+def array_options(doc: str, rows: int, columns: int, repeats: int) -> tuple[int, int, int]:
+    """``(rows, columns, repeats)`` from ``--rows``, ``--columns`` and ``--repeats`` on the
+    command line (the defaults given), for the benchmarks of a rows x columns array."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=rows)
+    parser.add_argument("--columns", type=int, default=columns)
+    parser.add_argument("--repeats", type=int, default=repeats)
+    options = parser.parse_args()
+    return options.rows, options.columns, options.repeats

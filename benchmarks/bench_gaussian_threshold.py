@@ -13,17 +13,15 @@ short dyadics first, so these cost about as much as the short ones.
 
 from __future__ import annotations
 
-import statistics
-import sys
-import time
 from fractions import Fraction
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+import _timing
 
-import certdp.prelude as dp  # noqa: E402
+import certdp.prelude as dp
 
 REPEATS = 5
+#: The map's time may vary at most by this factor over SCALES (it should not grow with them).
+FLAT = 2.0
 SCALES = (1.0, 10.0, 1e3, 1e6, 1e12)
 LONG_SCALES = tuple(Fraction(2**1075 - 1, 2 ** (1075 - k) + 7) for k in (20, 35, 60)) + (
     1e300,
@@ -32,12 +30,7 @@ LONG_SCALES = tuple(Fraction(2**1075 - 1, 2 ** (1075 - k) + 7) for k in (20, 35,
 
 
 def median_seconds(call, repeats=REPEATS) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return _timing.best_and_median(call, repeats)[1]
 
 
 def built(library, scale, threshold=None):
@@ -51,15 +44,15 @@ def built(library, scale, threshold=None):
 
 
 def main() -> None:
-    try:
-        import opendp.prelude as odp
-    except ImportError:
-        odp = None
+    odp = _timing.opendp()
+    print(_timing.load())
+    spent = []
     print(f"{'scale':>8}  {'certdp map':>12}  {'certdp delta':>14}  {'OpenDP map':>12}  "
           f"{'OpenDP delta':>14}")  # fmt: skip
     for scale in SCALES:
         ours = built(dp, scale)
         seconds = median_seconds(lambda m=ours: m.map((1, 1, 1)))
+        spent.append(seconds)
         delta = ours.map((1, 1, 1))[1]
         theirs, their_delta = "-", "-"
         if odp is not None:
@@ -68,6 +61,11 @@ def main() -> None:
             their_delta = f"{other.map((1, 1, 1))[1]:.6g}"
         print(f"{scale:>8g}  {seconds * 1e3:9.3f} ms  {delta:>14.6g}  {theirs:>12}  "
               f"{their_delta:>14}")  # fmt: skip
+    growth = max(spent) / min(spent)
+    met = "met" if growth <= FLAT else "missed (the time varied with the scale; see the load)"
+    print(
+        f"target: map time flat in the scale (slowest / fastest <= {FLAT:g}): {met} ({growth:.2f})"
+    )
     print(f"\n{'long scale':>10}  {'certdp map':>12}  {'certdp delta':>14}   (threshold 100)")
     for scale in LONG_SCALES:
         ours = built(dp, scale, threshold=100)

@@ -1,117 +1,14 @@
-"""Benchmark the Laplace measurements on a vector of 10^5 elements, beside OpenDP 0.16.
+"""Benchmark the Laplace mechanism: a vector of 10^5 elements (f64 and i32) and one f64
+scalar, beside OpenDP 0.16 when it is installed (the shared code is ``_noise_release.py``).
 
-Run: ``python benchmarks/bench_laplace.py`` (``make bench``).  OpenDP is timed when it
-can be imported, or through the interpreter named by ``OPENDP_PYTHON`` (for example
-``OPENDP_PYTHON=/tmp/odp/bin/python``); certdp never imports it otherwise.
-
-Both libraries sample the same distributions exactly: floats are rounded to the grid
-2^k (k = -1074 by default) and get discrete Laplace noise; integers get discrete
-Laplace noise.  Times are the median of ``REPEATS`` releases of the whole vector.
+Run: ``python benchmarks/bench_laplace.py`` (``make bench``).
 """
 
 from __future__ import annotations
 
-import os
-import statistics
-import subprocess
-import sys
-import time
-from pathlib import Path
+import _noise_release
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-import certdp.prelude as dp  # noqa: E402
-
-dp.enable_features("contrib")  # the proofs are not vetted yet (as in OpenDP, contrib)
-
-SIZE = 100_000
-REPEATS = 3
-
-CASES = {
-    "float (f64, scale 1, default k)": (
-        "f64",
-        [float(i % 1000) / 7.0 for i in range(SIZE)],
-    ),
-    "integer (i32, scale 1)": ("i32", [i % 1000 for i in range(SIZE)]),
-}
-
-
-def median_seconds(release, data, repeats=REPEATS) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        release(data)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def certdp_measurement(T: str):
-    atom = dp.atom_domain(T=T, nan=False) if T.startswith("f") else dp.atom_domain(T=T)
-    return dp.m.make_laplace(dp.vector_domain(atom, size=SIZE), dp.l1_distance(T=T), 1.0)
-
-
-OPENDP_SNIPPET = """
-import statistics, sys, time
-import opendp.prelude as dp
-dp.enable_features("contrib")
-T, size, repeats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-if T == "f64":
-    atom, data = dp.atom_domain(T=float, nan=False), [float(i % 1000) / 7.0 for i in range(size)]
-else:
-    atom, data = dp.atom_domain(T="i32"), [i % 1000 for i in range(size)]
-m = dp.m.make_laplace(dp.vector_domain(atom, size=size), dp.l1_distance(T=T), 1.0)
-times = []
-for _ in range(repeats):
-    start = time.perf_counter(); m(data); times.append(time.perf_counter() - start)
-print(statistics.median(times))
-"""
-
-
-def opendp_seconds(T: str) -> float | None:
-    try:
-        import opendp  # noqa: F401
-    except ImportError:
-        interpreter = os.environ.get("OPENDP_PYTHON")
-        if not interpreter:
-            return None
-        command = [interpreter, "-c", OPENDP_SNIPPET, T, str(SIZE), str(REPEATS)]
-    else:
-        command = [sys.executable, "-c", OPENDP_SNIPPET, T, str(SIZE), str(REPEATS)]
-    result = subprocess.run(command, capture_output=True, text=True, check=True)
-    return float(result.stdout.strip().splitlines()[-1])
-
-
-#: Issue 18 §4: the f64 release at least this many times faster than OpenDP's.
-TARGET = 10.0
-
-
-def main() -> None:
-    print(f"Laplace mechanism on a vector of {SIZE:,} elements (median of {REPEATS} releases)")
-    print("first: the first release after construction (it fills the sampler's caches)")
-    header = (
-        f"{'case':<34} {'first (s)':>10} {'certdp (s)':>11} {'us/element':>11} "
-        f"{'OpenDP 0.16 (s)':>16} {'speed-up':>9}"
-    )
-    print(header)
-    print("-" * len(header))
-    verdicts = []
-    for name, (T, data) in CASES.items():
-        measurement = certdp_measurement(T)
-        first = median_seconds(measurement, data, 1)
-        ours = median_seconds(measurement, data)
-        theirs = opendp_seconds(T)
-        opendp_text = "n/a" if theirs is None else f"{theirs:.3f}"
-        speedup = "n/a" if theirs is None else f"{theirs / ours:.1f}x"
-        print(
-            f"{name:<34} {first:>10.3f} {ours:>11.3f} {ours / SIZE * 1e6:>11.2f} "
-            f"{opendp_text:>16} {speedup:>9}"
-        )
-        if T == "f64" and theirs is not None:
-            met = "met" if theirs / ours >= TARGET else "MISSED"
-            verdicts.append(f"target {TARGET:.0f}x OpenDP for {name}: {met} ({theirs / ours:.1f}x)")
-    for verdict in verdicts:
-        print(verdict)
-
+WHY_SCALAR = "the vectorised sampler's per-call NumPy work dominates one draw"
 
 if __name__ == "__main__":
-    main()
+    _noise_release.run("make_laplace", "l1_distance", WHY_SCALAR)

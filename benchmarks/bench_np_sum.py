@@ -11,36 +11,16 @@ are off (the default).  ``invoke`` includes the exact membership check of the in
 
 from __future__ import annotations
 
-import argparse
-import statistics
-import sys
-import time
-from pathlib import Path
-
+import _timing
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-import certdp.prelude as dp  # noqa: E402
-from certdp.numpy._support.column_sum import column_sum  # noqa: E402
-
-
-def timed(function, repeats: int) -> tuple[float, float]:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times), statistics.median(times)
+import certdp.prelude as dp
+from certdp.numpy._support.column_sum import column_sum
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=10**6)
-    parser.add_argument("--columns", type=int, default=10)
-    parser.add_argument("--repeats", type=int, default=15)
-    options = parser.parse_args()
-    n, k, repeats = options.rows, options.columns, options.repeats
+    n, k, repeats = _timing.array_options(__doc__, 10**6, 10, 15)
+    dp.enable_features("contrib")  # the gate refuses a proof change until it is re-vetted
 
     rng = np.random.default_rng(0)
     data = rng.standard_normal((n, k))  # row norms ~ sqrt(k): well inside norm 100
@@ -74,11 +54,13 @@ def main() -> None:
         cases.append((f"invoke, {name}", lambda t=transformation, a=array: t(a), T))
 
     print(f"make_np_sum on a {n} x {k} array ({repeats} runs each, contracts off)")
+    print(_timing.load())
+    print("target: none set by an issue (informational: the ratio to the bare NumPy sum)")
     print(f"{'case':<46} {'best ms':>9} {'median ms':>10} {'best / bare':>12}")
     bare = {}
     for name, function, T in cases:
         function()  # warm up
-        best, median = timed(function, repeats)
+        best, median = _timing.best_and_median(function, repeats)
         bare.setdefault(T, best)
         print(f"{name:<46} {best * 1e3:>9.2f} {median * 1e3:>10.2f} {best / bare[T]:>12.3f}")
 

@@ -1,7 +1,7 @@
 """Benchmark: what the privacy filter costs per query as its history grows, beside OpenDP when
 installed.
 
-    PYTHONPATH=src python3 benchmarks/bench_odometer.py
+    python benchmarks/bench_odometer.py
 
 For each library: build a filter over an odometer on f64 atoms (pure DP, budget 1e9, so nothing
 is refused), release it, and answer ``n`` Laplace queries; then read ``privacy_loss(1.0)`` once.
@@ -16,14 +16,11 @@ the copy of the data each release gets (a new list of the floats in certdp).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+import _timing
 
-import certdp.prelude as dp  # noqa: E402
+import certdp.prelude as dp
 
 SIZES = (100, 1000, 5000)
 
@@ -70,20 +67,24 @@ def run_records(lib, records: int) -> float:
 
 def main() -> None:
     libraries = [("certdp", dp)]
-    if importlib.util.find_spec("opendp") is not None:
-        import opendp.prelude as odp
-
+    odp = _timing.opendp()
+    if odp is not None:
         libraries.append(("OpenDP", odp))
+    print(_timing.load())
+    per_query = {}
     print(f"{'library':<8} {'n':>6} {'us/query':>10} {'privacy_loss us':>16}")
     for name, lib in libraries:
         for n in SIZES:
-            per_query, loss = run(lib, n)
-            print(f"{name:<8} {n:>6} {per_query:>10.1f} {loss:>16.1f}")
+            per_query[name, n], loss = run(lib, n)
+            print(f"{name:<8} {n:>6} {per_query[name, n]:>10.1f} {loss:>16.1f}")
     print()
     print(f"{'library':<8} {'records':>8} {'ms/query':>10}")
     for name, lib in libraries:
         for records in RECORDS:
             print(f"{name:<8} {records:>8} {run_records(lib, records):>10.3f}")
+    for n in SIZES:
+        ours, theirs = per_query["certdp", n], per_query.get(("OpenDP", n))
+        _timing.target(f"query after {n} queries", ours, theirs, 1.0)
 
 
 if __name__ == "__main__":

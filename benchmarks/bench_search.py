@@ -3,8 +3,8 @@ and of certdp, beside OpenDP when it is installed.
 
 A probe is one evaluation of the predicate (for ``binary_search_param`` and
 ``binary_search_chain``: one call of ``make_chain``; the chain search calls it once more at
-the end in both libraries); seconds are the fastest of three runs of the example after a
-first one, in a warm process.
+the end in both libraries); seconds are the fastest of five runs of the example after a
+first one, in a warm process, the two libraries taking turns within every repeat.
 Target: no more probes than OpenDP, time <= 1.5x OpenDP's.
 
 Examples marked "adapted" build, in certdp, the nearest chain certdp has (it has no
@@ -25,12 +25,11 @@ import sys
 import time
 from pathlib import Path
 
+import _timing
+
 import certdp.prelude as cdp
 
-try:
-    import opendp.prelude as odp
-except ImportError:  # OpenDP is optional: certdp's column alone
-    odp = None
+odp = _timing.opendp()
 
 ACCURACY_SCALE = 1000.0 / math.log(1 / 0.05)  # OpenDP's accuracy_to_laplacian_scale(1000, .05)
 
@@ -258,30 +257,40 @@ EXAMPLES = [
 
 
 #: Timed runs per example and library; the fastest is reported (both libraries alike), as the
-#: examples take milliseconds and a shared machine's scheduling adds noise of that order.
-REPEATS = 3
+#: examples take milliseconds and a shared machine's scheduling adds noise of that order.  The
+#: two libraries take turns within every repeat, so that a change of load falls on both.
+REPEATS = 5
 
 
-def run(dp, example):
-    """``(probes, seconds, result or error, seconds outside the predicate)`` of one example in
-    one library: the fastest of ``REPEATS`` timed runs after a first untimed one (which pays
-    each library's one-time costs: imports, first constructions)."""
+def _timed(dp, example):
+    """``(probes, seconds, result or error, seconds outside the predicate)`` of one run."""
+    count = Counter()
+    start = time.perf_counter()
     try:
-        example(dp, Counter())
-    except Exception:
-        pass
-    best = None
-    for _ in range(REPEATS):
-        count = Counter()
-        start = time.perf_counter()
+        result = example(dp, count)
+    except Exception as error:  # a library that cannot run an example says why
+        result = f"{type(error).__name__}: {str(error)[:60]}"
+    seconds = time.perf_counter() - start
+    return count.calls, seconds, result, seconds - count.inside
+
+
+def run_both(libraries, example):
+    """The fastest of ``REPEATS`` timed runs of ``example`` in each library of ``libraries``
+    (``None`` entries skipped), the libraries taking turns, after a first untimed run of each
+    (which pays each library's one-time costs: imports, first constructions)."""
+    present = [dp for dp in libraries if dp is not None]
+    for dp in present:
         try:
-            result = example(dp, count)
-        except Exception as error:  # a library that cannot run an example says why
-            result = f"{type(error).__name__}: {str(error)[:60]}"
-        seconds = time.perf_counter() - start
-        if best is None or seconds < best[1]:
-            best = (count.calls, seconds, result, seconds - count.inside)
-    return best
+            example(dp, Counter())
+        except Exception:
+            pass
+    best = {id(dp): None for dp in present}
+    for _ in range(REPEATS):
+        for dp in present:
+            row = _timed(dp, example)
+            if best[id(dp)] is None or row[1] < best[id(dp)][1]:
+                best[id(dp)] = row
+    return [None if dp is None else best[id(dp)] for dp in libraries]
 
 
 def _short(value) -> str:
@@ -333,7 +342,8 @@ def profile(example, top: int = 8) -> None:
 def main() -> None:
     cdp.enable_features("contrib")
     if odp is not None:
-        odp.enable_features("contrib", "idealized-numerics", "honest-but-curious")
+        odp.enable_features("idealized-numerics", "honest-but-curious")
+    print(_timing.load())
     print("probes: evaluations; s: seconds in all; own: seconds outside the predicate (the")
     print("search itself: brackets, bisection, bookkeeping); the rest builds and checks the chains")
     print(
@@ -343,8 +353,7 @@ def main() -> None:
     met = missed = own_met = 0
     reasons = []
     for name, example, note in EXAMPLES:
-        ours = run(cdp, example) if note != "OpenDP only" else None
-        theirs = run(odp, example) if odp is not None else None
+        ours, theirs = run_both([cdp if note != "OpenDP only" else None, odp], example)
         cells = [f"{name:<46}"]
         for row in (ours, theirs):
             cells.append(f"{row[0]:>6} {row[1]:>6.3f} {row[3]:>6.3f}" if row else " " * 13 + "-")

@@ -11,14 +11,10 @@ integer rounding instead of the f64 shortcut.  Contracts are off; ``contrib`` is
 from __future__ import annotations
 
 import argparse
-import statistics
-import sys
-import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+import _timing
 
-import certdp.prelude as dp  # noqa: E402
+import certdp.prelude as dp
 
 dp.enable_features("contrib")
 
@@ -36,18 +32,18 @@ def main() -> None:
     data = {"zeros": [0.0] * args.size, "ones": [1.0] * args.size}
     for values in data.values():
         meas(values)  # warm-up: bucket bounds and tables
-    times: dict[str, list[float]] = {name: [] for name in data}
-    for _ in range(args.releases):
-        for name, values in data.items():
-            start = time.perf_counter()
-            meas(values)
-            times[name].append(time.perf_counter() - start)
-    zeros, ones = statistics.median(times["zeros"]), statistics.median(times["ones"])
+    runs = {name: (lambda values=values: meas(values)) for name, values in data.items()}
+    times = _timing.interleaved(runs, args.releases)
+    zeros, ones = times["zeros"], times["ones"]
     print(f"scale 2^{args.scale_exp}, {args.size} elements, {args.releases} releases each")
     print(f"{'data':>6} {'median ms':>10}")
     print(f"{'zeros':>6} {zeros * 1e3:10.2f}")
     print(f"{'ones':>6} {ones * 1e3:10.2f}")
-    print(f"ratio zeros/ones: {zeros / ones:.2f}")
+    print(f"ratio zeros/ones: {zeros / ones:.2f} ({_timing.load()})")
+    print(
+        "target: none fixed (issue 18 §5 asks the ratio measured and stated in the sampler's "
+        "lemma; outputs near 0 take the exact integer rounding, see above)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,34 +1,20 @@
 """Benchmark: make_count, make_resize and make_mean on 10^5 records, beside OpenDP 0.16.
 
-    PYTHONPATH=src python3 benchmarks/bench_transforms.py            # certdp alone
-    PYTHONPATH=src /tmp/odp-t/bin/python benchmarks/bench_transforms.py   # also OpenDP
+    python benchmarks/bench_transforms.py    # beside OpenDP when it is installed
 
-Times are the best of several runs of ``invoke`` (domain check included, contracts off) on a
+Times are the median of several interleaved runs of ``invoke`` (domain check included, contracts off) on a
 Python list of f64 records in [0, 10].  Resizing to half the length shuffles all records
 (Fisher--Yates from the OS CSPRNG, one exact uniform draw per record).
 """
 
 from __future__ import annotations
 
-import sys
-import time
-from pathlib import Path
+import _timing
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
-
-import certdp.prelude as cdp  # noqa: E402
+import certdp.prelude as cdp
 
 N = 10**5
 REPEAT = 5
-
-
-def best_ms(function) -> float:
-    best = float("inf")
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best * 1e3
 
 
 def cases(dp):
@@ -52,25 +38,34 @@ def cases(dp):
 
 def main() -> None:
     cdp.enable_features("contrib")
+    odp = _timing.opendp()
     data = [(i * 7919 % 1000) / 100.0 for i in range(N)]
-    rows = [(name, best_ms(lambda t=t: t(data))) for name, t in cases(cdp)]
-    try:
-        import opendp.prelude as odp
-
-        odp.enable_features("contrib")
-        opendp = {}
-        for name, t in cases(odp):
-            opendp[name] = best_ms(lambda t=t: t(data))
-    except ImportError:
-        opendp = None
-    print(f"{N} f64 records; best of {REPEAT} runs, milliseconds")
-    header = f"{'transformation':36} {'certdp':>10}"
-    print(header + (f" {'OpenDP 0.16':>12} {'ratio':>7}" if opendp else ""))
-    for name, ms in rows:
-        line = f"{name:36} {ms:10.2f}"
-        if opendp:
-            line += f" {opendp[name]:12.2f} {ms / opendp[name]:7.2f}"
-        print(line)
+    theirs = dict(cases(odp)) if odp is not None else {}
+    print(f"{N} f64 records; median of {REPEAT} interleaved runs, milliseconds")
+    print(_timing.load())
+    rows = []
+    for name, t in cases(cdp):
+        other = theirs.get(name)
+        times = _timing.interleaved(
+            {
+                "certdp": lambda t=t: t(data),
+                "OpenDP": (lambda other=other: other(data)) if other is not None else None,
+            },
+            REPEAT,
+        )
+        ours, them = times["certdp"], times.get("OpenDP")
+        shown = "-" if them is None else f"{them * 1e3:.2f}"
+        why = "the exact per-record domain check and exact draws"
+        rows.append(
+            [
+                name,
+                f"{ours * 1e3:.2f}",
+                shown,
+                _timing.ratio(ours, them),
+                _timing.verdict(ours, them, 1.0, why),
+            ]
+        )
+    _timing.table(["transformation", "certdp", "OpenDP 0.16", "ratio", "target <= 1x OpenDP"], rows)
 
 
 if __name__ == "__main__":

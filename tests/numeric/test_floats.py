@@ -499,3 +499,54 @@ def test_long_doubles_beyond_binary64_are_finite_numbers():
         inf_add(np.longdouble("inf"), 1.0)
     with pytest.raises(ArithmeticOverflowError, match="NaN"):
         inf_add(np.longdouble("nan"), 1.0)
+
+
+# ------------------------------------------- the fast path of exact Python floats (floats.tex)
+finite_f64 = st.floats(allow_nan=False, allow_infinity=False)
+
+
+@given(finite_f64, finite_f64)
+@example(5e-324, -5e-324)
+@example(2.2250738585072014e-308, 5e-324)
+@example(F64_MAX, -F64_MAX)
+def test_python_floats_take_the_same_results_as_numpy_floats(x, y):
+    """An exact Python float (fast path) gives the bits a NumPy float64 of the same value
+    (the general path: np.isnan / np.isinf and the representability test) gives."""
+    for op in BINARY_OPS:
+        fast = general = None
+        try:
+            fast = op(x, y)
+        except DPError as error:
+            fast = (type(error), str(error))
+        try:
+            general = op(np.float64(x), np.float64(y))
+        except DPError as error:
+            general = (type(error), str(error))
+        if isinstance(fast, float):
+            assert isinstance(general, float)
+            assert math.copysign(1.0, fast) == math.copysign(1.0, general)
+        assert fast == general or (isinstance(fast, tuple) and fast[0] is general[0])
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_python_float_non_finite_messages_match_the_numpy_branch(bad):
+    for side in ("lhs", "rhs"):
+        messages = []
+        for value in (bad, np.float64(bad)):
+            arguments = (value, 1.0) if side == "lhs" else (1.0, value)
+            with pytest.raises(ArithmeticOverflowError) as err:
+                inf_add(*arguments)
+            messages.append((err.value.parameter, str(err.value)))
+        assert messages[0] == messages[1]
+
+
+def test_the_f64_fast_path_leaves_f32_and_float_subclasses_to_the_general_tests():
+    with pytest.raises(FailedCastError):
+        inf_add(0.1, 1.0, "f32")  # 0.1 is not a binary32 value
+
+    class Float(float):
+        pass
+
+    with pytest.raises(FailedCastError):
+        inf_add(Float(1.0), 1.0)
+    assert inf_add(5e-324, 0.0) == 5e-324  # a subnormal is an f64 element

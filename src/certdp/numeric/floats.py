@@ -85,6 +85,7 @@ _FORMATS = {
     "f64": _Format("f64", 53, -1022, 1024),
     "f32": _Format("f32", 24, -126, 128),
 }
+_F64 = _FORMATS["f64"]
 _MAX = {name: fmt.max for name, fmt in _FORMATS.items()}
 _DIRECTIONS = ("nearest", "up", "down")
 
@@ -185,6 +186,12 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
     Types are tested exactly: a subclass (which may override ``__int__``, ``__float__`` or
     ``as_integer_ratio``) is refused like any other non-number."""
     kind = type(x)
+    if kind is float:  # a Python float is binary64: comparisons decide NaN and infinity
+        if x != x:  # label: float64-nan
+            raise ArithmeticOverflowError(f"{op} got NaN", parameter=name)
+        if x == math.inf or x == -math.inf:  # label: float64-inf
+            raise ArithmeticOverflowError(f"{op} got {x}, which is not finite", parameter=name)
+        return Fraction(*x.as_integer_ratio())  # label: float64-exact
     if kind is bool or kind is np.bool_:
         raise FailedCastError(f"{op} needs a number, not the bool {shown(x)}", parameter=name)
     if kind is Fraction and type(x.numerator) is int and type(x.denominator) is int:
@@ -223,6 +230,8 @@ def _representable(q: Fraction, fmt: _Format) -> bool:
 
 def _operand(x, name: str, op: str, fmt: _Format) -> Fraction:
     q = _to_fraction(x, name, op)
+    if type(x) is float and fmt is _F64:  # label: operand-f64
+        return q  # a finite Python float is a binary64 number
     if not _representable(q, fmt):
         raise FailedCastError(
             f"{op} operand {shown(x)} is not exactly representable in {fmt.name}", parameter=name
