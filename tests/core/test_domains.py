@@ -184,3 +184,31 @@ def test_repr_means_what_it_means_in_opendp(build, text):
     assert repr(build(dp)) == text
     odp = pytest.importorskip("opendp.prelude")
     assert str(build(odp)) == text
+
+
+class _SaysItIsInt(type):
+    """A metaclass that makes its classes equal ``int`` and hash as ``int``."""
+
+    def __eq__(cls, other):
+        return other is int or type.__eq__(cls, other)
+
+    def __hash__(cls):
+        return hash(int)
+
+
+class _HostileInt(int, metaclass=_SaysItIsInt):
+    def __lt__(self, other):
+        return True
+
+
+def test_already_exact_compares_element_types_by_identity():
+    """conversion.tex, already-exact: an int subclass whose type claims to equal int is not
+    taken as already exact: T.exact refuses it, so admission raises the typed error."""
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.errors import FailedFunctionError
+
+    assert {_HostileInt} <= {int}  # what a test by equality would accept
+    domain = vector_domain(atom_domain(T="i32"))
+    with pytest.raises(FailedFunctionError, match="an element is not a value of i32"):
+        domain.admit([1, _HostileInt(3)])
+    assert domain.admit([1, 3]) == [1, 3]
