@@ -79,7 +79,8 @@ def snapshot(value):
         return reason
     if type(value) is np.ndarray and value.ndim == 0:  # label: snapshot-zero-d
         return "a 0-d array is a scalar, not a vector"
-    if type(value) in (list, tuple, np.ndarray):  # label: snapshot-plain
+    kind = type(value)
+    if kind is list or kind is tuple or kind is np.ndarray:  # label: snapshot-plain
         return value
     if issubclass(type(value), Sequence):
         try:
