@@ -87,6 +87,7 @@ def test_text_table_calls_the_row_once_per_distinct_text_and_keeps_the_rest():
 
 @pytest.mark.parametrize("make", ["make_cast", "make_cast_default"])
 def test_both_casts_from_text_use_the_one_shared_table(make):
+    dp.enable_features("contrib")  # the casts are outdated until the lead re-vets them
     domain = dp.vector_domain(dp.atom_domain(T="String"))
     t = getattr(dp.t, make)(domain, dp.symmetric_distance(), TOA="i32")
     assert t.function.__code__ is with_text_table(t, len).function.__code__
