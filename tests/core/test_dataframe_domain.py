@@ -87,3 +87,33 @@ def test_hand_built_frames_with_foreign_entries_or_names_are_refused():
         "not a frame",
     ):
         assert not domain.member(bad)
+
+
+class _SaysItIsStr(type):
+    """A metaclass that makes its classes equal ``str`` and hash as ``str``."""
+
+    def __eq__(cls, other):
+        return other is str or type.__eq__(cls, other)
+
+    def __hash__(cls):
+        return hash(str)
+
+
+class _HostileText(str, metaclass=_SaysItIsStr):
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return 0
+
+
+def test_an_entry_whose_type_only_claims_to_be_str_is_refused():
+    """dataframe_domain.tex, entries-types: types are compared by identity, so a str subclass
+    whose metaclass makes it equal to (and hash as) str is not a value of String; a set
+    inclusion test on the types admitted it."""
+    assert {_HostileText} <= {str}  # what a set inclusion test sees
+    hostile = DataFrame(S, {"a": Column(S, (_HostileText("x"), "y"))}, 2)
+    with pytest.raises(FailedFunctionError, match="an entry is not a value of its type"):
+        DataFrameDomain(S).admit(hostile)
+    plain = DataFrame(S, {"a": Column(S, ("x", "y"))}, 2)
+    assert DataFrameDomain(S).admit(plain) is plain

@@ -184,3 +184,64 @@ def test_repr_means_what_it_means_in_opendp(build, text):
     assert repr(build(dp)) == text
     odp = pytest.importorskip("opendp.prelude")
     assert str(build(odp)) == text
+
+
+class _SaysItIsInt(type):
+    """A metaclass that makes its classes equal ``int`` and hash as ``int``."""
+
+    def __eq__(cls, other):
+        return other is int or type.__eq__(cls, other)
+
+    def __hash__(cls):
+        return hash(int)
+
+
+class _HostileInt(int, metaclass=_SaysItIsInt):
+    def __lt__(self, other):
+        return True
+
+
+def test_already_exact_compares_element_types_by_identity():
+    """conversion.tex, already-exact: an int subclass whose type claims to equal int is not
+    taken as already exact: T.exact refuses it, so admission raises the typed error."""
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.errors import FailedFunctionError
+
+    assert {_HostileInt} <= {int}  # what a test by equality would accept
+    domain = vector_domain(atom_domain(T="i32"))
+    with pytest.raises(FailedFunctionError, match="an element is not a value of i32"):
+        domain.admit([1, _HostileInt(3)])
+    assert domain.admit([1, 3]) == [1, 3]
+
+
+class _SaysItIsList(type):
+    """A metaclass that makes its classes equal ``list`` and hash as ``list``."""
+
+    def __eq__(cls, other):
+        return other is list or type.__eq__(cls, other)
+
+    def __hash__(cls):
+        return hash(list)
+
+
+def test_a_list_whose_type_claims_to_be_list_is_read_once():
+    """conversion.tex, snapshot-plain: a list subclass whose type claims to equal list is read
+    once (snapshot-read), so the function computes on the values admission checked.  Before,
+    it passed as a plain list and was iterated again by the admission and the function: its
+    fourth __iter__ handed clamp 10**30, which raised an untyped OverflowError."""
+    import certdp.prelude as dp
+
+    reads = []
+
+    class Shifty(list, metaclass=_SaysItIsList):
+        def __iter__(self):
+            reads.append(1)
+            return iter([1, 2, 3] if len(reads) <= 3 else [10**30, -(10**30), 7])
+
+    assert type(Shifty()) in (list, tuple)  # what a test by equality would accept
+    dp.enable_features("contrib")
+    clamp = dp.t.make_clamp(
+        dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance(), (0, 5)
+    )
+    assert clamp(Shifty([1, 2, 3])) == [1, 2, 3]
+    assert len(reads) == 1

@@ -246,3 +246,67 @@ def test_exact_int_bounds_of_a_directly_built_atom_domain_keep_the_span():
     assert domain.admit(3) == 3 and domain.admit(255) == 255
     with pytest.raises(DPError):
         domain.admit(2)
+
+
+# Lemma "bulk option admission" (option_domain.tex): admit_each gives the list admit gives,
+# the very objects, and the same refusal.
+class _Int(int):
+    pass
+
+
+_ELEMENTS = st.one_of(
+    st.none(),
+    st.integers(-(2**70), 2**70),
+    st.sampled_from([-(2**31), 2**31 - 1, -(2**31) - 1, 2**31, 0, -1, 5, 6]),
+    st.booleans(),
+    st.floats(allow_nan=True),
+    st.builds(np.int32, st.integers(-(2**31), 2**31 - 1)),
+    st.builds(_Int, st.integers(-5, 5)),
+)
+_OPTIONS = [
+    dp.option_domain(dp.atom_domain(T="i32")),
+    dp.option_domain(dp.atom_domain(T="u8")),
+    dp.option_domain(dp.atom_domain(bounds=(-1, 5), T="i64")),
+    dp.option_domain(dp.atom_domain(T="f64")),
+    dp.option_domain(dp.atom_domain(T="String")),
+]
+
+
+def _each_admitted(domain, values):
+    try:
+        return "ok", [domain.admit(v) for v in values]
+    except DPError as error:
+        return "refused", (type(error), str(error))
+
+
+@pytest.mark.parametrize("domain", _OPTIONS, ids=repr)
+@given(values=st.lists(_ELEMENTS, max_size=12), as_tuple=st.booleans())
+def test_admit_each_is_admit_of_each_element(domain, values, as_tuple):
+    data = tuple(values) if as_tuple else values
+    expected = _each_admitted(domain, data)
+    try:
+        got = "ok", domain.admit_each(data)
+    except DPError as error:
+        got = "refused", (type(error), str(error))
+    assert got[0] == expected[0], (values, got, expected)
+    if got[0] == "ok":
+        assert type(got[1]) is list and got[1] is not data
+        assert len(got[1]) == len(expected[1])
+        for a, b, v in zip(got[1], expected[1], data):
+            assert type(a) is type(b), (values, got, expected)
+            assert a == b or (a != a and b != b), (values, got, expected)
+            if v is None or type(v) is int:
+                assert a is v  # exact ints and None are handed on as the very objects
+    else:
+        assert got[1] == expected[1]
+
+
+def test_admit_each_through_the_vector_admission_reads_one_copy():
+    domain = dp.vector_domain(dp.option_domain(dp.atom_domain(T="i32")))
+    data = [1, None, 3]
+    admitted = domain.admit(data)
+    assert admitted == [1, None, 3] and admitted is not data
+    data.append(2**40)  # a later change of the caller's list is not seen
+    assert admitted == [1, None, 3]
+    with pytest.raises(FailedFunctionError):
+        domain.admit([1, None, 2**31])

@@ -135,7 +135,7 @@ def test_runtime_contract_checks_output_and_names_the_broken_precondition():
 # The table for texts (make_cast.tex, "The table for texts"): casting each distinct text once
 # must give the list the plain row map gives, value for value and type for type.
 def _free(t, name):
-    # A free variable of ``tabled``: ``cast`` (the row function) or ``rows`` (the plain row map).
+    # A free variable of ``tabled`` (rowmap.with_text_table): ``row`` (the row function) or ``rows`` (the plain row map).
     cells = dict(zip(t.function.__code__.co_freevars, t.function.__closure__))
     return cells[name].cell_contents
 
@@ -179,7 +179,7 @@ def test_the_text_table_equals_the_plain_row_map_on_hostile_texts(TOA):
 
 def test_the_text_table_falls_back_to_the_row_map_off_exact_texts():
     t = dp.t.make_cast(vec("String"), dp.symmetric_distance(), TOA="i32")
-    row = _free(t, "cast")
+    row = _free(t, "row")
 
     class Text(str):
         pass

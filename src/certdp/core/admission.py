@@ -23,6 +23,8 @@ The result is a new object whenever anything had to change, and the argument its
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import is_
 
 import numpy as np
 
@@ -77,7 +79,8 @@ def snapshot(value):
         return reason
     if type(value) is np.ndarray and value.ndim == 0:  # label: snapshot-zero-d
         return "a 0-d array is a scalar, not a vector"
-    if type(value) in (list, tuple, np.ndarray):  # label: snapshot-plain
+    kind = type(value)
+    if kind is list or kind is tuple or kind is np.ndarray:  # label: snapshot-plain
         return value
     if issubclass(type(value), Sequence):
         try:
@@ -124,7 +127,7 @@ def exact_vector(value, T: CarrierType, nearest: bool = False):
     if nearest and T.name == "f32" and any(type(element) is float for element in data):
         with np.errstate(over="ignore"):  # label: nearest
             data = [float(np.float32(x)) if type(x) is float else x for x in data]
-    if all(type(element) is exact_kind for element in data):  # label: already-exact
+    if all(map(is_, map(type, data), repeat(exact_kind))):  # label: already-exact
         return data
     converted = [T.exact(element) for element in data]  # label: convert
     if any(element is None for element in converted):

@@ -11,6 +11,8 @@ both (Lemma [schema errors]).
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
 from types import MappingProxyType
 
 from .domains import Domain, refuse
@@ -77,7 +79,7 @@ class DataFrame(Frozen):
 def _entries_of(T: CarrierType, values: tuple) -> bool:
     """Is every entry a value of ``T`` (of its exact built-in type, in range)?"""
     exact_type = {"String": str, "bool": bool}.get(T.name, int if T.is_integer else float)
-    if not set(map(type, values)) <= {exact_type}:  # label: entries-types
+    if not all(map(is_, map(type, values), repeat(exact_type))):  # label: entries-types
         return False
     if T.is_integer and values:
         return T.min <= min(values) and max(values) <= T.max  # label: entries-range

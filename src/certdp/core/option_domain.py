@@ -9,6 +9,8 @@ allowed: NaN and ``None`` are then two distinct members).
 from __future__ import annotations
 
 import re
+from itertools import compress, repeat
+from operator import is_, is_not
 
 from .domains import AtomDomain, Domain
 from .errors import MakeDomainError, shown, type_mismatch
@@ -33,6 +35,21 @@ class OptionDomain(Domain):
         if span is not None and type(value) is int and span[0] <= value <= span[1]:
             return value  # label: option-int
         return self.element_domain.admit(value)  # label: option-element
+
+    def admit_each(self, values) -> list:
+        """``[self.admit(v) for v in values]``: for an integer element domain, C loops over one
+        copy when every element is ``None`` or an exact ``int`` inside the span."""
+        span = self._span
+        kind = type(values)
+        if span is None or not (kind is list or kind is tuple):
+            return [self.admit(value) for value in values]  # label: each-other
+        values = list(values)  # label: each-copy
+        present = list(compress(values, map(is_not, values, repeat(None))))  # label: each-present
+        if all(map(is_, map(type, present), repeat(int))) and (
+            not present or (span[0] <= min(present) and max(present) <= span[1])
+        ):  # label: each-span
+            return values  # label: each-ints
+        return [self.admit(value) for value in values]  # label: each-element
 
     def _key(self) -> tuple:
         return (self.element_domain,)

@@ -8,12 +8,15 @@ by ``make_row_by_row`` is valid under the symmetric and the insert-delete distan
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from certdp.core.domains import VectorDomain, vector_domain
 from certdp.core.errors import MakeTransformationError
 from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
 from certdp.core.transformation import Transformation
 
-__all__ = ["make_row_by_row"]
+__all__ = ["make_row_by_row", "with_text_table"]
 
 
 # proof: begin row-by-row
@@ -49,3 +52,33 @@ def make_row_by_row(input_domain, output_element_domain, input_metric, row) -> T
 
 
 # proof: end row-by-row
+
+
+# proof: begin text-table
+def with_text_table(rows, row) -> Transformation:
+    """``rows`` (built by ``make_row_by_row`` with the row function ``row``) with a function that
+    gives the same list on one copy of its argument, running ``row`` once per distinct exact
+    ``str`` when every element is one."""
+
+    def tabled(data):
+        """``rows.function`` of one copy of ``data``, with ``row`` run once per distinct text."""
+        if type(data) is list:
+            data = list(data)  # label: tabled-copy
+        elif type(data) is not tuple:
+            return rows.function(data)  # label: tabled-other
+        if not all(map(is_, map(type, data), repeat(str))):
+            return rows.function(data)  # label: tabled-mixed
+        table = {text: row(text) for text in set(data)}  # label: table
+        return list(map(table.__getitem__, data))  # label: tabled
+
+    return Transformation(  # label: tabled-transformation
+        input_domain=rows.input_domain,
+        output_domain=rows.output_domain,
+        function=tabled,
+        input_metric=rows.input_metric,
+        output_metric=rows.output_metric,
+        stability_map=rows._map,
+    )
+
+
+# proof: end text-table

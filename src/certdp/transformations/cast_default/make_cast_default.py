@@ -9,9 +9,6 @@ transformations/_cast/convert.tex.
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import is_
-
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain
 from certdp.core.errors import DPError, MakeTransformationError
@@ -19,7 +16,7 @@ from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier
 from certdp.transformations._cast import convert, record_value
-from certdp.transformations._rowmap import make_row_by_row
+from certdp.transformations._rowmap import make_row_by_row, with_text_table
 
 __all__ = ["make_cast_default", "then_cast_default"]
 
@@ -57,26 +54,7 @@ def make_cast_default(input_domain, input_metric, TOA) -> Transformation:
     rows = make_row_by_row(input_domain, output_element, input_metric, cast)  # label: row-by-row
     if T.name != "String":
         return rows  # label: not-text
-
-    def tabled(data):
-        """``rows.function`` of one copy of ``data``, with ``cast`` run once per distinct text."""
-        if type(data) is list:
-            data = list(data)  # label: tabled-copy
-        elif type(data) is not tuple:
-            return rows.function(data)  # label: tabled-other
-        if not all(map(is_, map(type, data), repeat(str))):
-            return rows.function(data)  # label: tabled-mixed
-        table = {text: cast(text) for text in set(data)}  # label: table
-        return list(map(table.__getitem__, data))  # label: tabled
-
-    return Transformation(  # label: tabled-transformation
-        input_domain=rows.input_domain,
-        output_domain=rows.output_domain,
-        function=tabled,
-        input_metric=rows.input_metric,
-        output_metric=rows.output_metric,
-        stability_map=rows._map,
-    )
+    return with_text_table(rows, cast)  # label: tabled-transformation
 
 
 # proof: end constructor

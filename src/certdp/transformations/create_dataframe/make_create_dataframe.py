@@ -74,6 +74,12 @@ def frame_of_records(records, K, names) -> DataFrame:
             for record in records
         ]  # label: pad-or-cut
     fields = list(zip(*rows)) if rows else [()] * width  # label: transpose
+    if len(fields) < width:  # label: short-transpose
+        # A record shortened after its length was read (another thread): read each record once.
+        rows = [
+            (*record, *[""] * width)[:width] for record in map(tuple, records)
+        ]  # label: snapshot
+        fields = list(zip(*rows))  # label: snapshot-transpose
     return frame_of_fields(fields, len(rows), K, names)  # label: frame
 
 
