@@ -54,6 +54,18 @@ def test_exp_minus_one_bounds_enclose_and_are_tight(precision):
     assert scaled - low < 2 and high - scaled < 2
 
 
+def layout_of(wholes, precision):
+    """The layout of the whole gaps ``wholes`` (one of them 0): values ``-w``, top 0, scale 1."""
+    return whole_gap_layout(
+        [-w for w in wholes], list(range(len(wholes))), 0, Fraction(1), precision
+    )
+
+
+def draw_of(source, wholes, layouts):
+    values = [-w for w in wholes]
+    return draw_by_whole_gap(source, values, list(range(len(wholes))), 0, Fraction(1), layouts)
+
+
 # (L) ------------------------------------------------------------------------------------------
 
 wholes_lists = st.lists(
@@ -66,7 +78,7 @@ wholes_lists = st.lists(
 @settings(max_examples=60, deadline=None)
 @given(wholes=wholes_lists, precision=st.sampled_from([2, 8, 64, 128]))
 def test_layout_groups_and_bounds_the_weights(wholes, precision):
-    keys, members, cum_low, cum_high, total_low, total_high = whole_gap_layout(wholes, precision)
+    keys, members, cum_low, cum_high, total_low, total_high = layout_of(wholes, precision)
     n = len(wholes)
     cut = precision + n.bit_length()
     assert keys == sorted({w for w in wholes if w <= cut})
@@ -126,11 +138,11 @@ def check_scripted(wholes, bits: str):
     u = Fraction(int(bits, 2), 2 ** len(bits))
     source = ScriptedSource(bits)
     layouts: dict = {}
-    position = draw_by_whole_gap(source, wholes, layouts)
+    position = draw_of(source, wholes, layouts)
     assert wholes[position] == true_bucket_value(wholes, u)
     # the layouts it cached are the layouts of these wholes
     for precision, layout in layouts.items():
-        assert layout == whole_gap_layout(wholes, precision)
+        assert layout == layout_of(wholes, precision)
     return source.used, layouts
 
 
@@ -255,10 +267,31 @@ def test_the_test_tells_a_wrong_round_apart():
     is rejected on the same inputs."""
     values, alive, scale = HOSTILE[0]
     top = max(values)
-    wholes = [(top - values[i]) * scale.denominator // scale.numerator for i in alive]
     source = entropy_source()
-    counts = Counter(alive[draw_by_whole_gap(source, wholes, {})] for _ in range(DRAWS))
+    counts = Counter(
+        alive[draw_by_whole_gap(source, values, alive, top, scale, {})] for _ in range(DRAWS)
+    )
     assert chi_square_p(counts, em_pmf(values, alive, scale)) < SIGNIFICANCE
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    values=st.lists(st.integers(-50, 50), min_size=1, max_size=30),
+    scale=st.fractions(min_value=Fraction(1, 50), max_value=50),
+    precision=st.sampled_from([2, 3, 64]),
+    data=st.data(),
+)
+def test_layout_groups_by_the_floor_of_the_gap_over_scale(values, scale, precision, data):
+    """The threshold test keeps exactly the positions whose whole gap is at most the cut, with
+    a fractional scale and an alive subset."""
+    alive = data.draw(st.lists(st.sampled_from(range(len(values))), min_size=1, unique=True))
+    top = max(values[i] for i in alive)
+    keys, members, *_ = whole_gap_layout(values, alive, top, scale, precision)
+    cut = precision + len(alive).bit_length()
+    wholes = [math.floor((top - values[i]) / scale) for i in alive]
+    assert keys == sorted({w for w in wholes if w <= cut})
+    for key in keys:
+        assert members[key] == [p for p, w in enumerate(wholes) if w == key]
 
 
 def test_negative_zero_ties_with_zero_and_floats_far_apart():

@@ -77,15 +77,25 @@ def exp_minus_one_bounds(precision: int) -> tuple[int, int]:
     return math.floor(scaled_low), math.ceil(scaled_high)  # label: series-round
 
 
-def whole_gap_layout(wholes: list[int], precision: int) -> tuple:
-    """The buckets of the positions whose whole gap is at most ``cut = precision + bit length of
-    len(wholes)``, in increasing gap order, with certified bounds of their weights
+def whole_gap_layout(
+    values: list[int], alive: list[int], top: int, scale: Fraction, precision: int
+) -> tuple:
+    """The buckets of the positions ``p`` of ``alive`` whose whole gap
+    ``floor((top - values[alive[p]]) / scale)`` is at most ``cut = precision + bit length of
+    len(alive)``, in increasing gap order, with certified bounds of their weights
     ``count * exp(-gap)`` in units of ``2**-precision``, and a bound of the rest."""
-    cut = precision + len(wholes).bit_length()  # label: cut
+    numerator, denominator = scale.numerator, scale.denominator
+    cut = precision + len(alive).bit_length()  # label: cut
+    # the whole gap of v is at most cut exactly when v > floor(top - (cut + 1) * scale)
+    threshold = (top * denominator - (cut + 1) * numerator) // denominator  # label: threshold
     members: dict[int, list[int]] = {}
-    for position, whole in enumerate(wholes):  # label: group
-        if whole <= cut:
+    grouped = 0
+    for position, index in enumerate(alive):  # label: group
+        value = values[index]
+        if value > threshold:
+            whole = (top - value) * denominator // numerator  # label: whole
             members.setdefault(whole, []).append(position)
+            grouped += 1
     keys = sorted(members)
     low_one, high_one = exp_minus_one_bounds(precision)
     low = high = 1 << precision  # bounds of 2**precision * exp(-j), j = 0  # label: power-start
@@ -102,21 +112,28 @@ def whole_gap_layout(wholes: list[int], precision: int) -> tuple:
         total_high += count * high
         cumulative_low.append(total_low)
         cumulative_high.append(total_high)
-    rest = len(wholes) - sum(map(len, members.values()))
+    rest = len(alive) - grouped
     # each of the rest has exp(-whole) < 2**-(cut + 1) <= 2**-precision / 2**(cut + 1 - precision)
     rest_high = -((-rest) >> (cut + 1 - precision))  # label: rest
     return keys, members, cumulative_low, cumulative_high, total_low, total_high + rest_high
 
 
-def draw_by_whole_gap(source: EntropySource, wholes: list[int], layouts: dict) -> int:
-    """A position ``p`` of ``wholes`` (non-negative integers) with probability
-    ``exp(-wholes[p]) / sum_q exp(-wholes[q])``: inversion of a lazily refined uniform against
-    certified bounds of the bucket weights, then a uniform member of the bucket."""
+def draw_by_whole_gap(
+    source: EntropySource,
+    values: list[int],
+    alive: list[int],
+    top: int,
+    scale: Fraction,
+    layouts: dict,
+) -> int:
+    """A position ``p`` of ``alive`` with probability ``exp(-w_p) / sum_q exp(-w_q)``,
+    ``w_p = floor((top - values[alive[p]]) / scale)``: inversion of a lazily refined uniform
+    against certified bounds of the bucket weights, then a uniform member of the bucket."""
     precision = 64  # label: inv-start
     drawn = source.bits(precision)  # the first `precision` bits of a uniform U in [0, 1)
     while True:
         if precision not in layouts:
-            layouts[precision] = whole_gap_layout(wholes, precision)
+            layouts[precision] = whole_gap_layout(values, alive, top, scale, precision)
         keys, members, cumulative_low, cumulative_high, total_low, total_high = layouts[precision]
         # U * total lies in [drawn * total_low, (drawn + 1) * total_high) / 2**(2 * precision)
         below = drawn * total_low  # label: inv-interval
@@ -140,13 +157,13 @@ def exponential_mechanism_round(
     ``exp(-(gap_i - floor(gap_i)))``, ``gap_i = (max - values[i]) / scale``."""
     top = max(map(values.__getitem__, alive))  # label: em-top
     numerator, denominator = scale.numerator, scale.denominator
-    wholes = [(top - values[i]) * denominator // numerator for i in alive]  # label: em-wholes
-    layouts: dict = {}
+    cache: dict = {}  # the layouts of this round, by precision
     while True:
-        position = draw_by_whole_gap(source, wholes, layouts)  # label: em-propose
-        part = (top - values[alive[position]]) * denominator - wholes[position] * numerator
+        position = draw_by_whole_gap(source, values, alive, top, scale, cache)  # label: em-propose
+        index = alive[position]
+        part = (top - values[index]) * denominator % numerator  # label: em-part
         if bernoulli_exp_ratio(source, part, numerator):  # label: em-accept
-            return alive[position]
+            return index
 
 
 def peeled_selection(
