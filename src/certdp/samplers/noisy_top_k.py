@@ -21,6 +21,7 @@ only against certified integer bounds of ``exp(-j)``; no floating-point number e
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from fractions import Fraction
 
@@ -88,14 +89,13 @@ def whole_gap_layout(
     cut = precision + len(alive).bit_length()  # label: cut
     # the whole gap of v is at most cut exactly when v > floor(top - (cut + 1) * scale)
     threshold = (top * denominator - (cut + 1) * numerator) // denominator  # label: threshold
+    # the positions p, in increasing order, with threshold < values[alive[p]] (C-level loops)
+    above = map(threshold.__lt__, map(values.__getitem__, alive))
+    near = list(itertools.compress(range(len(alive)), above))  # label: near
     members: dict[int, list[int]] = {}
-    grouped = 0
-    for position, index in enumerate(alive):  # label: group
-        value = values[index]
-        if value > threshold:
-            whole = (top - value) * denominator // numerator  # label: whole
-            members.setdefault(whole, []).append(position)
-            grouped += 1
+    for position in near:  # label: group
+        whole = (top - values[alive[position]]) * denominator // numerator  # label: whole
+        members.setdefault(whole, []).append(position)
     keys = sorted(members)
     low_one, high_one = exp_minus_one_bounds(precision)
     low = high = 1 << precision  # bounds of 2**precision * exp(-j), j = 0  # label: power-start
@@ -112,7 +112,7 @@ def whole_gap_layout(
         total_high += count * high
         cumulative_low.append(total_low)
         cumulative_high.append(total_high)
-    rest = len(alive) - grouped
+    rest = len(alive) - len(near)
     # each of the rest has exp(-whole) < 2**-(cut + 1) <= 2**-precision / 2**(cut + 1 - precision)
     rest_high = -((-rest) >> (cut + 1 - precision))  # label: rest
     return keys, members, cumulative_low, cumulative_high, total_low, total_high + rest_high
