@@ -1,9 +1,10 @@
 """Noisy top-k selection: median milliseconds per release of certdp's exact sampler beside
 OpenDP 0.16's ``make_noisy_top_k`` (when installed), and the timing channel of the sampler.
 
-Issue 22's target: noisy top-k over 10^5 scores no slower than OpenDP.  Both run the same
-algorithm (``k`` peeled rounds of permute-and-flip under the max-divergence, of the exponential
-mechanism, by rejection, under zCDP), both with exact rational arithmetic; certdp's column is
+Issue 22's target: noisy top-k over 10^5 scores no slower than OpenDP.  Both release the same
+distribution (``k`` peeled rounds of permute-and-flip under the max-divergence, of the
+exponential mechanism under zCDP; certdp draws the latter's proposals from buckets of whole
+gaps, noisy_top_k.tex), both with exact arithmetic; certdp's column is
 ``samplers.noisy_top_k.sample_noisy_top_k`` (the release path of the selection measurements,
 without the measurement wrapper).
 
@@ -52,12 +53,13 @@ def opendp_release(scores: list, noise: str, k: int, scale: float):
     return lambda: m(scores)
 
 
-#: Why certdp's exact sampler can miss the target: its rounds are Python loops making one exact
-#: ``exp(-gap / scale)`` Bernoulli trial per score visited (permute-and-flip) or proposed (the
-#: exponential mechanism by rejection), and their number is random (many for far-apart scores).
+#: Why certdp's exact sampler can miss the target: permute-and-flip makes one exact
+#: ``exp(-gap / scale)`` Bernoulli trial per score visited, a random number (many for far-apart
+#: scores); the exponential mechanism makes fewer than e proposals per round, drawn from buckets
+#: of whole gaps, but each round still passes once over the scores in Python.
 REASONS = {
     "exponential": "exact permute-and-flip loop in Python, one exact trial per visited score",
-    "gumbel": "exact rejection loop in Python, one exact trial per proposed score",
+    "gumbel": "one Python pass over the scores per round (maximum, near-top grouping)",
 }
 
 

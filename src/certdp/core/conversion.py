@@ -203,6 +203,10 @@ def is_foreign_number(value) -> bool:
 #: than a few levels; a list that contains itself would nest without end.
 MAX_ARGUMENT_NESTING = 32
 
+#: Item types that :func:`exact_argument` returns unchanged whatever their value (exact and
+#: never oversized), so a tuple or list of only these is its own conversion.
+PLAIN_ITEM_TYPES = frozenset({type(None), bool, float, str})  # label: plain-items
+
 
 def exact_argument(
     value, parameter: str, error: type[DPError] = FailedCastError, *, _depth: int = 0
@@ -224,9 +228,17 @@ def exact_argument(
                 "themselves) are refused",
                 parameter=parameter,
             )
+        items = type(value)(value)  # one snapshot of the items, in order  # label: arg-snapshot
+        kinds = set(map(type, items))  # label: arg-kinds
+        if kinds <= PLAIN_ITEM_TYPES or (
+            kinds == {int}
+            and max(items).bit_length() <= MAX_EXACT_BITS
+            and min(items).bit_length() <= MAX_EXACT_BITS
+        ):  # every item is returned unchanged by the per-item call  # label: arg-bulk
+            return items
         return type(value)(
-            exact_argument(item, parameter, error, _depth=_depth + 1) for item in value
-        )
+            exact_argument(item, parameter, error, _depth=_depth + 1) for item in items
+        )  # label: arg-items
     if type(value) is np.ndarray and value.ndim > 0:  # label: arg-array
         return value
     if is_foreign_number(value) or is_exact(value):  # label: arg-foreign

@@ -13,12 +13,15 @@ after the other:
   ``k`` rounds together are distributed exactly as the indices of the ``k`` largest
   ``y_i / scale + G_i``, ``G_i ~ Gumbel(0, 1)``, in decreasing order.
 
-Every probability is exact: the only random draws are uniform integers and exact Bernoulli
-``exp(-g)`` trials; no floating-point number enters.
+Every probability is exact: the only random draws are uniform bits and integers and exact
+Bernoulli ``exp(-g)`` trials, and the exponential mechanism compares a lazily refined uniform
+only against certified integer bounds of ``exp(-j)``; no floating-point number enters.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 from fractions import Fraction
 
@@ -31,6 +34,9 @@ from .uniform import EntropySource, entropy_source
 
 __all__ = [
     "permute_and_flip_round",
+    "exp_minus_one_bounds",
+    "whole_gap_layout",
+    "draw_by_whole_gap",
     "exponential_mechanism_round",
     "peeled_selection",
     "exact_score",
@@ -59,18 +65,105 @@ def permute_and_flip_round(
     raise AssertionError("unreachable: the maximum is always accepted")  # label: pf-unreachable
 
 
+def exp_minus_one_bounds(precision: int) -> tuple[int, int]:
+    """Integers ``low <= 2**precision * exp(-1) <= high`` with ``high - low <= 2``."""
+    # the partial sums of exp(-1) = sum (-1)^k / k! alternate around it (Leibniz)
+    partial, term, k = Fraction(1), Fraction(1), 0  # label: series-start
+    while term.denominator <= 1 << precision:  # label: series-loop
+        k += 1
+        term /= k
+        previous, partial = partial, partial - term if k & 1 else partial + term
+    low, high = sorted((previous, partial))  # label: series-bracket
+    scaled_low, scaled_high = low * (1 << precision), high * (1 << precision)
+    return math.floor(scaled_low), math.ceil(scaled_high)  # label: series-round
+
+
+def whole_gap_layout(
+    values: list[int], alive: list[int], top: int, scale: Fraction, precision: int
+) -> tuple:
+    """The buckets of the positions ``p`` of ``alive`` whose whole gap
+    ``floor((top - values[alive[p]]) / scale)`` is at most ``cut = precision + bit length of
+    len(alive)``, in increasing gap order, with certified bounds of their weights
+    ``count * exp(-gap)`` in units of ``2**-precision``, and a bound of the rest."""
+    numerator, denominator = scale.numerator, scale.denominator
+    cut = precision + len(alive).bit_length()  # label: cut
+    # the whole gap of v is at most cut exactly when v > floor(top - (cut + 1) * scale)
+    threshold = (top * denominator - (cut + 1) * numerator) // denominator  # label: threshold
+    # the positions p, in increasing order, with threshold < values[alive[p]] (C-level loops)
+    above = map(threshold.__lt__, map(values.__getitem__, alive))
+    near = list(itertools.compress(range(len(alive)), above))  # label: near
+    members: dict[int, list[int]] = {}
+    for position in near:  # label: group
+        whole = (top - values[alive[position]]) * denominator // numerator  # label: whole
+        members.setdefault(whole, []).append(position)
+    keys = sorted(members)
+    low_one, high_one = exp_minus_one_bounds(precision)
+    low = high = 1 << precision  # bounds of 2**precision * exp(-j), j = 0  # label: power-start
+    cumulative_low, cumulative_high = [], []
+    total_low = total_high = 0
+    j = 0
+    for key in keys:
+        while j < key:  # label: power-step
+            low = (low * low_one) >> precision
+            high = -((-high * high_one) >> precision)
+            j += 1
+        count = len(members[key])
+        total_low += count * low  # label: cumulative
+        total_high += count * high
+        cumulative_low.append(total_low)
+        cumulative_high.append(total_high)
+    rest = len(alive) - len(near)
+    # each of the rest has exp(-whole) < 2**-(cut + 1) <= 2**-precision / 2**(cut + 1 - precision)
+    rest_high = -((-rest) >> (cut + 1 - precision))  # label: rest
+    return keys, members, cumulative_low, cumulative_high, total_low, total_high + rest_high
+
+
+def draw_by_whole_gap(
+    source: EntropySource,
+    values: list[int],
+    alive: list[int],
+    top: int,
+    scale: Fraction,
+    layouts: dict,
+) -> int:
+    """A position ``p`` of ``alive`` with probability ``exp(-w_p) / sum_q exp(-w_q)``,
+    ``w_p = floor((top - values[alive[p]]) / scale)``: inversion of a lazily refined uniform
+    against certified bounds of the bucket weights, then a uniform member of the bucket."""
+    precision = 64  # label: inv-start
+    drawn = source.bits(precision)  # the first `precision` bits of a uniform U in [0, 1)
+    while True:
+        if precision not in layouts:
+            layouts[precision] = whole_gap_layout(values, alive, top, scale, precision)
+        keys, members, cumulative_low, cumulative_high, total_low, total_high = layouts[precision]
+        # U * total lies in [drawn * total_low, (drawn + 1) * total_high) / 2**(2 * precision)
+        below = drawn * total_low  # label: inv-interval
+        above = (drawn + 1) * total_high
+        # the first bucket whose cumulative weight certainly exceeds U * total
+        bucket = bisect.bisect_left(cumulative_low, -((-above) >> precision))  # label: inv-upper
+        if bucket < len(keys) and (
+            bucket == 0 or cumulative_high[bucket - 1] << precision <= below  # label: inv-lower
+        ):
+            chosen = members[keys[bucket]]
+            return chosen[source.below(len(chosen))]  # label: inv-member
+        drawn = (drawn << precision) | source.bits(precision)  # label: inv-refine
+        precision *= 2
+
+
 def exponential_mechanism_round(
     source: EntropySource, values: list[int], alive: list[int], scale: Fraction
 ) -> int:
-    """One round of the exponential mechanism over the indices ``alive``, by rejection: propose a
-    uniform ``i`` and accept it with probability ``exp(-(max - values[i]) / scale)``."""
+    """One round of the exponential mechanism over the indices ``alive``: draw ``i`` with
+    probability proportional to ``exp(-floor(gap_i))`` and accept it with probability
+    ``exp(-(gap_i - floor(gap_i)))``, ``gap_i = (max - values[i]) / scale``."""
     top = max(map(values.__getitem__, alive))  # label: em-top
-    size = len(alive)
+    numerator, denominator = scale.numerator, scale.denominator
+    cache: dict = {}  # the layouts of this round, by precision
     while True:
-        candidate = alive[source.below(size)]  # label: em-propose
-        gap = (top - values[candidate]) * scale.denominator  # label: em-gap
-        if bernoulli_exp_ratio(source, gap, scale.numerator):  # label: em-accept
-            return candidate
+        position = draw_by_whole_gap(source, values, alive, top, scale, cache)  # label: em-propose
+        index = alive[position]
+        part = (top - values[index]) * denominator % numerator  # label: em-part
+        if bernoulli_exp_ratio(source, part, numerator):  # label: em-accept
+            return index
 
 
 def peeled_selection(
