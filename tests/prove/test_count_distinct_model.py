@@ -35,7 +35,7 @@ def test_model_is_the_code(name, records):
 
 EDITS = {
     "half the map": (
-        "transformations/count_distinct/make_count_distinct.py",
+        "transformations/_counting/count_type.py",
         "return d_in  # label: map-int",
         "return d_in // 2  # label: map-int",
         "TO=i32 d_in=3: every dataset",

@@ -1,10 +1,12 @@
 """Support shared by the thresholded noise measurements: the exact tail probability of the
 noise beyond the threshold and the delta it costs (exact for Laplace noise, an upper bound
 for Gaussian noise), and measurements whose input distances are
-triples ``(l0, lp, linf)``. Each module has a ``.tex`` lemma beside it."""
+triples ``(l0, lp, linf)``, and the argument checks and release function of the
+threshold measurements. Each module has a ``.tex`` lemma beside it."""
 
 from .gaussian_tail import gaussian_tail_bound, gaussian_threshold_delta
 from .threshold_delta import laplace_tail_enclosure, threshold_delta
+from .threshold_release import threshold_arguments, threshold_function
 from .triple_measurement import TripleMeasurement, exact_triple
 
 __all__ = [
@@ -14,4 +16,6 @@ __all__ = [
     "threshold_delta",
     "gaussian_tail_bound",
     "gaussian_threshold_delta",
+    "threshold_arguments",
+    "threshold_function",
 ]

@@ -18,24 +18,23 @@ import math
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain
-from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
-from certdp.core.map_domain import MapDomain
+from certdp.core.errors import FailedMapError, MakeMeasurementError, shown
 from certdp.core.measures import (
     ApproximateDivergence,
     ZeroConcentratedDivergence,
     approximate,
     zero_concentrated_divergence,
 )
-from certdp.core.metrics import AbsoluteDistance, Metric
 from certdp.core.partial import partial_constructor
-from certdp.core.partition_metrics import L0PInfDistance
 from certdp.core.transformation import Measurement
-from certdp.core.types import CarrierType
-from certdp.measurements._laplace import exact_scale, integer_grid
-from certdp.measurements._threshold import TripleMeasurement, gaussian_threshold_delta
+from certdp.measurements._threshold import (
+    TripleMeasurement,
+    gaussian_threshold_delta,
+    threshold_arguments,
+    threshold_function,
+)
 from certdp.numeric import round_rational
-from certdp.samplers import discrete_gaussian_sampler, entropy_source
+from certdp.samplers import discrete_gaussian_sampler
 
 __all__ = ["make_gaussian_threshold", "then_gaussian_threshold"]
 
@@ -95,51 +94,13 @@ def make_gaussian_threshold(
             f"supported), got {shown(MO)}",
             parameter="MO",
         )
-    values = input_domain.value_domain if isinstance(input_domain, MapDomain) else None
-    if type(values) is not AtomDomain or not values.T.is_integer:  # label: domain-check
-        raise MakeMeasurementError(
-            "must be map_domain(key_domain, atom_domain(T=<integer type>)) (float values are "
-            f"not supported yet), got {shown(input_domain)}",
-            parameter="input_domain",
-        )
-    T = values.T
-    inner = input_metric.inner if isinstance(input_metric, L0PInfDistance) else None
-    if (
-        type(inner) is not AbsoluteDistance
-        or input_metric.p != 2
-        or not isinstance(inner.T, CarrierType)
-        or not (inner.T == T or inner.T.is_float)
-    ):  # label: metric-check
-        error = MakeMeasurementError if isinstance(input_metric, Metric) else None
-        raise (error or type_mismatch(MakeMeasurementError))(
-            f"must be l02inf_distance(absolute_distance(T={T})) (or of a float type), "
-            f"got {shown(input_metric)}",
-            parameter="input_metric",
-        )
-    scale = exact_scale(scale)  # label: scale-check
-    if not integer_grid(k):  # label: k-check
-        raise MakeMeasurementError(
-            f"is only valid for domains over floats (None or 0 here), got {shown(k)}",
-            parameter="k",
-        )
-    if type(threshold) is not int or not T.min <= threshold <= T.max:  # label: threshold-check
-        raise MakeMeasurementError(
-            f"must be an integer of {T}, got {shown(threshold)}", parameter="threshold"
-        )
+    T, scale = threshold_arguments(  # label: arguments
+        input_domain, input_metric, scale, threshold, k, p=2
+    )
     noise = discrete_gaussian_sampler(scale)  # label: sampler
-    lower, upper = T.min, T.max
-
-    def function(x: dict) -> dict:
-        released = {}
-        for key in sorted(x):  # label: key-order
-            noisy = x[key] + noise(entropy_source())  # label: noisy
-            if (noisy >= threshold) if threshold >= 0 else (noisy <= threshold):  # label: test
-                released[key] = min(max(noisy, lower), upper)  # label: saturate
-        return released
-
     return TripleMeasurement(
         input_domain=input_domain,
-        function=function,
+        function=threshold_function(noise, threshold, T),  # label: function
         input_metric=input_metric,
         output_measure=approximate(zero_concentrated_divergence()),  # label: output-measure
         privacy_map=gaussian_threshold_map(scale, threshold),  # label: privacy-map

@@ -31,7 +31,8 @@ from fractions import Fraction
 import z3
 
 from certdp.contracts.obligation import Obligation
-from certdp.contracts.smt_code import Scope, exact, traced
+from certdp.contracts.smt_code import Scope, exact
+from certdp.measurements._threshold.threshold_smt import threshold_cases
 
 __all__ = ["SCALES", "THRESHOLDS", "D_INS", "KEYS", "pair_variables", "code_instance"]
 
@@ -117,36 +118,16 @@ def code_instance(scale, threshold, built_of=built_map) -> Obligation:
     tests)."""
 
     def violation():
-        built = built_of(scale, threshold)
-        cases = []
-        for d_in in D_INS:
-            try:
-                value, records = traced(lambda d=d_in: built.map(d), ("threshold_delta",))
-            except Exception:  # the map refuses this distance (allowed by the theorem)
-                continue
-            calls = [arguments for name, arguments, _, _ in records if name == "threshold_delta"]
-            keys = pair_variables()
-            formula = z3.And(
-                close(keys, d_in),
-                violation_formula(keys, scale, threshold, value, calls[-1] if calls else None),
-            )
-            example = {"scale": scale, "threshold": threshold, "d_in": repr(d_in),
-                       "map": repr(value)}  # fmt: skip
-
-            def decode(model, keys=keys, example=example):
-                shown = dict(example)
-                for index, key in enumerate(keys):
-                    on_x = z3.is_true(model.eval(key["on_x"], model_completion=True))
-                    on_y = z3.is_true(model.eval(key["on_y"], model_completion=True))
-                    shown[f"key {index}"] = (
-                        (str(model.eval(key["x"], model_completion=True)) if on_x else "absent")
-                        + " / "
-                        + (str(model.eval(key["y"], model_completion=True)) if on_y else "absent")
-                    )
-                return shown
-
-            cases.append((formula, decode))
-        return cases
+        return threshold_cases(
+            built_of(scale, threshold),
+            D_INS,
+            "threshold_delta",
+            pair_variables,
+            close,
+            violation_formula,
+            scale,
+            threshold,
+        )
 
     return Obligation(
         constructor=_NAME,

@@ -1,51 +1,11 @@
 """Contract of ``make_cast_default``: the theorem of make_cast_default.tex, executable.
 
-Preconditions (ids as in the proof), and the stability bound ``d_out = d_in``.
+Preconditions (ids as in the proof), and the stability bound ``d_out = d_in``; the contract is
+the one shared by the casts (_cast/cast_contract.py).
 """
 
-from hypothesis import strategies as st
-
-from certdp.contracts.common import (
-    INPUT_DOMAIN_VECTOR_OF_ATOMS,
-    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
-    dataset_metrics,
-    optional_sizes,
-)
-from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.domains import atom_domain, vector_domain
-from certdp.core.errors import DPError
-from certdp.core.types import carrier
+from certdp.transformations._cast.cast_contract import cast_contract
 
 from .make_cast_default import make_cast_default
 
-TYPES = ["i8", "i32", "i64", "u8", "u32", "u64", "f32", "f64", "bool", "String"]
-
-
-def _toa_ok(a) -> bool:
-    try:
-        carrier(a.TOA)
-    except DPError:
-        return False
-    return True
-
-
-@st.composite
-def arguments(draw):
-    T = draw(st.sampled_from(TYPES))
-    return {
-        "input_domain": vector_domain(atom_domain(T=T), size=draw(optional_sizes(6))),
-        "input_metric": draw(dataset_metrics()),
-        "TOA": draw(st.sampled_from(TYPES)),
-    }
-
-
-CONTRACT = TransformationContract(
-    constructor=make_cast_default,
-    preconditions=[
-        INPUT_DOMAIN_VECTOR_OF_ATOMS,
-        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
-        Precondition("toa-carrier", _toa_ok, "TOA must name a carrier type", parameter="TOA"),
-    ],
-    bound=D_IN,
-    arguments=arguments,
-)
+CONTRACT = cast_contract(make_cast_default)

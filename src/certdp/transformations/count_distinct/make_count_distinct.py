@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from certdp.contracts import certified
 from certdp.core.domains import atom_domain
-from certdp.core.errors import ArithmeticOverflowError, DPError, MakeTransformationError, shown
 from certdp.core.metrics import absolute_distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
-from certdp.core.types import carrier
-from certdp.numeric import inf_cast
 from certdp.transformations._counting import hashable_records, largest_count, records
+from certdp.transformations._counting.count_type import count_map, count_type
 from certdp.transformations._dataset import dataset_input
 
 __all__ = ["make_count_distinct", "then_count_distinct"]
@@ -30,27 +28,12 @@ def make_count_distinct(input_domain, input_metric, TO="int") -> Transformation:
     count ``TO`` holds exactly; stability ``d_in -> d_in``."""
     dataset_input(input_domain, input_metric)  # label: dataset-input
     hashable_records(input_domain.element_domain)  # label: hashable
-    try:
-        TO = carrier(TO)  # label: output-type
-    except DPError as error:
-        raise MakeTransformationError(str(error), parameter="TO") from None
-    if not TO.is_numeric:  # label: output-type-numeric
-        raise MakeTransformationError(f"must be a numeric type, not {TO}", parameter="TO")
+    TO = count_type(TO)  # label: output-type
     cap = largest_count(TO)  # label: cap
     convert = int if TO.is_integer else float
 
     def function(data):
         return convert(min(len(set(records(data))), cap))  # label: function
-
-    def stability_map(d_in):
-        if TO.is_float:
-            return inf_cast(d_in, TO.name)  # label: map-float
-        if d_in > TO.max:  # label: map-int-checked
-            raise ArithmeticOverflowError(
-                f"{shown(d_in)} is not a value of {TO}, the type of the output distance",
-                parameter="d_in",
-            )
-        return d_in  # label: map-int
 
     return Transformation(
         input_domain=input_domain,
@@ -58,7 +41,7 @@ def make_count_distinct(input_domain, input_metric, TO="int") -> Transformation:
         function=function,
         input_metric=input_metric,
         output_metric=absolute_distance(TO),  # label: output-metric
-        stability_map=stability_map,
+        stability_map=count_map(TO),  # label: map
     )
 
 

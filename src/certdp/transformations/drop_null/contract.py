@@ -1,56 +1,12 @@
 """Contract of ``make_drop_null``: the theorem of make_drop_null.tex, executable.
 
 Preconditions (ids as in the proof), and the stability bound ``d_out = d_in``.  The arguments
-drawn cover float atom domains (NaN the null) and option domains (None the null).
+drawn cover float atom domains (NaN the null) and option domains (None the null); the contract
+is the one shared with the other null test (_dataset/nullable_contract.py).
 """
 
-from hypothesis import strategies as st
-
-from certdp.contracts.common import (
-    INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
-    dataset_metrics,
-    optional_sizes,
-)
-from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
-from certdp.core.option_domain import OptionDomain, option_domain
+from certdp.transformations._dataset.nullable_contract import nullable_contract
 
 from .make_drop_null import make_drop_null
 
-
-def _nullable(a) -> bool:
-    if not isinstance(a.input_domain, VectorDomain):
-        return False
-    element = a.input_domain.element_domain
-    return type(element) is OptionDomain or (type(element) is AtomDomain and element.T.is_float)
-
-
-@st.composite
-def arguments(draw):
-    kind = draw(st.sampled_from(["f32", "f64", "option"]))
-    if kind == "option":
-        T = draw(st.sampled_from(["i32", "f64", "String", "bool"]))
-        element = option_domain(atom_domain(T=T))
-    else:
-        element = atom_domain(T=kind, nan=draw(st.booleans()))
-    return {
-        "input_domain": vector_domain(element, size=draw(optional_sizes(6))),
-        "input_metric": draw(dataset_metrics()),
-    }
-
-
-CONTRACT = TransformationContract(
-    constructor=make_drop_null,
-    preconditions=[
-        Precondition(
-            "input-domain-vector-of-nullable",
-            _nullable,
-            "input_domain must be vector_domain(atom_domain(T=<float type>)) or "
-            "vector_domain(option_domain(...))",
-            parameter="input_domain",
-        ),
-        INPUT_METRIC_SYMMETRIC_OR_INSERT_DELETE,
-    ],
-    bound=D_IN,
-    arguments=arguments,
-)
+CONTRACT = nullable_contract(make_drop_null)

@@ -19,9 +19,9 @@ import re
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.domains import AtomDomain, Domain, VectorDomain, atom_domain
-from certdp.core.errors import MakeTransformationError, shown, type_mismatch
-from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance, absolute_distance
+from certdp.core.domains import atom_domain
+from certdp.core.errors import MakeTransformationError, shown
+from certdp.core.metrics import absolute_distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.numeric import (
@@ -43,6 +43,7 @@ from certdp.transformations._summation.float_summation import (
     sum_error,
     sum_relaxation,
 )
+from certdp.transformations._summation.sized_floats import sized_float_domain
 
 __all__ = ["make_sum_of_squared_deviations", "then_sum_of_squared_deviations"]
 
@@ -52,49 +53,7 @@ def sized_float_arguments(input_domain, input_metric, S):
     """``(summation, lower, upper, size)`` of a sized vector domain of bounded floats under the
     symmetric or insert-delete distance, with the strategy ``S`` (``"...<T>"`` takes the
     domain's type); raises a typed error naming the parameter otherwise."""
-    if not isinstance(input_domain, VectorDomain) or not isinstance(  # label: domain-check
-        input_domain.element_domain, AtomDomain
-    ):
-        error = (
-            MakeTransformationError
-            if isinstance(input_domain, Domain)
-            else type_mismatch(MakeTransformationError)
-        )
-        raise error(
-            f"must be vector_domain(atom_domain(bounds=...), size=...), got {shown(input_domain)}",
-            parameter="input_domain",
-        )
-    element_domain = input_domain.element_domain
-    if not element_domain.T.is_float:  # label: float-check
-        raise MakeTransformationError(
-            f"elements must be floats (f32 or f64), not {element_domain.T}",
-            parameter="input_domain",
-        )
-    if element_domain.bounds is None:  # label: bounds-check
-        raise MakeTransformationError(
-            "must be bounded: build atom_domain(bounds=(lower, upper)) or clamp the data "
-            "first with then_clamp(bounds)",
-            parameter="input_domain",
-        )
-    size = input_domain.size
-    if size is None:  # label: size-known
-        raise MakeTransformationError(
-            "the dataset size must be known: give vector_domain(..., size=n) or resize the "
-            "data first with then_resize(size, constant)",
-            parameter="input_domain",
-        )
-    if size == 0:  # label: size-positive
-        raise MakeTransformationError("the dataset size must be positive", parameter="input_domain")
-    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
-        error = (
-            MakeTransformationError
-            if isinstance(input_metric, Metric)
-            else type_mismatch(MakeTransformationError)
-        )
-        raise error(  # label: metric-check
-            f"must be symmetric_distance() or insert_delete_distance(), got {shown(input_metric)}",
-            parameter="input_metric",
-        )
+    element_domain, size = sized_float_domain(input_domain, input_metric)  # label: sized-domain
     T = element_domain.T.name
     if isinstance(S, str):
         S = re.sub(r"<\s*T\s*>", f"<{T}>", S)  # label: strategy-type
