@@ -130,7 +130,8 @@ def draw_by_whole_gap(
     ``w_p = floor((top - values[alive[p]]) / scale)``: inversion of a lazily refined uniform
     against certified bounds of the bucket weights, then a uniform member of the bucket."""
     precision = 64  # label: inv-start
-    drawn = source.bits(precision)  # the first `precision` bits of a uniform U in [0, 1)
+    # the first `precision` bits of a uniform U in [0, 1)
+    drawn = source.bits(precision)  # label: inv-draw
     while True:
         if precision not in layouts:
             layouts[precision] = whole_gap_layout(values, alive, top, scale, precision)
@@ -182,9 +183,9 @@ def peeled_selection(
 
 
 def exact_score(value, parameter: str) -> tuple[int, int]:
-    """``(numerator, denominator)`` with ``denominator >= 1`` of the exact value of a finite
-    int, float or Fraction (NumPy integer and float16/32/64 scalars included); a typed error
-    naming ``parameter`` for anything else."""
+    """``(numerator, denominator)``, Python ints with ``denominator >= 1``, of the exact value
+    of a finite int, float or Fraction (NumPy integer and float16/32/64 scalars, and NumPy
+    integer fields of a Fraction, included); a typed error naming ``parameter`` otherwise."""
     if isinstance(value, np.integer):  # label: np-int
         value = int(value)
     elif type(value) in (np.float16, np.float32, np.float64):
@@ -195,8 +196,17 @@ def exact_score(value, parameter: str) -> tuple[int, int]:
         if not math.isfinite(value):  # label: finite
             raise FailedFunctionError(f"must be finite, got {shown(value)}", parameter=parameter)
         return value.as_integer_ratio()  # the exact value  # label: float-exact
-    if type(value) is Fraction:  # label: fraction-exact
-        return value.numerator, value.denominator
+    if type(value) is Fraction:
+        # a Fraction keeps NumPy integer fields as given; their arithmetic would wrap around
+        fields = (value.numerator, value.denominator)
+        if not all(isinstance(field, (int, np.integer)) for field in fields):  # label: fields
+            kinds = " and ".join(type(field).__name__ for field in fields)
+            raise FailedFunctionError(
+                f"must be a Fraction of integers, got one with fields of types {kinds}",
+                parameter=parameter,
+            )
+        exact = Fraction(int(fields[0]), int(fields[1]))  # Python ints  # label: fraction-exact
+        return exact.numerator, exact.denominator
     raise FailedFunctionError(
         f"must be an int, a finite float or a Fraction, got {shown(value)}", parameter=parameter
     )
