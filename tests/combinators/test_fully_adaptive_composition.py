@@ -258,11 +258,29 @@ def test_contract_holds():
     assert CONTRACT.verify().examples > 0
 
 
+def test_contract_refutes_a_renyi_accounting_that_keeps_the_largest_curve(monkeypatch):
+    """Only the Rényi branch: the reported curve is the largest part at each order."""
+
+    original = odometer_module.OdometerQueryable.privacy_loss
+
+    def largest(self, d_in):
+        if self.output_measure != dp.renyi_divergence():
+            return original(self, d_in)
+        curves = [q.map(d_in) for q, _ in self._charged]
+        return lambda alpha: max((c(alpha) for c in curves), default=0.0)
+
+    monkeypatch.setattr(odometer_module.OdometerQueryable, "privacy_loss", largest)
+    with no_shrinking(), pytest.raises(ContractError, match="exact sum rounded up"):
+        CONTRACT.verify()
+
+
 def test_contract_refutes_an_accounting_that_keeps_the_largest_loss():
     def largest(queryable, d_in):
         losses = [q.map(d_in) for q, _ in queryable._charged]
         if not losses:
             return queryable.privacy_loss(d_in)
+        if callable(losses[0]):  # Rényi curves: the largest part at each order
+            return lambda alpha: max(curve(alpha) for curve in losses)
         return max(losses) if not isinstance(losses[0], tuple) else tuple(map(max, zip(*losses)))
 
     with no_shrinking(), pytest.raises(ContractError, match="exact sum rounded up"):

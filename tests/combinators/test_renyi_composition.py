@@ -223,13 +223,18 @@ def test_compositors_that_opendp_refuses_stay_refused():
 # --- referee ref-rdp (session 11): findings 3, 4 and the odometer ---------------------------
 
 
-def test_fully_adaptive_composition_refuses_renyi_deliberately():
+def test_fully_adaptive_composition_over_renyi_gives_opendps_number():
     """OpenDP 0.16.0's make_fully_adaptive_composition under renyi_divergence() builds an
     odometer (privacy_loss(1.0)(2.0) = 2.0 for one child with curve alpha -> alpha * d_in);
-    certdp refuses, typed, on purpose (docs/guide/renyi.rst: no proof of the plain sum as an
-    odometer of fully adaptive Rényi curves)."""
+    certdp now does too (session 12: the accounting is the order-by-order sum, and its meaning
+    the Rényi filter at each fixed order, make_fully_adaptive_composition.tex); the filter over
+    it stays refused, typed (OpenDP aborts the process there)."""
+    odometer = dp.c.make_fully_adaptive_composition(*ATOM, dp.renyi_divergence())
+    queryable = odometer(0.0)
+    queryable(user(lambda d_in: lambda alpha: alpha * d_in))
+    assert queryable.privacy_loss(1.0)(2.0) == 2.0
     with pytest.raises(MakeMeasurementError, match="RenyiDivergence"):
-        dp.c.make_fully_adaptive_composition(*ATOM, dp.renyi_divergence())
+        dp.c.make_privacy_filter(odometer, d_in=1.0, d_out=lambda alpha: alpha)
 
 
 def test_composition_error_names_the_failing_part():

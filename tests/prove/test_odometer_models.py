@@ -89,15 +89,15 @@ def test_a_filter_that_charges_after_the_release_is_refused_nothing_is_refuted(t
         ODOMETER: [
             ("                self._spent = after  # label: charge-spent\n", ""),
             ("            self._charged.append((query, loss))  # label: charge\n", ""),
-            (
-                '            return _typed(function, data, FailedFunctionError, "function")'
+            (  # the release sits inside the sequential block (16 spaces)
+                '                return _typed(function, data, FailedFunctionError, "function")'
                 "  # label: release\n",
-                '            answer = _typed(function, data, FailedFunctionError, "function")\n'
-                "            with self._lock:\n"
-                "                if self._budget is not None:\n"
-                "                    self._spent = after\n"
-                "                self._charged.append((query, loss))\n"
-                "            return answer\n",
+                '                answer = _typed(function, data, FailedFunctionError, "function")\n'
+                "                with self._lock:\n"
+                "                    if self._budget is not None:\n"
+                "                        self._spent = after\n"
+                "                    self._charged.append((query, loss))\n"
+                "                return answer\n",
             ),
         ]
     }
@@ -207,11 +207,8 @@ def test_the_real_child_guard_is_proved():
         ("if not live[0]:  # label: sequential-guard", "if False:  # label: sequential-guard"),
         # the query's function never ends for its children
         ("live[0] = False  # label: sequential-end", "live[0] = True  # label: sequential-end"),
-        # no guard is installed around the query's function
-        (
-            "hooks = (*hooks, _answering_while(live, number))  # label: sequential-hook",
-            "hooks = hooks  # label: sequential-hook",
-        ),
+        # no guard is installed around the query's function (a guard that never refuses)
+        ("guard = _answering_while(live, number)", "guard = lambda: None"),
         # the guard is installed under every measure (MaxDivergence children stop answering)
         (
             "if self._pair and _is_approximate_zcdp(measure):  # label: sequential-measure",
@@ -223,4 +220,49 @@ def test_the_real_child_guard_is_proved():
 def test_an_unsound_child_guard_in_the_code_is_refuted(tmp_path, old, new):
     edit = {"combinators/_odometer/odometer.py": [(old, new)]}
     summary = prove_edited(tmp_path, "make_privacy_filter", edit, select="child guard")
+    assert summary["status"] == "counterexample", summary
+
+
+@pytest.mark.parametrize(
+    "relative, old, new",
+    [
+        # the guard is kept only by queryables made in the query's own thread (the old gap)
+        (
+            "combinators/_odometer/odometer.py",
+            "everywhere = guarded_everywhere(guard)  # label: sequential-everywhere",
+            "everywhere = contextlib.nullcontext()  # label: sequential-everywhere",
+        ),
+        # a queryable keeps only its own thread's hooks, not the process-wide ones
+        ("core/queryable.py", "return (*here, *extra)  # label: current", "return here"),
+    ],
+    ids=["not-everywhere", "thread-local-only"],
+)
+def test_a_child_guard_missing_other_threads_is_refuted(tmp_path, relative, old, new):
+    summary = prove_edited(tmp_path, "make_privacy_filter", {relative: [(old, new)]}, "child guard")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_the_real_renyi_odometer_is_proved():
+    for kind in ("code", "model"):
+        assert solve(odometer_model.renyi_instance(kind), 120)["status"] == "proved"
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "return RenyiCurve(curves[:2])  # label: renyi-total",  # parts past the second dropped
+        "return RenyiCurve(curves[-1:])  # label: renyi-total",  # only the latest query
+        "return RenyiCurve([max(curves, key=lambda c: c(2.0))])  # label: renyi-total",  # max
+    ],
+    ids=["first-two", "latest-only", "largest-at-2"],
+)
+def test_an_unsound_renyi_odometer_is_refuted(tmp_path, new):
+    edit = {
+        "combinators/_odometer/odometer.py": [
+            ("return RenyiCurve(curves)  # label: renyi-total", new)
+        ]
+    }
+    summary = prove_edited(
+        tmp_path, "make_fully_adaptive_composition", edit, select="odometer (RenyiDivergence)"
+    )
     assert summary["status"] == "counterexample", summary

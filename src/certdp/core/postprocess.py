@@ -78,8 +78,8 @@ _ALIASES = {"int": "i32", "float": "f64", "str": "String"}
 def output_shape(TO: str):
     """The parsed form of the output type name ``TO``: a scalar name, ``"ExtrinsicObject"``,
     ``("Vec", T)``, ``("HashMap", K, V)`` or ``("tuple", T1, ..., Tn)`` for scalar ``T``s
-    (``Tuple<T1, ..., Tn>`` or ``(T1, ..., Tn)``; a vector's ``T`` and a map's ``V`` may also be
-    ``ExtrinsicObject``), or ``("Option", S)`` for any of those ``S``
+    (``Tuple<T1, ..., Tn>`` or ``(T1, ..., Tn)``; a vector's ``T``, a map's ``V`` and a tuple's
+    items may also be ``ExtrinsicObject``), or ``("Option", S)`` for any of those ``S``
     but an Option; ``int``, ``float`` and ``str`` stand for ``i32``, ``f64`` and ``String``.  A
     typed error naming ``TO`` for any other name."""
     shape = _shape(TO.replace(" ", ""), optional=True)  # label: shape-name
@@ -88,7 +88,8 @@ def output_shape(TO: str):
             f"must name an output type certdp converts to: one of {', '.join(_SCALARS)} (or "
             "int, float, str), ExtrinsicObject, Vec<T>, HashMap<K, V> (T, V also "
             "ExtrinsicObject), a tuple (T1, ..., Tn) or "
-            f"Tuple<T1, ..., Tn> of them, or Option<...> of any of these, got {TO!r}",
+            f"Tuple<T1, ..., Tn> of them (or ExtrinsicObject), or Option<...> of any of these, "
+            f"got {TO!r}",
             parameter="TO",
         )
     return shape
@@ -123,7 +124,7 @@ def _shape(name: str, optional: bool):
             if len(inner) == (2 if outer == "HashMap" else 1) and None not in inner:
                 return (outer, *inner)
     if name.startswith("(") and name.endswith(")"):  # label: shape-tuple
-        inner = tuple(_scalar(item) for item in name[1:-1].split(","))
+        inner = tuple(_item(item) for item in name[1:-1].split(","))
         if len(inner) >= 2 and None not in inner:
             return ("tuple", *inner)
     return None

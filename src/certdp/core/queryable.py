@@ -10,7 +10,9 @@ changed before raising stays changed: a transition that charges before it releas
 refunded by an exception. A queryable created while :func:`guarded` hooks are active (in the same
 thread) keeps them and runs each before every query it answers, and the queryables its own
 transition creates inherit them: a hook that raises refuses the query before the transition runs,
-and a hook may return a callable that is called when the transition ends (however it ends).
+and a hook may return a callable that is called when the transition ends (however it ends). A
+hook installed with :func:`guarded_everywhere` is kept the same way by every queryable created
+while its block runs, in ANY thread of the process (threads the block starts included).
 """
 
 from __future__ import annotations
@@ -23,7 +25,15 @@ import threading
 from .errors import DPError, FailedFunctionError
 from .features import assert_features
 
-__all__ = ["Queryable", "new_queryable", "guarded", "start_hooks", "end_all"]
+__all__ = [
+    "Queryable",
+    "new_queryable",
+    "guarded",
+    "guarded_everywhere",
+    "current_hooks",
+    "start_hooks",
+    "end_all",
+]
 
 
 # proof: begin queryable
@@ -41,6 +51,38 @@ def guarded(hook):
         yield
     finally:
         _HOOKS.reset(token)  # label: pop
+
+
+#: The hooks every queryable created now, in any thread, keeps (read and written under
+#: ``_EVERYWHERE_LOCK`` only).
+_EVERYWHERE: list = []
+_EVERYWHERE_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def guarded_everywhere(hook):
+    """While the block runs, every queryable created in ANY thread of the process (and, through
+    their transitions, every queryable those create) keeps ``hook`` as :func:`guarded` does."""
+    with _EVERYWHERE_LOCK:
+        _EVERYWHERE.append(hook)  # label: everywhere-push
+    try:
+        yield
+    finally:
+        with _EVERYWHERE_LOCK:
+            for index, kept in enumerate(_EVERYWHERE):
+                if kept is hook:
+                    del _EVERYWHERE[index]  # label: everywhere-pop
+                    break
+
+
+def current_hooks() -> tuple:
+    """The hooks a queryable created now keeps: this thread's current hooks, then the hooks of
+    the :func:`guarded_everywhere` blocks now running that are not among them."""
+    here = _HOOKS.get()  # label: current-here
+    with _EVERYWHERE_LOCK:
+        everywhere = tuple(_EVERYWHERE)  # label: current-everywhere
+    extra = tuple(h for h in everywhere if not any(h is k for k in here))
+    return (*here, *extra)  # label: current
 
 
 def start_hooks(hooks, ends: list) -> None:
@@ -89,7 +131,7 @@ class Queryable:
         self.query_type = query_type
         self._lock = threading.Lock()  # label: lock
         self._owner = None  # the identifier of the thread running the transition, or None
-        self._hooks = _HOOKS.get()  # label: keep-hooks
+        self._hooks = current_hooks()  # label: keep-hooks
 
     def __call__(self, query):
         """Answer ``query`` (a user's query)."""

@@ -5,9 +5,9 @@ Guarantee (renyi_divergence.tex): :func:`renyi_divergence` returns the measure w
 is a curve ``alpha -> epsilon(alpha)`` bounding ``D_alpha(P || Q)`` for every order
 ``alpha > 1``; two curves are never compared (:meth:`RenyiDivergence.ordered` refuses, typed),
 so no ``check`` can pass under it.  Measurements under it come only from the user
-(``make_user_measurement``, not proven); ``make_composition`` composes them (its own proof);
-every other certdp constructor that takes a measure refuses it with a typed error (the fully
-adaptive compositor deliberately, where OpenDP 0.16 builds an odometer).
+(``make_user_measurement``, not proven); ``make_composition`` composes them and
+``make_fully_adaptive_composition`` builds an odometer over them (their own proofs); every other
+certdp constructor that takes a measure refuses it with a typed error.
 """
 
 from __future__ import annotations

@@ -875,7 +875,30 @@ def _odometer_points(quick: bool) -> list[Point]:
             )
             d_ins = numeric_d_ins("f64", quick or kind == "approx")
             found.append(Point("make_fully_adaptive_composition", code, d_ins, search=""))
+    if not quick:
+        found.append(_renyi_odometer_point())
     return found
+
+
+def _renyi_odometer_point() -> Point:
+    """A Rényi odometer (session 12) after three user measurements with Gaussian curves: its
+    ``privacy_loss`` curves are compared at several orders, as make_composition's are."""
+    space = _numeric_space("f64", False)
+    queries = ", ".join(
+        f"dp.m.make_user_measurement({space}, dp.renyi_divergence(), lambda x: x, "
+        f"lambda d: (lambda a: a * d * d / (2 * {scale!r} ** 2)))"
+        for scale in (1.0, 3.5, 0.1)
+    )
+    odometer = f"dp.c.make_fully_adaptive_composition({space}, dp.renyi_divergence())"
+    code = (
+        f"(lambda q: ([q(m) for m in [{queries}]], "
+        "type('OdometerSpent', (), {'map': staticmethod(q.privacy_loss)})())[1])"
+        f"({odometer}(0.0))"
+    )
+    return Point(
+        "make_fully_adaptive_composition", code, numeric_d_ins("f64", True), search="",
+        alphas=(1.5, 2.0, 10.0, 1e3),
+    )  # fmt: skip
 
 
 @register("make_privacy_filter", "combinator")

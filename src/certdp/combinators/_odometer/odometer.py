@@ -11,6 +11,7 @@ measurements at ``d_in`` never exceeds ``d_out``, whatever the threads, callback
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import threading
@@ -32,8 +33,10 @@ from certdp.core.errors import (
     shown,
 )
 from certdp.core.measures import ApproximateDivergence
-from certdp.core.queryable import _HOOKS, end_all, start_hooks
+from certdp.core.queryable import _HOOKS, current_hooks, end_all, guarded_everywhere, start_hooks
+from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement, validate_d_in
+from certdp.measurements._renyi import RenyiCurve
 from certdp.numeric import neg_inf_cast
 
 __all__ = ["Odometer", "OdometerQueryable", "OdometerState"]
@@ -173,7 +176,7 @@ class OdometerQueryable:
         self._charged: list = []  # (query, its loss at the budget's d_in)  # label: charged
         self._budget = budget  # label: budget
         self._spent = _exact(output_measure, [])  # label: spent-init
-        self._hooks = _HOOKS.get()  # label: keep-hooks
+        self._hooks = current_hooks()  # label: keep-hooks
         shown_space = _shown_copies(self._space)  # copies, which no check reads  # label: shown
         self.input_domain, self.input_metric, self.output_measure = shown_space
 
@@ -237,16 +240,19 @@ class OdometerQueryable:
             number = len(self._charged)  # this query's number, for messages
         data = _typed(_fresh, self._data, FailedFunctionError, "data copy")  # label: copy
         token, function = None, _caller(query, "invoke")
-        hooks, live = self._hooks, [True]
+        hooks, live, everywhere = self._hooks, [True], contextlib.nullcontext()
         if self._pair and _is_approximate_zcdp(measure):  # label: sequential-measure
-            hooks = (*hooks, _answering_while(live, number))  # label: sequential-hook
-        try:
-            token = _HOOKS.set(hooks)  # label: inherit
-            return _typed(function, data, FailedFunctionError, "function")  # label: release
-        finally:
-            live[0] = False  # label: sequential-end
-            if token is not None:
-                _HOOKS.reset(token)
+            guard = _answering_while(live, number)
+            hooks = (*hooks, guard)  # label: sequential-hook
+            everywhere = guarded_everywhere(guard)  # label: sequential-everywhere
+        with everywhere:  # label: sequential-block
+            try:
+                token = _HOOKS.set(hooks)  # label: inherit
+                return _typed(function, data, FailedFunctionError, "function")  # label: release
+            finally:
+                live[0] = False  # label: sequential-end
+                if token is not None:
+                    _HOOKS.reset(token)
 
     __call__ = invoke
 
@@ -270,6 +276,8 @@ class OdometerQueryable:
             charged = [query for query, _ in self._charged]  # label: snapshot
         maps = [_caller(query, "map") for query in charged]
         losses = [_plain(_typed(f, d_in, FailedMapError, "map")) for f in maps]  # label: loss-maps
+        if type(measure) is RenyiDivergence:  # label: loss-renyi
+            return _renyi_total(losses)
         return compose_losses(measure, losses, FailedMapError, "query")  # label: report
 
     def __repr__(self) -> str:
@@ -280,6 +288,20 @@ class OdometerQueryable:
         )
 
 
+def _renyi_total(curves) -> RenyiCurve:
+    """The curve adding ``curves`` (the charged queries' maps at one ``d_in``) order by order,
+    each sum exact and rounded up once when it is called (measurements/_renyi); a typed error
+    naming ``query`` when a map's value is not a curve."""
+    for number, curve in enumerate(curves, 1):
+        if not callable(curve):  # label: renyi-callable
+            raise FailedMapError(
+                f"under RenyiDivergence a map must return a curve (a callable alpha -> "
+                f"epsilon); charged query {number} gave a {type(curve).__name__}",
+                parameter="query",
+            )
+    return RenyiCurve(curves)  # label: renyi-total
+
+
 def _is_approximate_zcdp(measure) -> bool:
     """Whether ``measure`` is Approximate(ZeroConcentratedDivergence)."""
     from certdp.core.measures import ZeroConcentratedDivergence
@@ -288,16 +310,16 @@ def _is_approximate_zcdp(measure) -> bool:
 
 
 def _answering_while(live: list, number: int):
-    """The guard of every queryable created while query ``number``'s function runs: such a
-    queryable answers only while ``live[0]`` holds, that is until that function has returned
-    or raised (so under Approximate(zCDP) a release never keeps answering afterwards)."""
+    """The guard of every queryable created, in any thread, while query ``number``'s function
+    runs: such a queryable answers only while ``live[0]`` holds, that is until that function has
+    returned or raised (so under Approximate(zCDP) a release never keeps answering afterwards)."""
 
     def ask():
         if not live[0]:  # label: sequential-guard
             raise FailedFunctionError(
-                f"sequentiality: this queryable was created while query {number} of an "
-                "Approximate(ZeroConcentratedDivergence) odometer ran, and stopped answering "
-                "when that query's function returned",
+                f"sequentiality: this queryable was created (in some thread) while query "
+                f"{number} of an Approximate(ZeroConcentratedDivergence) odometer ran, and "
+                "stopped answering when that query's function returned",
                 parameter="query",
             )
 

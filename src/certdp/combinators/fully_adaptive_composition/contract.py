@@ -5,7 +5,9 @@ of queries whose maps state chosen losses (zero, subnormal, huge, ``+inf``, frac
 and checks after every answer that ``privacy_loss(d_in)`` is the exact sum of the answered
 queries' losses rounded up to f64 (so never below it, never NaN), that it never decreases, that
 a query on another space or measure is refused with its typed error and charges nothing, and
-that each query's function ran once, after its charge.
+that each query's function ran once, after its charge.  Under RenyiDivergence the reported loss
+is a curve: after every answer it is read at three orders and must be the exact sum of the
+answered curves' values there rounded up to f64.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from certdp.core.domains import Domain, atom_domain
 from certdp.core.errors import ContractError, DomainMismatchError, MeasureMismatchError
 from certdp.core.measures import max_divergence, zero_concentrated_divergence
 from certdp.core.metrics import Metric
+from certdp.core.renyi_divergence import RenyiDivergence, renyi_divergence
 from certdp.core.transformation import Measurement
 
 from .make_fully_adaptive_composition import make_fully_adaptive_composition
@@ -42,6 +45,57 @@ def _violation(message: str) -> ContractError:
 
 def _other_measure(measure):
     return zero_concentrated_divergence() if measure == max_divergence() else max_divergence()
+
+
+#: The orders at which the contract reads a Rényi odometer's reported curve.
+ORDERS = (1.5, 2.0, 10.0)
+
+
+def _curve(reported):
+    """``reported`` when it is a curve (callable); a violation otherwise."""
+    if not callable(reported):
+        raise _violation(f"privacy_loss under RenyiDivergence returned {reported!r}, not a curve")
+    return reported
+
+
+def _renyi_search(data, constructor, loss_of) -> list:
+    """Answer drawn Rényi queries (curves ``alpha -> loss * alpha * (i + 1)``) on a fresh
+    odometer and check the reported curve after each; the losses drawn."""
+    measure = renyi_divergence()
+    queryable = constructor(*SPACE, measure)(data.draw(st.floats(-5, 5), label="x"))
+    curves, ran = [], []
+    reported = _curve(loss_of(queryable, 1.0))
+    if any(reported(alpha) != 0.0 for alpha in ORDERS):
+        raise _violation("privacy_loss before any query is not the zero curve")
+    losses = data.draw(st.lists(losses_of(max_divergence()), max_size=5), label="losses")
+    for step, loss in enumerate(losses):
+        curve = lambda alpha, v=loss, k=step: v * alpha * (k + 1)  # noqa: E731
+        query = Measurement(
+            SPACE[0],
+            lambda x, n=step: ran.append(n) or 0.0,
+            SPACE[1],
+            measure,
+            lambda d, c=curve: c,
+        )
+        queryable(query)
+        curves.append(curve)
+        reported = _curve(loss_of(queryable, 1.0))
+        for alpha in ORDERS:
+            expected = rounded_total(max_divergence(), [c(alpha) for c in curves])
+            if reported(alpha) != expected:
+                raise _violation(
+                    f"privacy_loss(1.0)({alpha}) = {reported(alpha)!r} after losses {losses!r}, "
+                    f"the exact sum rounded up is {expected!r}"
+                )
+    if ran != list(range(len(losses))):
+        raise _violation(f"query functions ran as {ran}, not once each in order")
+    try:
+        queryable(stub(max_divergence(), 0.0))
+    except MeasureMismatchError:
+        pass
+    else:
+        raise _violation("a pure-DP query was answered by a Rényi odometer")
+    return losses
 
 
 @dataclass
@@ -59,10 +113,13 @@ class OdometerContract(Contract):
 
         @given(st.data())
         def search(data):
-            measure = data.draw(st.sampled_from(MEASURES), label="measure")
+            measure = data.draw(st.sampled_from((*MEASURES, renyi_divergence())), label="measure")
+            loss_of = map_override or (lambda q, d_in: q.privacy_loss(d_in))
+            if type(measure) is RenyiDivergence:
+                report.observe(1.0, (measure, _renyi_search(data, self.constructor, loss_of)))
+                return
             odometer = self.constructor(*SPACE, measure)
             queryable = odometer(data.draw(st.floats(-5, 5), label="x"))
-            loss_of = map_override or (lambda q, d_in: q.privacy_loss(d_in))
             losses, ran, previous = [], [], loss_of(queryable, 1.0)
             if previous != rounded_total(measure, []):
                 raise _violation(f"privacy_loss before any query is {previous!r}")
@@ -110,7 +167,7 @@ class OdometerContract(Contract):
 
 
 def _arguments():
-    return st.sampled_from(MEASURES).map(
+    return st.sampled_from((*MEASURES, renyi_divergence())).map(
         lambda measure: {
             "input_domain": SPACE[0],
             "input_metric": SPACE[1],
@@ -143,9 +200,9 @@ CONTRACT = OdometerContract(
         ),
         Precondition(
             "output-measure",
-            lambda a: a.output_measure in MEASURES,
-            "output_measure must be MaxDivergence, ZeroConcentratedDivergence or Approximate "
-            "of either",
+            lambda a: a.output_measure in MEASURES or type(a.output_measure) is RenyiDivergence,
+            "output_measure must be MaxDivergence, ZeroConcentratedDivergence, Approximate "
+            "of either, or RenyiDivergence",
             parameter="output_measure",
         ),
     ],

@@ -12,6 +12,14 @@ or is below the previous reading; and (``model``) when a reading differs, bit fo
 model of the shared lemma (``combinators/_compose``: the losses converted into a format where
 their sum is exact, added there and rounded once toward ``+inf`` into Float64; the model of
 ``composition/smt_model.py``).
+
+Rényi (``renyi``): at every pair and 40 seeded tuples each of 3, 4 and 5 losses (the instances of
+``composition/smt_model.py``), the real odometer under ``RenyiDivergence`` answers, one after
+another, queries whose maps return the order-dependent curves ``alpha -> loss * alpha * (part +
+1)``, and after each answer the curve of its own ``privacy_loss(1.0)`` is called at the orders
+1.5, 2, 10 and 1e6.  Satisfiable exactly when a value is NaN, finite while a part's value is
+``+inf``, or below the exact sum of the answered parts' values at that order (``code``), or
+differs bit for bit from the shared lemma's model of that sum (``model``).
 """
 
 from __future__ import annotations
@@ -22,7 +30,14 @@ from itertools import combinations_with_replacement
 
 import z3
 
-from certdp.combinators.composition.smt_model import composed_loss
+from certdp.combinators.composition.smt_model import (
+    RENYI_ORDERS,
+    _differs,
+    _too_small,
+    composed_loss,
+    renyi_losses,
+    renyi_part,
+)
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import F64_SAMPLES, Scope, exact
 
@@ -110,10 +125,65 @@ def instance(kind: str, pairs: bool) -> Obligation:
     )  # fmt: skip
 
 
+def code_renyi_readings(losses) -> list:
+    """The real odometer under RenyiDivergence answering queries whose curves are
+    :func:`renyi_part` of ``losses``: after each answer, for each order of
+    :data:`RENYI_ORDERS`, the answered parts' values there and its ``privacy_loss(1.0)`` curve's
+    value there."""
+    from certdp.core.domains import atom_domain
+    from certdp.core.metrics import absolute_distance
+    from certdp.core.renyi_divergence import renyi_divergence
+    from certdp.core.transformation import Measurement
+
+    from .make_fully_adaptive_composition import make_fully_adaptive_composition
+
+    space = atom_domain(T="f64", nan=False), absolute_distance(T="f64")
+    measure = renyi_divergence()
+    queryable = make_fully_adaptive_composition(*space, measure)(0.0)
+    curves, readings = [], []
+    for part, loss in enumerate(losses):
+        curve = renyi_part(loss, part)
+        queryable(Measurement(space[0], lambda x: 0.0, space[1], measure, lambda d, c=curve: c))
+        curves.append(curve)
+        reported = queryable.privacy_loss(1.0)
+        readings += [(tuple(c(a) for c in curves), reported(a)) for a in RENYI_ORDERS]
+    return readings
+
+
+def renyi_instance(kind: str, readings_of=None) -> Obligation:
+    """The real Rényi odometer's readings (or ``readings_of(losses)``) checked against the exact
+    sum (``code``) or the shared lemma's model (``model``)."""
+    check = _too_small if kind == "code" else _differs
+
+    def violation():
+        cases = []
+        for losses in renyi_losses():
+            readings = (readings_of or code_renyi_readings)(losses)
+            example = {"losses": [repr(v) for v in losses], "readings": repr(readings)}
+            for terms, value in readings:
+                cases.append((check(terms, value), lambda m, e=example: e))
+        return cases
+
+    what = (
+        "is not NaN, +inf when a part is +inf, else >= the exact sum of the parts there"
+        if kind == "code"
+        else "equals the shared lemma's model (exact sum rounded up once) bit for bit"
+    )
+    return Obligation(
+        constructor="make_fully_adaptive_composition",
+        claim=f"real odometer (RenyiDivergence) answering curves alpha -> loss * alpha * (part + "
+        f"1) at every pair and 40 tuples each of 3, 4, 5 of {len(F64_SAMPLES)} sampled f64 "
+        f"losses: privacy_loss(1.0) after each answer, at alpha in {list(RENYI_ORDERS)}, {what}",
+        format="f64", size=5, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_fully_adaptive_composition" not in names:
         return []
-    return [instance(kind, pairs) for kind in ("code", "model") for pairs in (False, True)]
+    return [instance(kind, pairs) for kind in ("code", "model") for pairs in (False, True)] + [
+        renyi_instance(kind) for kind in ("code", "model")
+    ]
 
 
 SCOPE = {
@@ -123,12 +193,15 @@ SCOPE = {
         "state the sampled losses, and its own privacy_loss is read after each answer",
         instances=f"every pair and 40 seeded triples of {len(F64_SAMPLES)} f64 losses (0, "
         "subnormals, 1, the overflow edge, MAX, +inf, seeded draws), as epsilons and as "
-        "(epsilon, delta) pairs",
+        "(epsilon, delta) pairs; under RenyiDivergence every pair and 40 seeded tuples each of "
+        "3, 4 and 5 losses as curves alpha -> loss * alpha * (part + 1), read at alpha = 1.5, "
+        "2, 10, 1e6",
         bit_precise=("each reading against the shared lemma's model, bit for bit",),
         abstractions=("each reading compared with the exact sum of the losses as exact reals",),
         assumed=(
             "the charge-before-release and locking argument under threads "
             "(combinators/_odometer/odometer.tex); the tests hammer it from 8 threads",
+            "under RenyiDivergence, orders other than the four read, and more than 5 queries",
         ),
     )
 }
@@ -140,5 +213,6 @@ MODELLED = {
         "combinators/_compose/compose.py",
         "combinators/composition/smt_model.py",
         "numeric/floats.py",
+        "measurements/_renyi/renyi_curve.py",
     ]
 }

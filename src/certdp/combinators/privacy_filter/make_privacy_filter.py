@@ -6,8 +6,9 @@ metric and a ``d_out`` of its measure (a ``delta`` at most 1 under Approximate(z
 :class:`OdometerQueryable` that refuses, before charging or running it, every measurement that
 would take the loss at ``d_in`` above ``d_out``; its map ``d_in' <= d_in -> d_out`` is valid
 for every sequence of adaptively chosen measurements under the proof's hypotheses (H1-H4):
-under Approximate(zCDP) a queryable created while a query runs stops answering when that
-query's function returns (not covered: queryables made in threads the function starts).
+under Approximate(zCDP) a queryable created in ANY thread while a query's function runs
+stops answering when that function returns (conservative: also one an unrelated thread makes
+then; not covered: one made after the function returned by work it left running).
 """
 
 from __future__ import annotations

@@ -29,11 +29,12 @@ although both exact coordinate sums with it are within the budget, or a refused 
 Child guard (``child guard``): the real filter, under ``Approximate(ZeroConcentratedDivergence)``
 and under ``MaxDivergence``, answers a query whose function builds a queryable (a child: the
 real fully adaptive odometer invoked on its data), queries the child while it runs, and returns
-it; the child is then queried again from outside (in the same thread, and from a new thread).
-Satisfiable exactly when the child did not answer while the function ran, or, under
-Approximate(zCDP), answered afterwards or refused with anything but ``FailedFunctionError``
-naming ``query`` (the guard of sequential interaction); or, under MaxDivergence (concurrent
-composition allowed), refused afterwards.
+it; the function also starts a thread that builds a second child (``new_queryable``) and queries
+it there, and joins it.  Each child is then queried again from outside (in the same thread, and
+from a new thread).  Satisfiable exactly when a child did not answer while the function ran, or,
+under Approximate(zCDP), answered afterwards or refused with anything but
+``FailedFunctionError`` naming ``query`` (the guard of sequential interaction); or, under
+MaxDivergence (concurrent composition allowed), refused afterwards.
 """
 
 from __future__ import annotations
@@ -349,13 +350,15 @@ def budget_instance(callback: bool) -> Obligation:
 
 
 def code_child_guard(pair: bool) -> tuple:
-    """``(answered inside, outcome after, outcome after from another thread)`` of a child
-    queryable released by a query of the real filter (see the module docstring); an outcome
-    is ``"answered"`` or ``(error class name, parameter)``."""
+    """``(answered inside, outcomes after, outcomes after from another thread)`` of the two
+    children released by a query of the real filter (the second built in a thread the query's
+    function starts; see the module docstring); an outcome is ``"answered"`` or ``(error class
+    name, parameter)``."""
     import threading
 
     from certdp.combinators.fully_adaptive_composition import make_fully_adaptive_composition
     from certdp.core.errors import FailedFunctionError
+    from certdp.core.queryable import new_queryable
     from certdp.core.transformation import Measurement
 
     space, measure = _space(), _measure(pair)
@@ -365,32 +368,46 @@ def code_child_guard(pair: bool) -> tuple:
     def leaf():
         return Measurement(space[0], lambda x: 0.0, space[1], measure, lambda d: small)
 
-    inside = []
+    inside, made = [], []
+
+    def ask(child, query):
+        try:
+            child(query)
+            return True
+        except FailedFunctionError:
+            return False
+
+    def in_thread():
+        child = new_queryable(lambda q: q)
+        inside.append(ask(child, 1))
+        made.append(child)
 
     def function(x):
         child = make_fully_adaptive_composition(*space, measure).invoke(x)
-        try:
-            child(leaf())
-            inside.append(True)
-        except FailedFunctionError:
-            inside.append(False)
-        return child
+        inside.append(ask(child, leaf()))
+        thread = threading.Thread(target=in_thread)
+        thread.start()
+        thread.join()
+        return (child, made[0])
 
-    child = queryable(Measurement(space[0], function, space[1], measure, lambda d: small))
+    children = queryable(Measurement(space[0], function, space[1], measure, lambda d: small))
 
-    def outcome():
-        try:
-            child(leaf())
-            return "answered"
-        except Exception as error:
-            return (type(error).__name__, getattr(error, "parameter", None))
+    def outcomes():
+        found = []
+        for child, query in zip(children, (leaf(), 1)):
+            try:
+                child(query)
+                found.append("answered")
+            except Exception as error:
+                found.append((type(error).__name__, getattr(error, "parameter", None)))
+        return tuple(found)
 
-    after = outcome()
+    after = outcomes()
     elsewhere = []
-    thread = threading.Thread(target=lambda: elsewhere.append(outcome()))
+    thread = threading.Thread(target=lambda: elsewhere.append(outcomes()))
     thread.start()
     thread.join()
-    return (inside == [True], after, elsewhere[0])
+    return (inside == [True, True], after, elsewhere[0])
 
 
 def child_guard_instance(outcome_of=None) -> Obligation:
@@ -400,7 +417,7 @@ def child_guard_instance(outcome_of=None) -> Obligation:
         cases = []
         for pair in (True, False):
             inside, after, elsewhere = (outcome_of or code_child_guard)(pair)
-            expected = ("FailedFunctionError", "query") if pair else "answered"
+            expected = (("FailedFunctionError", "query") if pair else "answered",) * 2
             bad = not inside or after != expected or elsewhere != expected
             example = {
                 "measure": "Approximate(zCDP)" if pair else "MaxDivergence",
@@ -411,9 +428,10 @@ def child_guard_instance(outcome_of=None) -> Obligation:
 
     return Obligation(
         constructor="make_privacy_filter",
-        claim="child guard: a queryable a query's function builds answers while that function "
-        "runs; afterwards (same or another thread) it refuses with FailedFunctionError(query) "
-        "under Approximate(zCDP) and keeps answering under MaxDivergence",
+        claim="child guard: a queryable a query's function builds (in its own thread, or in a "
+        "thread it starts) answers while that function runs; afterwards (same or another "
+        "thread) it refuses with FailedFunctionError(query) under Approximate(zCDP) and keeps "
+        "answering under MaxDivergence",
         format="real", size=2, violation=violation,
     )  # fmt: skip
 
@@ -438,8 +456,9 @@ SCOPE = {
         bound_to_code="the real make_privacy_filter is built over the real odometer at each "
         "instance, its own map is called, and its own queryable is invoked with queries whose "
         "maps state the sampled losses (in sequence, and from inside a query's function); and "
-        "(child guard) a query's function builds a real odometer queryable, which is queried "
-        "inside the function and afterwards (same thread, another thread)",
+        "(child guard) a query's function builds a real odometer queryable, and a thread it starts "
+        "builds a new_queryable; each is queried inside the function and afterwards (same "
+        "thread, another thread)",
         instances=f"budgets: {len(F64_SAMPLES)} f64 samples (0, subnormals, 1, MAX, +inf, seeded "
         "draws) and fractions; d_in in {0, 2^-1074, 1, 3, MAX}; loss lists: every pair and 40 "
         "seeded triples of the samples under budgets 1, 1/3, 1e300, 2^1100; under "
@@ -457,7 +476,7 @@ SCOPE = {
         ),
         assumed=(
             "the filter theorems (a property of the distributions of the interaction; "
-            "make_privacy_filter.tex); threads beyond the callback instances",
+            "make_privacy_filter.tex); threads beyond the callback and child-guard instances",
         ),
     )
 }
@@ -468,5 +487,6 @@ MODELLED = {
         "combinators/_odometer/odometer.py",
         "combinators/_compose/compose.py",
         "numeric/floats.py",
+        "core/queryable.py",
     ]
 }
