@@ -120,3 +120,33 @@ def test_no_untyped_error_under_a_racing_mutator_thread():
         stop.set()
         writer.join()
         sys.setswitchinterval(interval)
+
+
+@pytest.mark.parametrize("field", [5, b"x", None])
+@pytest.mark.parametrize("shorten", [False, True])
+def test_a_non_text_written_before_the_transpose_is_refused_typed(field, shorten):
+    """make_create_dataframe.tex, 'A record changed by another thread': a writer that puts a
+    non-text into a record after admission (with or without shortening another, which takes
+    the snapshot path) gets a typed FailedFunctionError naming data, never a non-member frame."""
+    t = dp.t.make_create_dataframe(["a", "b"])
+    data = [["1", "2"], ["3", "4"]]
+
+    def writer():
+        if shorten:
+            data[0].pop()
+        data[1][0] = field
+
+    with pytest.raises(dp.FailedFunctionError) as caught:
+        _run_with_action_at(lambda: t(data), "transpose", writer)
+    assert caught.value.parameter == "data" and "not a str" in str(caught.value)
+
+
+def test_a_str_subclass_field_is_refused_by_the_direct_function():
+    class Text(str):
+        pass
+
+    t = dp.t.make_create_dataframe(["a"])
+    with pytest.raises(dp.FailedFunctionError):
+        t.function([["1"], [Text("2")]])
+    frame = t.function([["1"], ["2"]])
+    assert t.output_domain.member(frame)

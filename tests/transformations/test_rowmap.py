@@ -95,3 +95,28 @@ def test_both_casts_from_text_use_the_one_shared_table(make):
         dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance(), TOA="i64"
     )
     assert plain.function.__code__ is not t.function.__code__  # other input types: the row map
+
+
+# Lemma [text table] (a)-(c): value for value and type for type against the row map; a NaN
+# image makes the function the row map itself (each position its own NaN object); otherwise
+# equal texts may share one object, which no comparison by == or by hash can see.
+@pytest.mark.parametrize("TOA", ["f64", "f32"])
+def test_text_table_agrees_with_the_row_map_and_never_shares_a_nan(TOA):
+    dp.enable_features("contrib")  # the casts are outdated until the lead re-vets them
+    domain = dp.vector_domain(dp.atom_domain(T="String"))
+    t = dp.t.make_cast_default(domain, dp.symmetric_distance(), TOA=TOA)
+    cells = dict(zip(t.function.__code__.co_freevars, t.function.__closure__))
+    rows = cells["rows"].cell_contents
+    for x in (["1.5", "1.5", "-0.0", "x", "1.5"], ["nan", "2", "nan", "NaN", "2"]):
+        tabled, plain = t.function(list(x)), rows.function(list(x))
+        assert [type(v) for v in tabled] == [type(v) for v in plain]
+        assert [math.copysign(1, v) for v in tabled] == [math.copysign(1, v) for v in plain]
+        assert [repr(v) for v in tabled] == [repr(v) for v in plain]
+        assert (tabled == tabled[::-1]) == (plain == plain[::-1])
+        assert len(set(tabled)) == len(set(plain)) and tabled.count(tabled[0]) == plain.count(
+            plain[0]
+        )
+    nans = t.function(["nan", "nan", "nan"])
+    assert len({id(v) for v in nans}) == 3  # as the row map: one object per position
+    shared = t.function(["1.5", "1.5"])
+    assert shared == [1.5, 1.5] and len(set(shared)) == 1

@@ -162,6 +162,8 @@ class VectorDomain(Domain):
             data = snapshot(value)  # label: vector-snapshot
             if isinstance(data, str):
                 raise refuse(self, f"type: {data}")
+            if type(data) is list and data is value:  # the caller's list: read it once, here
+                data = list(data)  # label: vector-copy
         if self.size is not None and len(data) != self.size:  # label: vector-size
             raise refuse(self, f"size: the length is not {self.size}")
         if isinstance(self.element_domain, AtomDomain):

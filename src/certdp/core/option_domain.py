@@ -38,10 +38,11 @@ class OptionDomain(Domain):
 
     def admit_each(self, values) -> list:
         """``[self.admit(v) for v in values]``: for an integer element domain, C loops over one
-        copy when every element is ``None`` or an exact ``int`` inside the span."""
+        copy when every element is ``None`` or an exact ``int`` inside the span (only for this
+        class: a subclass may override ``admit``, which the loops would not call)."""
         span = self._span
         kind = type(values)
-        if span is None or not (kind is list or kind is tuple):
+        if type(self) is not OptionDomain or span is None or not (kind is list or kind is tuple):
             return [self.admit(value) for value in values]  # label: each-other
         values = list(values)  # label: each-copy
         present = list(compress(values, map(is_not, values, repeat(None))))  # label: each-present

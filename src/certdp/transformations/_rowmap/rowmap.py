@@ -57,8 +57,9 @@ def make_row_by_row(input_domain, output_element_domain, input_metric, row) -> T
 # proof: begin text-table
 def with_text_table(rows, row) -> Transformation:
     """``rows`` (built by ``make_row_by_row`` with the row function ``row``) with a function that
-    gives the same list on one copy of its argument, running ``row`` once per distinct exact
-    ``str`` when every element is one."""
+    gives an equal list on one copy of its argument (equal element by element, shared objects
+    for equal texts; never a shared NaN), running ``row`` once per distinct exact ``str`` when
+    every element is one."""
 
     def tabled(data):
         """``rows.function`` of one copy of ``data``, with ``row`` run once per distinct text."""
@@ -69,6 +70,8 @@ def with_text_table(rows, row) -> Transformation:
         if not all(map(is_, map(type, data), repeat(str))):
             return rows.function(data)  # label: tabled-mixed
         table = {text: row(text) for text in set(data)}  # label: table
+        if any(type(image) is float and image != image for image in table.values()):
+            return rows.function(data)  # label: tabled-nan
         return list(map(table.__getitem__, data))  # label: tabled
 
     return Transformation(  # label: tabled-transformation

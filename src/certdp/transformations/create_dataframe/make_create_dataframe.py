@@ -10,11 +10,19 @@ the symmetric distance (core/dataframe_domain.tex, transformations/_rowmap/rowma
 from __future__ import annotations
 
 import gc
+from itertools import repeat
+from operator import is_
 
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain, reason
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
-from certdp.core.errors import DPError, MakeTransformationError, shown, type_mismatch
+from certdp.core.errors import (
+    DPError,
+    FailedFunctionError,
+    MakeTransformationError,
+    shown,
+    type_mismatch,
+)
 from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier, infer_type
@@ -102,10 +110,17 @@ def make_create_dataframe(col_names, K=None) -> Transformation:
         gc.disable()  # a million new tuples would start a full collection again and again
         try:
             records = list(data)  # label: records-copy
-            return frame_of_records(records, K, names)  # label: function
+            frame = frame_of_records(records, K, names)  # label: function
         finally:
             if collecting:
                 gc.enable()  # label: gc-resume
+        for column in frame.columns.values():
+            if not all(map(is_, map(type, column.values), repeat(str))):  # label: fields-texts
+                raise FailedFunctionError(
+                    "a field is not a str (a record changed by another thread during the call?)",
+                    parameter="data",
+                )
+        return frame  # label: frame-out
 
     def stability_map(d_in):
         return d_in  # label: stability-map
