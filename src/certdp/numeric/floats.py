@@ -198,7 +198,7 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
         return x
     if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: int-exact
         return Fraction(int(x))
-    if kind is float or kind in NUMPY_FLOAT_TYPES:
+    if kind in NUMPY_FLOAT_TYPES:  # a Python float returned above
         # np.isnan/np.isinf test x in its own format; math.isinf would first convert a
         # long double to binary64, making a finite value beyond its range infinite.
         if np.isnan(x):  # label: float-nan

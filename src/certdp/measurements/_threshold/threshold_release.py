@@ -3,7 +3,7 @@
 Guarantee (threshold_release.tex): :func:`threshold_arguments` returns the integer value type
 ``T`` of ``map_domain(key_domain, atom_domain(T=<integer type>))`` and the exact scale when
 ``input_metric`` is ``l0{p}inf_distance(absolute_distance(D))`` (``D`` that ``T`` or a float
-type), ``scale`` passes ``exact_scale``, ``k`` is ``None`` or ``0`` and ``threshold`` is an
+type), ``scale`` passes ``exact_scale`` (a long double read exactly first), ``k`` is ``None`` or ``0`` and ``threshold`` is an
 integer of ``T``; otherwise it raises :class:`MakeMeasurementError` naming the first parameter
 that fails, in that order. :func:`threshold_function` visits the keys in sorted order, adds one
 draw of ``noise`` to each value and keeps the keys whose noisy value is ``>= threshold``
@@ -12,6 +12,9 @@ draw of ``noise`` to each value and keeps the keys whose noisy value is ``>= thr
 
 from __future__ import annotations
 
+import numpy as np
+
+from certdp.core.conversion import exact_scalar
 from certdp.core.domains import AtomDomain
 from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 from certdp.core.map_domain import MapDomain
@@ -48,6 +51,9 @@ def threshold_arguments(input_domain, input_metric, scale, threshold, k, p: int)
             f"got {shown(input_metric)}",
             parameter="input_metric",
         )
+    if type(scale) is np.longdouble:  # label: scale-longdouble
+        # read exactly as the boundary does: exact_scale would round it to binary64
+        scale = exact_scalar(scale, "scale", MakeMeasurementError)
     scale = exact_scale(scale)  # label: scale-check
     if not integer_grid(k):  # label: k-check
         raise MakeMeasurementError(

@@ -21,7 +21,9 @@ def count_type(TO):
     try:
         TO = carrier(TO)  # label: output-type
     except DPError as error:
-        raise MakeTransformationError(str(error), parameter="TO") from None
+        prefix = f"{error.parameter}: " if error.parameter else ""  # label: output-type-reason
+        reason = error.message.removeprefix(prefix)  # carrier's own parameter name dropped
+        raise MakeTransformationError(reason, parameter="TO") from None
     if not TO.is_numeric:  # label: output-type-numeric
         raise MakeTransformationError(f"must be a numeric type, not {TO}", parameter="TO")
     return TO
@@ -32,7 +34,14 @@ def count_map(TO):
 
     def stability_map(d_in):
         if TO.is_float:
-            return inf_cast(d_in, TO.name)  # label: map-float
+            try:
+                return inf_cast(d_in, TO.name)  # label: map-float
+            except ArithmeticOverflowError:  # label: map-float-overflow
+                raise ArithmeticOverflowError(
+                    f"{shown(d_in)} exceeds the finite range of {TO}, the type of the output "
+                    "distance",
+                    parameter="d_in",
+                ) from None
         if d_in > TO.max:  # label: map-int-checked
             raise ArithmeticOverflowError(
                 f"{shown(d_in)} is not a value of {TO}, the type of the output distance",
