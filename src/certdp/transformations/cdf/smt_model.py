@@ -164,7 +164,8 @@ SCOPE = {
         assumed=("the code is tied to the model only on the probe vectors; elsewhere by the "
                  "hand proof and the contract's exact replay on random vectors",
                  "the shape claim needs a finite positive total (a zero total gives NaN, an "
-                 "infinite one NaN or infinities, as IEEE division and OpenDP do)"),
+                 "infinite one NaN or infinities, as IEEE division and OpenDP do); in f64 the shape claim is checked "
+                 "for a normal total only (a subnormal positive total: the hand proof)"),
         instances="TA f32 and f64; n = 1, 2 for the shape claim (longer vectors: the hand proof, whose step is the monotonicity of one addition, also checked)",
     )
 }  # fmt: skip
