@@ -182,9 +182,11 @@ def constructor_page(constructor) -> str:
     proof_field = _proof_link(proof, docname)
     if proof.source is not None:
         proof_field += f" (from ``{_repo_path(proof.source)}``)"
-    map_kind = {"measurement": "privacy map", "odometer": "privacy loss reported"}.get(
-        contract.kind, "stability map"
-    )
+    map_kind = {
+        "measurement": "privacy map",
+        "odometer": "privacy loss reported",
+        "function": "privacy cost (postprocessing)",
+    }.get(contract.kind, "stability map")
 
     parts = [
         f".. _constructor-{name}:\n",
@@ -357,6 +359,20 @@ def _bound_section(contract, contract_module: str, map_kind: str, name: str, doc
             docname=docname,
             explained=set(),
             meanings=getattr(importlib.import_module(contract_module), "SYMBOL_MEANINGS", None),
+        )
+    if contract.kind == "function":
+        return _render(
+            contract.bound,
+            intro=(
+                "A postprocessor returns a ``Function``, which has no map: it reads only a"
+                " released value, so a measurement followed by it keeps its own privacy map and"
+                " the Function adds the privacy loss below.  Its theorem is a postcondition on"
+                " each output, which the contract checks on real outputs (``verify``) and the"
+                " SMT model checks at the instances its scope lists."
+            ),
+            docname=docname,
+            explained=set(),
+            meanings=None,
         )
     if contract.kind == "measurement":
         claim = "inputs at most :math:`d_{in}` apart give output distributions whose divergence is"

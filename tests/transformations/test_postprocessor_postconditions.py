@@ -204,10 +204,13 @@ def test_consistent_tree_meets_its_postcondition(b, tree, f32):
 
 def _edited_tree_constructor(old: str, new: str):
     """make_consistent_b_ary_tree from a copy of its module with ``old`` replaced by ``new``."""
+    import importlib
     import importlib.util
     import types
 
-    from certdp.transformations._postprocess import consistent_b_ary_tree as module
+    module = importlib.import_module(
+        "certdp.transformations.consistent_b_ary_tree.make_consistent_b_ary_tree"
+    )
 
     source = importlib.util.find_spec(module.__name__).loader.get_source(module.__name__)
     assert source.count(old) == 1

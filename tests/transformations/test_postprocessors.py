@@ -10,7 +10,7 @@ import pytest
 import certdp.prelude as dp
 from certdp.core.errors import FailedFunctionError, MakeTransformationError
 from certdp.core.postprocess import Function
-from certdp.transformations._postprocess.consistent_b_ary_tree import tree_layers
+from certdp.transformations.consistent_b_ary_tree.make_consistent_b_ary_tree import tree_layers
 
 # (branching_factor, tree) -> odp.t.make_consistent_b_ary_tree(b)(tree)
 TREES = [

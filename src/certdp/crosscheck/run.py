@@ -178,6 +178,9 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
         return  # the target refuses the point: it claims nothing there
     result.built += 1
     oracle, refusal = _build_oracle(point.oracle_code)
+    if twin.kind == "function":
+        _compare_outputs(twin, point, result, built, oracle, refusal)
+        return
     idealized_note = " (built only under idealized-numerics)" if idealized else ""
     if oracle is None:
         result.notes.append(f"certdp refuses {point.code}: {refusal}{idealized_note}")
@@ -387,6 +390,54 @@ def _check_point(target, twin, point: Point, result: TwinResult, quick: bool) ->
                         reproducer=reproducer.noise_script(target.name, point.noise, n),
                     )
                 )
+
+
+def _same_output(a, b) -> bool:
+    """Equal lists of numbers, NaN equal to NaN (a Function's outputs, compared bit for bit up
+    to the sign of zero)."""
+    if not isinstance(a, list) or not isinstance(b, list) or len(a) != len(b):
+        return False
+    return all(x == y or (x != x and y != y) for x, y in zip(a, b))
+
+
+def _compare_outputs(twin, point: Point, result: TwinResult, built, oracle, refusal) -> None:
+    """A postprocessor twin: the target's Function and certdp's on each of ``point.inputs``;
+    a violation names the first input whose outputs differ (or that one side refuses)."""
+    if oracle is None:
+        return
+    for arg in point.inputs:
+        try:
+            target_out = built(arg)
+        except Exception as error:
+            target_out = f"refused: {type(error).__name__}"
+        try:
+            certdp_out = oracle(arg)
+        except Exception as error:
+            certdp_out = f"refused: {type(error).__name__}"
+        if isinstance(target_out, str) or isinstance(certdp_out, str):
+            if not (isinstance(target_out, str) and isinstance(certdp_out, str)):
+                # a refusal claims nothing: noted, not a finding (OpenDP's f32 Function
+                # refuses a list of Python floats, which it reads as Vec<f64>)
+                result.notes.append(f"{point.code} on {arg!r}: target {target_out!r}, "
+                                    f"certdp {certdp_out!r}")  # fmt: skip
+            continue
+        result.pairs += 1
+        if not _same_output(target_out, certdp_out):
+            result.findings.append(
+                Finding(
+                    twin=twin.name,
+                    check="outputs",
+                    severity=VIOLATION,
+                    point=point.code,
+                    summary=f"on {arg!r} the target returns {target_out!r}, certdp's proven "
+                    f"Function {certdp_out!r}",
+                    claimed=_text(target_out),
+                    actual=_text(certdp_out),
+                    x=repr(arg),
+                    proof=result.proof,
+                )
+            )
+            return
 
 
 def _unchecked(result: TwinResult, found) -> None:

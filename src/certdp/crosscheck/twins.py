@@ -64,6 +64,7 @@ class Point:
     records: tuple = ()  # for search "mean-rounding": (lower, upper, size, T)
     tree: tuple = ()  # for search "b-ary-tree": (leaf_count, branching_factor, T) (tree_pairs.py)
     alphas: tuple = ()  # for Rényi curves: the orders at which the two curves are compared
+    inputs: tuple = ()  # for a Function twin (kind "function"): arguments whose outputs compare
 
     @property
     def oracle_code(self) -> str:
@@ -73,7 +74,7 @@ class Point:
 @dataclass(frozen=True)
 class Twin:
     name: str
-    kind: str  # "transformation", "measurement" or "combinator"
+    kind: str  # "transformation", "measurement", "combinator" or "function" (a postprocessor)
     points: Callable[[bool], list[Point]] = field(repr=False)
 
 
@@ -1698,4 +1699,55 @@ def _private_quantile_points(quick: bool) -> list[Point]:
                                 "make_private_quantile", code, _d_ins(quick), search="", noise=noise
                             )
                         )
+    return found
+
+
+# -- postprocessors (Functions: no map; their outputs are compared bit for bit) ---------------
+
+
+@register("make_cdf", "function")
+def _cdf_points(quick: bool) -> list[Point]:
+    """Counts with zeros, a cancelling total (NaN, infinities), tiny and huge values."""
+    inputs = (
+        [1.0, 2.0, 3.0], [0.0, 0.0, 5.0], [0.1, 0.2, 0.3, 0.4], [1.0, -1.0], [5e-324, 1.0],
+        [1e308, 1e308], [-2.0, 7.5, 0.25], [0.0],
+    )  # fmt: skip
+    return [
+        Point("make_cdf", f"dp.t.make_cdf(TA={TA!r})", (), search="", inputs=inputs)
+        for TA in (("f64",) if quick else ("f32", "f64"))
+    ]
+
+
+@register("make_consistent_b_ary_tree", "function")
+def _consistent_b_ary_tree_points(quick: bool) -> list[Point]:
+    """Full and partial trees, negative counts, b = 2, 3, 4."""
+    inputs = (
+        [1], [1, 2], [5, 2, 3], [10, 4, 3, 2, 2], [10, 4, 3, 2, 2, 1, 1], [-10, 4, -3, 2, 2, 1, 1],
+        [10, 3, 3, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1], [100, 20, 70, 7, 12, 40, 33],
+    )  # fmt: skip
+    found = []
+    for b in (2, 3) if quick else (2, 3, 4):
+        for TOA in ("f64",) if quick else ("f32", "f64"):
+            code = f"dp.t.make_consistent_b_ary_tree({b}, TOA={TOA!r})"
+            found.append(Point("make_consistent_b_ary_tree", code, (), search="", inputs=inputs))
+    return found
+
+
+@register("make_quantiles_from_counts", "function")
+def _quantiles_from_counts_points(quick: bool) -> list[Point]:
+    """Float and integer edges, both interpolations, alphas at 0 and 1, zero counts."""
+    found = []
+    cases = (
+        ([0.0, 1.0, 2.5, 10.0], ([1.0, 2.0, 3.0], [0.0, 0.0, 5.0], [5.0, 0.0, 0.0], [0.1, 0.2, 0.3])),
+        ([0, 10, 20, 30], ([1, 2, 3], [0, 4, 4], [7, 0, 1])),
+    )  # fmt: skip
+    for edges, inputs in cases:
+        for interpolation in ("linear", "nearest"):
+            for alphas in ([0.5],) if quick else ([0.5], [0.0, 0.25, 0.75, 1.0]):
+                code = (
+                    f"dp.t.make_quantiles_from_counts({edges!r}, alphas={alphas!r}, "
+                    f"interpolation={interpolation!r})"
+                )
+                found.append(Point("make_quantiles_from_counts", code, (), search="",
+                                   inputs=inputs))  # fmt: skip
     return found

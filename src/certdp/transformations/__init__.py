@@ -10,11 +10,7 @@ from certdp._discovery import export_constructors
 
 __all__ = export_constructors(sys.modules[__name__])
 
-# The postprocessors return Functions, not Transformations; OpenDP keeps them in ``dp.t`` too.
-from certdp.transformations._postprocess import (  # noqa: E402
-    make_cdf,
-    make_consistent_b_ary_tree,
-    make_quantiles_from_counts,
-)
+# A pure helper OpenDP keeps in ``dp.t`` (no data read, no constructor).
+from certdp.transformations._postprocess.branching import choose_branching_factor  # noqa: E402
 
-__all__ += ["make_consistent_b_ary_tree", "make_cdf", "make_quantiles_from_counts"]
+__all__ += ["choose_branching_factor"]

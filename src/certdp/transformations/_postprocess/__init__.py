@@ -1,8 +1,3 @@
-"""Postprocessors (``Function`` constructors): the consistent b-ary tree, the cdf and the
-quantiles from counts.  They read nothing but their argument, so they cost no privacy."""
-
-from .cdf import make_cdf
-from .consistent_b_ary_tree import make_consistent_b_ary_tree
-from .quantiles_from_counts import make_quantiles_from_counts
-
-__all__ = ["make_consistent_b_ary_tree", "make_cdf", "make_quantiles_from_counts"]
+"""Shared support of the postprocessors (``make_cdf``, ``make_consistent_b_ary_tree``,
+``make_quantiles_from_counts``, each in its own folder): argument reading (arguments.tex),
+their executable postconditions, their contract class and ``choose_branching_factor``."""

@@ -259,3 +259,42 @@ def consistent_tree_postcondition(tree: list, b: int, out: list, TOA: str = "f64
         type(o) is float and (o == e or (math.isnan(o) and math.isnan(e)))
         for o, e in zip(out, expected)
     )
+
+
+# -- shapes the proofs state (monotone cdf, quantiles near the edges' hull) --------------------
+
+
+def cdf_shape(x: list, out: list) -> bool:
+    """On values all ``>= 0`` (no NaN) whose output ends finite: ``out`` does not decrease, lies
+    in ``[0, 1]`` and ends at exactly 1 (IEEE rounding is monotone and ``c / c = 1``); ``True``
+    where this does not apply."""
+    if any(math.isnan(v) or v < 0 for v in x) or not out or not math.isfinite(out[-1]):
+        return True
+    if any(math.isnan(o) for o in out):
+        return False
+    return (
+        out[-1] == 1.0
+        and all(0 <= o <= 1 for o in out)
+        and all(a <= b for a, b in zip(out, out[1:]))
+    )
+
+
+def linear_quantiles_shape(edges: list, counts: list, alphas: list, out: list, F: str) -> bool:
+    """One output per alpha; on counts all ``>= 0`` with a positive total, each output that is
+    not NaN lies in ``[lo - eps, hi + eps]`` and each is at least its predecessor minus ``eps``,
+    where ``lo``, ``hi`` are the outer edges rounded to ``F`` and ``eps = 8 u max(|lo|, |hi|)``
+    (``u`` the unit roundoff of F): OpenDP's interpolation ``(1 - t) e_k + t e_{k+1}`` may leave
+    the hull, or step back, by rounding."""
+    if len(out) != len(alphas):
+        return False
+    if any(c < 0 for c in counts) or not sum(Fraction(c) for c in counts) > 0:
+        return True
+    lo = round_to_format(Fraction(edges[0]), F)
+    hi = round_to_format(Fraction(edges[-1]), F)
+    eps = 8 * Fraction(1, 2 ** _FORMATS[F][0]) * max(abs(lo), abs(hi))
+    values = [Fraction(v) for v in out if not (type(v) is float and math.isnan(v))]
+    if any(type(v) is float and math.isinf(v) for v in out):
+        return False
+    return all(lo - eps <= v <= hi + eps for v in values) and all(
+        b >= a - eps for a, b in zip(values, values[1:])
+    )

@@ -1,7 +1,7 @@
 """``make_consistent_b_ary_tree``: a noisy b-ary tree made consistent (each branch the sum of
 its children) by least squares, its leaves returned.
 
-Guarantee (consistent_b_ary_tree.tex): for ``b >= 2`` the Function takes a non-empty vector of
+Guarantee (make_consistent_b_ary_tree.tex): for ``b >= 2`` the Function takes a non-empty vector of
 integers of type ``TIA`` read as a complete b-ary tree stored root first, layer by layer, whose
 last layer may stop early (the missing leaves are zero nodes of zero variance, as are branches
 above only missing leaves).  It runs, in the float format ``TOA`` (IEEE, round to nearest
@@ -17,10 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeTransformationError, shown, type_mismatch
 from certdp.core.postprocess import Function
-
-from .arguments import FORMAT, MAX_LENGTH, integer_vector, to_float, type_name
+from certdp.transformations._postprocess.arguments import (
+    FORMAT,
+    MAX_LENGTH,
+    integer_vector,
+    to_float,
+    type_name,
+)
 
 __all__ = ["make_consistent_b_ary_tree", "tree_layers"]
 
@@ -57,6 +63,7 @@ def _branching_factor(value) -> int:
     return value
 
 
+@certified
 def make_consistent_b_ary_tree(branching_factor, TIA="int", TOA="float") -> Function:
     """The Function from a noisy complete ``branching_factor``-ary tree of ``TIA`` integers to
     the leaves of its least-squares consistent version, in the float format ``TOA``."""

@@ -1,6 +1,6 @@
 """``make_quantiles_from_counts``: noisy counts over bins to the ``alpha``-quantiles.
 
-Guarantee (quantiles_from_counts.tex): the constructor refuses, with a typed error naming the
+Guarantee (make_quantiles_from_counts.tex): the constructor refuses, with a typed error naming the
 rule, empty or not strictly increasing ``bin_edges``, ``alphas`` not strictly increasing or
 outside ``[0, 1]`` (``-0.0`` included, as in OpenDP), NaN anywhere and an interpolation other
 than ``linear`` or ``nearest``.  The Function takes counts of type ``TA`` numbering one fewer
@@ -19,11 +19,18 @@ import math
 
 import numpy as np
 
+from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeTransformationError, shown, type_mismatch
 from certdp.core.postprocess import Function
-from certdp.core.types import CarrierType
-
-from .arguments import FORMAT, MAX_LENGTH, float_vector, integer_vector, to_float, type_name
+from certdp.core.types import _NUMPY_ALIASES, CarrierType
+from certdp.transformations._postprocess.arguments import (
+    FORMAT,
+    MAX_LENGTH,
+    float_vector,
+    integer_vector,
+    to_float,
+    type_name,
+)
 
 __all__ = ["make_quantiles_from_counts"]
 
@@ -58,6 +65,17 @@ def _indices(out: list, alphas: list, x: list, start: int, offset: int) -> None:
     out[offset + middle] = start + below
     _indices(out, alphas[:middle], x[:below], start, offset)
     _indices(out, alphas[middle + 1 :], x[below:], start + below, offset + middle + 1)
+
+
+def _from_array(value):
+    """A 1-d NumPy array of a numeric dtype as the list of its exact Python values and the
+    name of its element type (OpenDP reads an array's dtype as its type); anything else as it
+    is, with ``None``."""
+    if type(value) is np.ndarray and value.ndim == 1:
+        name = _NUMPY_ALIASES.get(value.dtype.type)
+        if name in _NUMBER_TYPES:  # label: array-dtype
+            return value.tolist(), name
+    return value, None
 
 
 def _edges(bin_edges, TA: str) -> list:
@@ -113,13 +131,16 @@ def _cast(value, TA: str):
     raise FailedFunctionError(f"the quantile {value} is not a {TA}", parameter="arg")
 
 
+@certified
 def make_quantiles_from_counts(
     bin_edges, alphas, interpolation="linear", TA=None, F="float"
 ) -> Function:
     """The Function from counts over the bins ``bin_edges`` to the ``alphas``-quantiles."""
+    bin_edges, edges_type = _from_array(bin_edges)  # label: edges-array
+    alphas, _ = _from_array(alphas)  # label: alphas-array
     if TA is None:  # label: infer
         first = bin_edges[0] if type(bin_edges) in (list, tuple) and bin_edges else None
-        TA = {int: "i32", float: "f64"}.get(type(first), first)
+        TA = edges_type or {int: "i32", float: "f64"}.get(type(first), first)
     TA = type_name(TA, "TA", _NUMBER_TYPES, MakeTransformationError)  # label: ta
     F = type_name(F, "F", ("f32", "f64"), MakeTransformationError)  # label: f
     if interpolation not in ("linear", "nearest"):  # label: interpolation
