@@ -78,8 +78,8 @@ _ALIASES = {"int": "i32", "float": "f64", "str": "String"}
 def output_shape(TO: str):
     """The parsed form of the output type name ``TO``: a scalar name, ``"ExtrinsicObject"``,
     ``("Vec", T)``, ``("HashMap", K, V)`` or ``("tuple", T1, ..., Tn)`` for scalar ``T``s
-    (``Tuple<T1, ..., Tn>`` or ``(T1, ..., Tn)``; a vector's ``T`` and a map's ``V`` may also be
-    ``ExtrinsicObject``), or ``("Option", S)`` for any of those ``S``
+    (``Tuple<T1, ..., Tn>`` or ``(T1, ..., Tn)``; a vector's ``T``, a map's ``V`` and a tuple's
+    items may also be ``ExtrinsicObject``), or ``("Option", S)`` for any of those ``S``
     but an Option; ``int``, ``float`` and ``str`` stand for ``i32``, ``f64`` and ``String``.  A
     typed error naming ``TO`` for any other name."""
     shape = _shape(TO.replace(" ", ""), optional=True)  # label: shape-name
@@ -123,7 +123,8 @@ def _shape(name: str, optional: bool):
             if len(inner) == (2 if outer == "HashMap" else 1) and None not in inner:
                 return (outer, *inner)
     if name.startswith("(") and name.endswith(")"):  # label: shape-tuple
-        inner = tuple(_scalar(item) for item in name[1:-1].split(","))
+        # a tuple's items may be ExtrinsicObject, as in OpenDP's "(f64, ExtrinsicObject)"
+        inner = tuple(_item(item) for item in name[1:-1].split(","))  # label: shape-tuple-items
         if len(inner) >= 2 and None not in inner:
             return ("tuple", *inner)
     return None
