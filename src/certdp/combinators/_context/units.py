@@ -284,9 +284,43 @@ def _atom_name(T) -> str:
         raise ContextTypeError(f"unrecognized carrier type {T!r}", parameter="T") from None
 
 
+#: The element types of a one-axis NumPy array OpenDP 0.16 builds a vector domain for.
+_ARRAY_TYPES = {
+    np.bool_: "bool",
+    np.int32: "i32",
+    np.int64: "i64",
+    np.uint32: "u32",
+    np.uint64: "u64",
+    np.float32: "f32",
+    np.float64: "f64",
+    np.str_: "String",
+}
+
+
+def _infer_array(example):
+    """The type descriptor of a NumPy array, as OpenDP infers it: its element as a scalar for
+    no axis, ``("Vec", element type)`` for one axis of a dtype in ``_ARRAY_TYPES``."""
+    if example.ndim == 0:
+        return _infer(example.item())  # label: array-scalar
+    if example.ndim != 1:
+        raise ContextTypeError(
+            f"cannot infer a domain from an array with {example.ndim} axes; pass domain=",
+            parameter="data",
+        )
+    name = _ARRAY_TYPES.get(example.dtype.type)  # label: array-dtype
+    if name is None:
+        raise ContextTypeError(
+            f"cannot infer a domain from an array of dtype {example.dtype}; pass domain=",
+            parameter="data",
+        )
+    return ("Vec", name)
+
+
 def _infer(example):
     """The type descriptor of an example dataset, as OpenDP infers it."""
     kind = type(example)
+    if kind is np.ndarray:
+        return _infer_array(example)  # label: infer-array
     if kind in (list, tuple):
         if not example:
             raise ContextTypeError("cannot infer a type from an empty dataset", parameter="data")
