@@ -145,7 +145,7 @@ def test_loss_of_refuses(kwargs, parameter):
 
 
 @pytest.mark.parametrize(
-    "T", ["Option<int>", dict[str, int], list[list[int]], "HashMap<String, i32>", "q8", 3.5]
+    "T", [list[list[int]], "Option<Vec<int>>", "HashMap<String, Vec<i32>>", "q8", 3.5]
 )
 def test_domain_of_refuses_what_certdp_does_not_build(T):
     with pytest.raises(ContextTypeError):
@@ -254,3 +254,15 @@ def test_a_compositor_over_a_numpy_array_as_in_opendps_quantile_notebook():
     query = context.query().count().laplace()
     assert query.param() == 1.0  # OpenDP 0.16: 1.0
     assert isinstance(query.release(), int)
+
+
+def test_domain_of_maps_and_options_as_opendps_docstring():
+    """The reprs are those of OpenDP 0.16's domain_of docstring examples."""
+    assert repr(dp.domain_of(dict[str, int])) == (
+        "MapDomain { key_domain: AtomDomain(T=String), value_domain: AtomDomain(T=i32) }"
+    )
+    assert dp.domain_of("HashMap<String, i32>") == dp.domain_of(dict[str, int])
+    assert repr(dp.domain_of("Option<int>")) == "OptionDomain(AtomDomain(T=i32))"
+    with pytest.raises(ContextTypeError) as raised:
+        dp.space_of(dict[str, int])
+    assert raised.value.parameter == "M"
