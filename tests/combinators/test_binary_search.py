@@ -568,3 +568,65 @@ def test_an_exception_edge_above_zero_gives_way_to_a_returned_false_below():
         return True
 
     assert dp.binary_search(only_raises, T=int) == 0
+
+
+# -- a predicate that raises at 0: the bracket is found from the edge of its valid values ------
+def test_randomized_response_prob_is_found_without_bounds():
+    """prob is refused below 1/2 (and at 0): the search finds the edge of the values the
+    constructor accepts and gallops from there. The literals are OpenDP 0.16's
+    dp.binary_search_param(lambda p: dp.m.make_randomized_response_bool(prob=p), d_in=1,
+    d_out=1.0) and the same with make_randomized_response(categories=["a", "b", "c"], prob=p)."""
+    found = dp.binary_search_param(
+        lambda p: dp.m.make_randomized_response_bool(prob=p), d_in=1, d_out=1.0
+    )
+    assert found == 0.7310585786300048
+    found3 = dp.binary_search_param(
+        lambda p: dp.m.make_randomized_response(categories=["a", "b", "c"], prob=p),
+        d_in=1,
+        d_out=1.0,
+    )
+    assert found3 == 0.576116884765829
+    # the value returned passes and the next float above it fails (prob decreasing)
+    assert dp.m.make_randomized_response_bool(prob=found).check(1, 1.0)
+    assert not dp.m.make_randomized_response_bool(prob=math.nextafter(found, 2)).check(1, 1.0)
+
+
+@pytest.mark.parametrize("T", [float, int])
+def test_a_passing_interval_away_from_zero_is_found_from_the_exception_edge(T):
+    """Raises below 10 and above 10**6, passes on [10, 777], returns False above 777: no change
+    of outcome from 0 (0, 1, 2, 4, 16, ... raise or fail), found from the edge at 10."""
+    calls = []
+
+    def predicate(x):
+        calls.append(x)
+        if not 10 <= x <= 10**6:
+            raise ValueError("x: out of range")
+        return x <= 777
+
+    found = dp.binary_search(predicate, T=T)
+    assert found == 777 and type(found) is T
+    assert len(calls) == len(set(calls))  # nothing evaluated twice
+    assert len(calls) <= 370
+
+
+def test_a_predicate_raising_everywhere_but_passing_nowhere_still_has_no_boundary():
+    def predicate(x):
+        if not 10 <= x <= 20:
+            raise ValueError("x: out of range")
+        return False
+
+    with pytest.raises(BinarySearchError, match="no decision boundary"):
+        dp.binary_search(predicate, T=float)
+
+
+def test_a_monotone_predicate_raising_at_zero_keeps_its_boundary_below_zero():
+    """Raises on [0, 5), returns False from 5 on, passes up to -3: the edge route (edge 5,
+    nothing changes above it) gives no bracket and the downward gallop finds -3 as before."""
+
+    def predicate(x):
+        if 0 <= x < 5:
+            raise ValueError("x: not in [0, 5)")
+        return x <= -3
+
+    assert dp.binary_search(predicate, T=int) == -3
+    assert dp.binary_search(predicate, T=float) == -3.0

@@ -458,3 +458,23 @@ def test_a_changed_postprocessing_is_not_flattened():
     changed_map = _laplace() >> (lambda y: y)
     changed_map._map = lambda d_in: 123.0
     assert (changed_map >> (lambda y: y)).map(1) == 123.0
+
+
+def test_measurement_rshift_transformation_needs_no_feature_as_in_opendp():
+    """OpenDP's aggregation-quantile notebook: ``... >> then_laplace(s) >> make_cast_default``.
+    A transformation after a release is postprocessing by its own (valid) function, so no
+    honest-but-curious is needed (OpenDP 0.16 needs only contrib)."""
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
+    noisy = dp.m.make_laplace(*space, scale=1.0)
+    cast = dp.t.make_cast_default(dp.vector_domain(dp.atom_domain(T=float)), SPACE[1], TOA=int)
+    released = noisy >> cast
+    out = released([10.0, 20.0, 30.0])
+    assert len(out) == 3 and all(type(v) is int for v in out)
+    assert released.map(1.0) == noisy.map(1.0) == 1.0  # OpenDP 0.16: the same map, 1.0
+    assert released.output_measure == noisy.output_measure
+    # a release outside the transformation's input domain is refused, typed
+    mismatched = noisy >> dp.t.make_cast_default(*SPACE[:1], SPACE[1], TOA=int)
+    assert type(mismatched([1.0])[0]) is int
+    to_str = dp.t.make_cast_default(dp.vector_domain(dp.atom_domain(T=str)), SPACE[1], TOA=int)
+    with pytest.raises(FailedFunctionError, match="postprocess1"):
+        (noisy >> to_str)([1.0])

@@ -311,3 +311,34 @@ def test_select_private_candidate_longdouble_score_below_threshold_is_not_a_hit(
     except DPError:
         return
     assert result is None, f"released {result!r} for a score below the threshold"
+
+
+@pytest.mark.parametrize("TO", ["(f64, ExtrinsicObject)", "Tuple<f64, ExtrinsicObject>"])
+def test_opendp_docstring_example_with_a_tuple_holding_an_extrinsic_object(TO):
+    """OpenDP 0.16's make_select_private_candidate docstring example, with two deliberate
+    differences: stop_probability=0 is refused (a run whose scores never reach the threshold
+    would never end), so a small positive one is used, and the data is the float 20.0 (an int
+    is not a member of atom_domain(T=float) in certdp). OpenDP gives map(1) == 2.0 there too."""
+    threshold = 23
+    m_mock = SPACE >> dp.m.then_user_measurement(
+        dp.max_divergence(),
+        lambda x: (x + 5.0, "arbitrary candidate"),
+        lambda d_in: d_in,
+        TO=TO,
+    )
+    assert m_mock(20.0) == (25.0, "arbitrary candidate")
+    selection = dp.c.make_select_private_candidate(
+        m_mock, threshold=threshold, stop_probability=1e-9
+    )
+    score, candidate = selection(20.0)
+    assert score >= threshold and candidate == "arbitrary candidate"
+    assert selection.map(1) == 2 * m_mock.map(1) == 2.0
+    with pytest.raises(MakeMeasurementError, match="stop_probability"):
+        dp.c.make_select_private_candidate(m_mock, threshold=threshold, stop_probability=0)
+
+
+def test_a_tuple_type_still_refuses_unknown_item_names():
+    with pytest.raises(DPError, match="TO"):
+        dp.new_function(lambda x: x, TO="(f64, Foo)")
+    converted = dp.new_function(lambda x: (x, object), TO="(i32, ExtrinsicObject)")(3)
+    assert converted[0] == 3 and converted[1] is object

@@ -4,6 +4,7 @@ unsupported argument."""
 
 import math
 
+import numpy as np
 import pytest
 
 import certdp.prelude as dp
@@ -144,7 +145,7 @@ def test_loss_of_refuses(kwargs, parameter):
 
 
 @pytest.mark.parametrize(
-    "T", ["Option<int>", dict[str, int], list[list[int]], "HashMap<String, i32>", "q8", 3.5]
+    "T", [list[list[int]], "Option<Vec<int>>", "HashMap<String, Vec<i32>>", "q8", 3.5]
 )
 def test_domain_of_refuses_what_certdp_does_not_build(T):
     with pytest.raises(ContextTypeError):
@@ -201,3 +202,67 @@ def test_a_local_context_spends_randomized_response():
     assert query.resolve().map(1) == 0.8472978603872034
     assert type(query.release()) is bool
     assert context.remaining_privacy_loss() == []
+
+
+# OpenDP 0.16: dp.domain_of(np.array(..., dtype=...), infer=True) gives these domains
+@pytest.mark.parametrize(
+    "array, expected",
+    [
+        (np.array([1, 2, 3]), dp.vector_domain(dp.atom_domain(T="i64"))),
+        (np.array([1, 2], dtype=np.int32), dp.vector_domain(dp.atom_domain(T="i32"))),
+        (np.array([1, 2], dtype=np.uint32), dp.vector_domain(dp.atom_domain(T="u32"))),
+        (np.array([1, 2], dtype=np.uint64), dp.vector_domain(dp.atom_domain(T="u64"))),
+        (np.array([1.0, 2.0]), dp.vector_domain(dp.atom_domain(T="f64", nan=True))),
+        (np.array([], dtype=float), dp.vector_domain(dp.atom_domain(T="f64", nan=True))),
+        (np.array([1.0], dtype=np.float32), dp.vector_domain(dp.atom_domain(T="f32", nan=True))),
+        (np.array([True, False]), dp.vector_domain(dp.atom_domain(T="bool"))),
+        (np.array(["a", "b"]), dp.vector_domain(dp.atom_domain(T="String"))),
+        (np.array(5), dp.atom_domain(T="i32")),
+    ],
+)
+def test_domain_of_infers_a_numpy_array_as_opendp(array, expected):
+    assert dp.domain_of(array, infer=True) == expected
+
+
+# OpenDP 0.16 fails on each too (no vector domain of i8/u8/i16/u16, unknown dtype, 2 axes)
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.array([1, 2], dtype=np.int8),
+        np.array([1, 2], dtype=np.uint8),
+        np.array([1, 2], dtype=np.int16),
+        np.array([1, 2], dtype=np.uint16),
+        np.array([1, 2], dtype=np.float16),
+        np.array([object()]),
+        np.array([[1, 2]]),
+    ],
+)
+def test_domain_of_refuses_numpy_arrays_opendp_refuses(array):
+    with pytest.raises(ContextTypeError) as raised:
+        dp.domain_of(array, infer=True)
+    assert raised.value.parameter == "data" and isinstance(raised.value, TypeError)
+
+
+def test_a_compositor_over_a_numpy_array_as_in_opendps_quantile_notebook():
+    dp.enable_features("contrib")
+    context = dp.Context.compositor(
+        data=np.array([1.0, 5.0, 9.0]),
+        privacy_unit=dp.unit_of(contributions=1),
+        privacy_loss=dp.loss_of(epsilon=1.0),
+        split_evenly_over=1,
+    )
+    query = context.query().count().laplace()
+    assert query.param() == 1.0  # OpenDP 0.16: 1.0
+    assert isinstance(query.release(), int)
+
+
+def test_domain_of_maps_and_options_as_opendps_docstring():
+    """The reprs are those of OpenDP 0.16's domain_of docstring examples."""
+    assert repr(dp.domain_of(dict[str, int])) == (
+        "MapDomain { key_domain: AtomDomain(T=String), value_domain: AtomDomain(T=i32) }"
+    )
+    assert dp.domain_of("HashMap<String, i32>") == dp.domain_of(dict[str, int])
+    assert repr(dp.domain_of("Option<int>")) == "OptionDomain(AtomDomain(T=i32))"
+    with pytest.raises(ContextTypeError) as raised:
+        dp.space_of(dict[str, int])
+    assert raised.value.parameter == "M"

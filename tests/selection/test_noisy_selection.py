@@ -13,7 +13,7 @@ from scipy import stats
 
 import certdp.prelude as dp
 from certdp.contracts.contract import PrivacyViolation
-from certdp.core.errors import DPError, FailedMapError, MakeMeasurementError
+from certdp.core.errors import DPError, FailedFunctionError, FailedMapError, MakeMeasurementError
 from certdp.measurements._selection.contract_support import ranking_law
 from certdp.measurements.noisy_max.contract import CONTRACT as MAX_CONTRACT
 from certdp.measurements.noisy_top_k.contract import CONTRACT as TOP_K_CONTRACT
@@ -117,7 +117,12 @@ def test_short_and_empty_vectors():
     top = dp.m.make_noisy_top_k(*space(), PURE, k=4, scale=1.0)
     assert sorted(top([1, 5, 5])) == [0, 1, 2]  # OpenDP also releases all 3 indices
     assert top([]) == []
-    assert dp.m.make_noisy_max(*space(), ZCDP, scale=1.0)([]) is None  # OpenDP raises here
+    # OpenDP 0.16 raises FailedFunction("candidates set is empty") here; certdp a typed error
+    for measure in (PURE, ZCDP):
+        with pytest.raises(FailedFunctionError, match="at least one score") as error:
+            dp.m.make_noisy_max(*space(), measure, scale=1.0)([])
+        assert error.value.parameter == "arg"
+    assert dp.m.make_noisy_max(*space(), ZCDP, scale=1.0)([7]) == 0
 
 
 def test_infinite_scores_are_clamped_not_refused():

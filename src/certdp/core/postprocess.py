@@ -88,8 +88,7 @@ def output_shape(TO: str):
             f"must name an output type certdp converts to: one of {', '.join(_SCALARS)} (or "
             "int, float, str), ExtrinsicObject, Vec<T>, HashMap<K, V> (T, V also "
             "ExtrinsicObject), a tuple (T1, ..., Tn) or "
-            f"Tuple<T1, ..., Tn> of them (or ExtrinsicObject), or Option<...> of any of these, "
-            f"got {TO!r}",
+            f"Tuple<T1, ..., Tn> of them, or Option<...> of any of these, got {TO!r}",
             parameter="TO",
         )
     return shape
@@ -124,7 +123,8 @@ def _shape(name: str, optional: bool):
             if len(inner) == (2 if outer == "HashMap" else 1) and None not in inner:
                 return (outer, *inner)
     if name.startswith("(") and name.endswith(")"):  # label: shape-tuple
-        inner = tuple(_item(item) for item in name[1:-1].split(","))
+        # a tuple's items may be ExtrinsicObject, as in OpenDP's "(f64, ExtrinsicObject)"
+        inner = tuple(_item(item) for item in name[1:-1].split(","))  # label: shape-tuple-items
         if len(inner) >= 2 and None not in inner:
             return ("tuple", *inner)
     return None

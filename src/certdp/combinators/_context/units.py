@@ -22,6 +22,7 @@ from certdp.core.change_metrics import change_one_distance, discrete_distance, h
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.domains import Domain, atom_domain, vector_domain
 from certdp.core.errors import DPError, shown
+from certdp.core.map_domain import map_domain
 from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
 from certdp.core.metrics import (
     Metric,
@@ -31,6 +32,7 @@ from certdp.core.metrics import (
     l2_distance,
     symmetric_distance,
 )
+from certdp.core.option_domain import option_domain
 from certdp.core.types import ALL_TYPES, NUMERIC_TYPES, carrier
 from certdp.numeric import inf_cast, neg_inf_cast
 
@@ -284,9 +286,43 @@ def _atom_name(T) -> str:
         raise ContextTypeError(f"unrecognized carrier type {T!r}", parameter="T") from None
 
 
+#: The element types of a one-axis NumPy array OpenDP 0.16 builds a vector domain for.
+_ARRAY_TYPES = {
+    np.bool_: "bool",
+    np.int32: "i32",
+    np.int64: "i64",
+    np.uint32: "u32",
+    np.uint64: "u64",
+    np.float32: "f32",
+    np.float64: "f64",
+    np.str_: "String",
+}
+
+
+def _infer_array(example):
+    """The type descriptor of a NumPy array, as OpenDP infers it: its element as a scalar for
+    no axis, ``("Vec", element type)`` for one axis of a dtype in ``_ARRAY_TYPES``."""
+    if example.ndim == 0:
+        return _infer(example.item())  # label: array-scalar
+    if example.ndim != 1:
+        raise ContextTypeError(
+            f"cannot infer a domain from an array with {example.ndim} axes; pass domain=",
+            parameter="data",
+        )
+    name = _ARRAY_TYPES.get(example.dtype.type)  # label: array-dtype
+    if name is None:
+        raise ContextTypeError(
+            f"cannot infer a domain from an array of dtype {example.dtype}; pass domain=",
+            parameter="data",
+        )
+    return ("Vec", name)
+
+
 def _infer(example):
     """The type descriptor of an example dataset, as OpenDP infers it."""
     kind = type(example)
+    if kind is np.ndarray:
+        return _infer_array(example)  # label: infer-array
     if kind in (list, tuple):
         if not example:
             raise ContextTypeError("cannot infer a type from an empty dataset", parameter="data")
@@ -302,12 +338,21 @@ def _infer(example):
     )
 
 
+_MAP = re.compile(r"^\s*HashMap\s*<\s*([^,<>]+?)\s*,\s*([^,<>]+?)\s*>\s*$")
+_OPTION = re.compile(r"^\s*Option\s*<\s*([^,<>]+?)\s*>\s*$")
+
+
 def _parse(T):
-    """A descriptor ``("Vec", atom)`` or ``atom`` from ``list[int]``, ``"Vec<i32>"``, ``dp.i32``."""
+    """A descriptor ``("Vec", atom)``, ``("HashMap", key, value)``, ``("Option", atom)`` or
+    ``atom`` from ``list[int]``, ``dict[str, int]``, ``"Vec<i32>"``, ``"Option<int>"``,
+    ``dp.i32``."""
     origin = getattr(T, "__origin__", None)
     if origin is list:
         (inner,) = T.__args__
         return ("Vec", _atom_name(getattr(inner, "__name__", inner)))
+    if origin is dict and len(T.__args__) == 2:
+        key, value = (_atom_name(getattr(a, "__name__", a)) for a in T.__args__)
+        return ("HashMap", key, value)  # label: parse-dict
     if origin is not None:
         raise ContextTypeError(f"certdp builds no domain for {T!r}", parameter="T")
     if isinstance(T, type):
@@ -316,6 +361,12 @@ def _parse(T):
         match = _VECTOR.match(T)
         if match:
             return ("Vec", _atom_name(match.group(1)))
+        match = _MAP.match(T)
+        if match:
+            return ("HashMap", _atom_name(match.group(1)), _atom_name(match.group(2)))
+        match = _OPTION.match(T)
+        if match:
+            return ("Option", _atom_name(match.group(1)))  # label: parse-option
         if "<" in T:
             raise ContextTypeError(f"certdp builds no domain for {T!r}", parameter="T")
     return _atom_name(T)
@@ -327,6 +378,10 @@ def domain_of(T, infer: bool = False) -> Domain:
     if type(infer) is not bool:
         raise ContextArgumentError(f"must be True or False, got {shown(infer)}", parameter="infer")
     descriptor = _infer(T) if infer else _parse(T)
+    if isinstance(descriptor, tuple) and descriptor[0] == "HashMap":
+        return map_domain(atom_domain(T=descriptor[1]), atom_domain(T=descriptor[2]))
+    if isinstance(descriptor, tuple) and descriptor[0] == "Option":
+        return option_domain(atom_domain(T=descriptor[1]))
     if isinstance(descriptor, tuple):
         return vector_domain(atom_domain(T=descriptor[1]))
     return atom_domain(T=descriptor)
@@ -368,7 +423,7 @@ def space_of(T, M=None, infer: bool = False):
     if M is None:
         if vector:
             return domain, symmetric_distance()
-        if domain.T.name not in NUMERIC_TYPES:
+        if getattr(domain, "T", None) is None or domain.T.name not in NUMERIC_TYPES:
             raise ContextTypeError(f"no default metric for {domain!r}; pass M", parameter="M")
         return domain, absolute_distance(T=domain.T)
     if isinstance(M, str) and M.strip() in ("AbsoluteDistance", "L1Distance", "L2Distance"):

@@ -345,6 +345,12 @@ def _refine(probe: _Probe, zero: float, changed: float, at_zero: bool, direction
     return tuple(sorted((zero, changed), key=_key))
 
 
+def _failing_end_raised(probe: _Probe, bracket) -> bool:
+    """Did the predicate raise (not return False) at the bracket's failing end?"""
+    failing = bracket[1] if probe.passed(bracket[0]) else bracket[0]
+    return probe.error_at(failing) is not None  # label: failing-raised
+
+
 def _stopped_by_error(probe: _Probe, bracket, start) -> bool:
     """Did the predicate pass at ``start`` and raise (not return False) at the bracket's
     failing end: the edge of the parameter's domain rather than of the budget?"""
@@ -376,6 +382,22 @@ def _midpoint(low: int, high: int, T: _Kind, given: bool, shaped: bool) -> int:
 #: Shaped bisection steps before plain halving of the ranks: a search ends within
 #: SHAPED_STEPS + 66 bisection steps (ranks of floats and of integers in range span < 2^66).
 SHAPED_STEPS = 64  # label: shaped-steps
+
+
+def _from_exception_edge(probe: _Probe, T: _Kind):
+    """The predicate raised at 0: find the edge of the values where it does not raise (as
+    OpenDP's bounds search does), then gallop from that edge away from the raising side;
+    ``None`` if either finds nothing.  Only chooses where to evaluate."""
+
+    def accepted(value) -> bool:
+        probe(value)  # label: edge-probe
+        return probe.error_at(value) is None
+
+    try:
+        edge, sign = _search(accepted, None, T.name, True)  # label: edge-search
+    except _NoBoundaryError:
+        return None
+    return _gallop(probe, edge, sign, T)  # label: edge-gallop
 
 
 # proof: end bracket
@@ -415,6 +437,10 @@ def _search(predicate, bounds, T, return_sign: bool):
         bracket, given = _gallop(probe, high, -1, T), False
     else:
         bracket, given = _gallop(probe, T.zero, 1, T), False
+        if probe.error_at(T.zero) is not None and (
+            bracket is None or _failing_end_raised(probe, bracket)
+        ):  # label: raised-at-zero
+            bracket = _from_exception_edge(probe, T) or bracket  # label: edge-first
         if bracket is None or _stopped_by_error(probe, bracket, T.zero):  # label: other-side
             other = _gallop(probe, T.zero, -1, T)
             if bracket is None or (

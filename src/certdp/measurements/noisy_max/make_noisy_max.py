@@ -1,13 +1,15 @@
 """``make_noisy_max``: the index of the largest score, each score perturbed by noise.
 
 Guarantee (make_noisy_max.tex): the release is the first index of ``make_noisy_top_k`` with
-``k = 1`` (``None`` for an empty vector), so its privacy map, ``R / scale`` (max-divergence) or
+``k = 1`` (an empty vector is refused with ``FailedFunctionError``, as in OpenDP: whether it
+raises depends only on the length, which vectors at a finite distance share), so its privacy map, ``R / scale`` (max-divergence) or
 ``(R / scale)^2 / 8`` (zCDP), ``R = d_in`` (monotonic) or ``2 d_in``, rounded up, is valid.
 """
 
 from __future__ import annotations
 
 from certdp.contracts import certified
+from certdp.core.errors import FailedFunctionError
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
 from certdp.measurements._selection import (
@@ -20,9 +22,11 @@ __all__ = ["make_noisy_max", "then_noisy_max"]
 
 
 # proof: begin constructor
-def first_index(ranking: list[int]) -> int | None:
-    """The first index of a ranking; ``None`` when there was no candidate."""
-    return ranking[0] if ranking else None  # label: first
+def first_index(ranking: list[int]) -> int:
+    """The first index of a ranking; a typed error when there was no candidate."""
+    if not ranking:  # label: empty
+        raise FailedFunctionError("must hold at least one score, got []", parameter="arg")
+    return ranking[0]  # label: first
 
 
 @certified
