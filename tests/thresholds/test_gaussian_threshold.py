@@ -176,11 +176,11 @@ def test_map_refusals():
         (
             {
                 "input_domain": dp.map_domain(
-                    dp.atom_domain(T="String"), dp.atom_domain(T="f64", nan=False)
+                    dp.atom_domain(T="String"), dp.atom_domain(T="f64")
                 )
             },
             "input_domain",
-            "float values are not supported",
+            "must not admit NaN",
         ),
         (
             {"input_metric": dp.l01inf_distance(dp.absolute_distance(T="i32"))},

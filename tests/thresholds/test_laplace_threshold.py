@@ -143,11 +143,11 @@ def test_map_refusals():
         (
             {
                 "input_domain": dp.map_domain(
-                    dp.atom_domain(T="String"), dp.atom_domain(T="f64", nan=False)
+                    dp.atom_domain(T="String"), dp.atom_domain(T="f64")
                 )
             },
             "input_domain",
-            "float values are not supported",
+            "must not admit NaN",
         ),
         (
             {"input_metric": dp.l02inf_distance(dp.absolute_distance(T="i32"))},
