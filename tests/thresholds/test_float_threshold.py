@@ -9,7 +9,7 @@ import mpmath
 import pytest
 
 import certdp.prelude as dp
-from certdp.core.errors import FailedMapError, MakeMeasurementError
+from certdp.core.errors import ContractError, FailedMapError, MakeMeasurementError
 from certdp.measurements._threshold import grid_distance
 from certdp.numeric import round_rational
 
@@ -258,3 +258,46 @@ def test_noise_threshold_dispatches_float_values():
         domain, metric, dp.approximate(dp.max_divergence()), scale=1.0, threshold=20.0
     )
     assert m.map((1, 1.0, 1.0)) == laplace(1.0, 20.0).map((1, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("k", [None, -10, 0, 2])
+@pytest.mark.parametrize("family", ["laplace", "gaussian"])
+def test_contracts_on(k, family):
+    """With contracts on, the float branch passes its preconditions and its maps pass the
+    postcondition (the integer closed form on the grid view); a refused float argument is
+    refused by the contract's precondition naming the same parameter."""
+    from certdp.contracts import disable_contracts, enable_contracts
+
+    build = laplace if family == "laplace" else gaussian
+    enable_contracts()
+    try:
+        measurement = build(1.0, 10.0, k)
+        for d_in in [(1, 1.0, 1.0), (2, 1.5, 1.0), (3, 0.3, 0.2), (1, 0.0, 0.0), (0, 0.0, 0.0)]:
+            measurement.map(d_in)
+        with pytest.raises(FailedMapError):
+            measurement.map((1, 11.0, 11.0))
+        measurement({"a": 3.0, "b": 30.0})
+        with pytest.raises(ContractError) as error:
+            build(1.0, -1.0, k)
+        assert error.value.parameter == "threshold"
+    finally:
+        disable_contracts()
+
+
+def test_contract_refutes_float_maps_below_the_bound():
+    """The runtime contract of the float branch rejects an epsilon without the rounding slack
+    and OpenDP's delta at k = -10 (the tail strictly beyond, #2922)."""
+    from types import SimpleNamespace
+
+    from certdp.measurements.laplace_threshold.contract import CONTRACT
+
+    domain, _ = space(1)
+    built = laplace(1.0, 10.0, -10)
+    a = SimpleNamespace(input_domain=domain, scale=1.0, threshold=10.0, k=-10)
+    d_in = (2, Fraction(3, 2), Fraction(1))
+    CONTRACT.check_map_value(a, built, d_in, built.map((2, 1.5, 1.0)))
+    with pytest.raises(ContractError):
+        CONTRACT.check_map_value(a, built, d_in, (1.5, 1.0))
+    with pytest.raises(ContractError):
+        # opendp 0.16: k=-10 map((2, 1.5, 1.0)) == (1.5009765625, 0.00012334574162076173)
+        CONTRACT.check_map_value(a, built, d_in, (1.5009765625, 0.00012334574162076173))
