@@ -10,7 +10,15 @@ l2^2, linf'^2 l0)`` (the squared l2 distance of integer values), ``linf'' = min(
 isqrt q)``, ``rho = q / (2 scale^2)`` rounded up and ``delta >= 1 - (1 - P[Z >= |threshold| -
 linf''])^l0`` (an upper bound of the tail, gaussian_tail.tex, rounded up): a key held on one
 side only survives the threshold with probability at most ``P[Z >= |threshold| - linf'']``.
-"""
+
+
+Over ``map_domain(key_domain, atom_domain(T=<float type>, nan=False))`` (float_release.tex and
+the section "Float values" of the proof) each value is rounded to its index on the grid ``2^k
+Z`` (``k`` defaults to the smallest subnormal's exponent), exact ``N_Z(0, (scale / 2^k)^2)`` noise is added to
+the index, the keys whose noisy index reaches the threshold's index (a finite threshold ``>=
+0``) are released as floats, and the map is the one above, with the grid scale and threshold,
+at the distance of the grid indices (the float distance over ``2^k`` plus the rounding slack
+``(2^k - 2^K_MIN) l0^(1/p)``)."""
 
 from __future__ import annotations
 

@@ -10,7 +10,15 @@ min(floor linf, l1')``, ``epsilon = l1' / scale`` (rounded up) and ``delta = 1 -
 P[Z >= |threshold| - linf'])^l0`` computed exactly and rounded up: a key held on one side only
 survives the threshold with probability at most ``P[Z >= |threshold| - linf']``, the event the
 release tests (OpenDP 0.16 bounds the tail strictly beyond it, #2922).
-"""
+
+
+Over ``map_domain(key_domain, atom_domain(T=<float type>, nan=False))`` (float_release.tex and
+the section "Float values" of the proof) each value is rounded to its index on the grid ``2^k
+Z`` (``k`` defaults to the smallest subnormal's exponent), exact ``DLap(0, scale / 2^k)`` noise is added to
+the index, the keys whose noisy index reaches the threshold's index (a finite threshold ``>=
+0``) are released as floats, and the map is the one above, with the grid scale and threshold,
+at the distance of the grid indices (the float distance over ``2^k`` plus the rounding slack
+``(2^k - 2^K_MIN) l0^(1/p)``)."""
 
 from __future__ import annotations
 
