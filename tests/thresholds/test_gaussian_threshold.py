@@ -174,11 +174,7 @@ def test_map_refusals():
         ({"MO": dp.approximate(dp.max_divergence())}, "MO", "Approximate<ZeroConcentrated"),
         ({"input_domain": dp.vector_domain(dp.atom_domain(T="i32"))}, "input_domain", "map_domain"),
         (
-            {
-                "input_domain": dp.map_domain(
-                    dp.atom_domain(T="String"), dp.atom_domain(T="f64")
-                )
-            },
+            {"input_domain": dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="f64"))},
             "input_domain",
             "must not admit NaN",
         ),

@@ -141,11 +141,7 @@ def test_map_refusals():
         ({"MO": "MaxDivergence"}, "MO", "Approximate<MaxDivergence>"),
         ({"input_domain": dp.vector_domain(dp.atom_domain(T="i32"))}, "input_domain", "map_domain"),
         (
-            {
-                "input_domain": dp.map_domain(
-                    dp.atom_domain(T="String"), dp.atom_domain(T="f64")
-                )
-            },
+            {"input_domain": dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="f64"))},
             "input_domain",
             "must not admit NaN",
         ),
