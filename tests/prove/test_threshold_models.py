@@ -104,3 +104,34 @@ def test_a_gaussian_map_using_l2_unsquared_is_refuted(tmp_path):
     name = "make_gaussian_threshold"
     summary = prove_edited(tmp_path, name, {_file(name): [edit]}, select="scale=1.0")
     assert summary["status"] == "counterexample", summary
+
+
+FLOAT_RELEASE = "measurements/_threshold/float_release.py"
+NO_RELAXATION = (
+    "grid_lp = (lp + relaxation * root_up(l0, p)) / unit  # label: grid-lp",
+    "grid_lp = lp / unit  # label: grid-lp",
+)
+
+
+@pytest.mark.parametrize("name", RELEASES)
+def test_float_grid_without_the_rounding_slack_is_refuted(name, tmp_path):
+    """Dropping the slack that rounding to the grid adds to lp lets a pair of float values
+    that round apart (0.4 and 0.6 at k = 0) move further than the stated loss covers."""
+    summary = prove_edited(tmp_path, name, {FLOAT_RELEASE: [NO_RELAXATION]}, select="f32 k=0 ")
+    assert summary["status"] == "counterexample", summary
+
+
+def test_float_threshold_index_one_too_high_is_refuted(tmp_path):
+    edit = (
+        "grid_threshold = nearest_grid_index(float(threshold), k)  # label: grid-threshold",
+        "grid_threshold = nearest_grid_index(float(threshold), k) + 1  # label: grid-threshold",
+    )
+    summary = prove_edited(
+        tmp_path, "make_laplace_threshold", {FLOAT_RELEASE: [edit]}, select="f32 k=-2 "
+    )
+    assert summary["status"] == "counterexample", summary
+
+
+def test_float_instances_are_proved(tmp_path):
+    summary = prove_edited(tmp_path, "make_laplace_threshold", {}, select="f32")
+    assert summary["status"] == "proved", summary

@@ -1751,3 +1751,35 @@ def _quantiles_from_counts_points(quick: bool) -> list[Point]:
                 found.append(Point("make_quantiles_from_counts", code, (), search="",
                                    inputs=inputs))  # fmt: skip
     return found
+
+
+# -- float-valued thresholded releases (thresh21, #21) --------------------------------------------
+_FLOAT_THRESHOLD_D_INS = ((0, 0.0, 0.0), (1, 0.0, 0.0), (1, 1.0, 1.0), (2, 1.5, 1.0), (3, 0.3, 0.2))
+
+
+def _float_threshold_points(name: str, p: int, quick: bool) -> list[Point]:
+    """Maps of float values: the grid ``2^k`` (``k`` None, -10, 0, 2), f64 and f32, compared
+    with OpenDP's map at float distances (no pair search: the values are not integers)."""
+    found = []
+    for T in ("f64",) if quick else ("f64", "f32"):
+        for k in (None, 0) if quick else (None, -10, 0, 2):
+            for scale, threshold in ((1.0, 10.0),) if quick else ((1.0, 10.0), (2.5, 20.0)):
+                values = f"dp.atom_domain(T={T!r}, nan=False)"
+                domain = f"dp.map_domain(dp.atom_domain(T='String'), {values})"
+                space = f"{domain}, dp.l0{p}inf_distance(dp.absolute_distance(T={T!r}))"
+                code = f"dp.m.{name}({space}, {scale!r}, {threshold!r}, k={k!r})"
+                found.append(Point(name, code, _FLOAT_THRESHOLD_D_INS, search=""))
+    return found
+
+
+def _with_float_points(name: str, p: int) -> None:
+    integer = TWINS[name].points
+    TWINS[name] = Twin(
+        name,
+        TWINS[name].kind,
+        lambda quick: integer(quick) + _float_threshold_points(name, p, quick),
+    )
+
+
+_with_float_points("make_laplace_threshold", 1)
+_with_float_points("make_gaussian_threshold", 2)

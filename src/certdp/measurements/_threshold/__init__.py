@@ -4,6 +4,12 @@ for Gaussian noise), and measurements whose input distances are
 triples ``(l0, lp, linf)``, and the argument checks and release function of the
 threshold measurements. Each module has a ``.tex`` lemma beside it."""
 
+from .float_release import (
+    float_threshold_arguments,
+    float_threshold_function,
+    float_values,
+    grid_distance,
+)
 from .gaussian_tail import gaussian_tail_bound, gaussian_threshold_delta
 from .threshold_delta import laplace_tail_enclosure, threshold_delta
 from .threshold_release import threshold_arguments, threshold_function
@@ -18,4 +24,8 @@ __all__ = [
     "gaussian_threshold_delta",
     "threshold_arguments",
     "threshold_function",
+    "float_values",
+    "float_threshold_arguments",
+    "float_threshold_function",
+    "grid_distance",
 ]

@@ -27,6 +27,13 @@ from certdp.core.map_domain import MapDomain, map_domain
 from certdp.core.measures import ApproximateDivergence, ZeroConcentratedDivergence
 from certdp.core.metrics import AbsoluteDistance, absolute_distance
 from certdp.core.partition_metrics import L0PInfDistance, l02inf_distance
+from certdp.measurements._threshold.float_contract import (
+    float_case,
+    float_domain_ok,
+    float_k_ok,
+    float_threshold_ok,
+    grid_view,
+)
 from certdp.measurements.laplace_threshold.contract import ThresholdContract
 
 from .make_gaussian_threshold import make_gaussian_threshold
@@ -128,8 +135,11 @@ def arguments():
 @dataclass
 class GaussianThresholdContract(ThresholdContract):
     def check_map_value(self, arguments, built, d_in, d_out) -> None:
-        scale = Fraction(arguments.scale)
-        bound = closed_form(scale, arguments.threshold, d_in)
+        if float_case(arguments):
+            view = grid_view(arguments, d_in, p=2)
+            bound = None if view is None else closed_form(*view)
+        else:
+            bound = closed_form(Fraction(arguments.scale), arguments.threshold, d_in)
         if bound is None:
             raise ContractError(
                 f"{self.name}: map({d_in}) returned {d_out!r} where the proof says it raises",
@@ -199,6 +209,8 @@ def _metric_ok(a) -> bool:
 
 
 def _threshold_ok(a) -> bool:
+    if float_case(a):
+        return float_threshold_ok(a)
     T = a.input_domain.value_domain.T
     return type(a.threshold) is int and T.min <= a.threshold <= T.max
 
@@ -215,11 +227,13 @@ CONTRACT = GaussianThresholdContract(
         Precondition(
             "input-domain-map-of-integers",
             lambda a: (
-                isinstance(a.input_domain, MapDomain)
+                float_domain_ok(a)
+                or isinstance(a.input_domain, MapDomain)
                 and type(a.input_domain.value_domain) is AtomDomain
                 and a.input_domain.value_domain.T.is_integer
             ),
-            "input_domain must be map_domain(key_domain, atom_domain(T=<integer type>))",
+            "input_domain must be map_domain(key_domain, atom_domain(T=<integer type>)) or of a "
+            "NaN-free float type",
             parameter="input_domain",
         ),
         Precondition(
@@ -242,14 +256,16 @@ CONTRACT = GaussianThresholdContract(
         ),
         Precondition(
             "k-none-or-zero",
-            lambda a: a.k is None or (type(a.k) is int and a.k == 0),
-            "k must be None or 0",
+            lambda a: (
+                float_k_ok(a) if float_case(a) else a.k is None or (type(a.k) is int and a.k == 0)
+            ),
+            "k must be None or 0 (integer values), None or an integer in [K_MIN, K_MAX] (floats)",
             parameter="k",
         ),
         Precondition(
             "threshold-integer-of-T",
             _threshold_ok,
-            "threshold must be an integer of the value type",
+            "threshold must be an integer of the value type (a finite value >= 0 of a float type)",
             parameter="threshold",
         ),
     ],

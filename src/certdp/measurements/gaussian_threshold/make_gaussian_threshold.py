@@ -10,7 +10,15 @@ l2^2, linf'^2 l0)`` (the squared l2 distance of integer values), ``linf'' = min(
 isqrt q)``, ``rho = q / (2 scale^2)`` rounded up and ``delta >= 1 - (1 - P[Z >= |threshold| -
 linf''])^l0`` (an upper bound of the tail, gaussian_tail.tex, rounded up): a key held on one
 side only survives the threshold with probability at most ``P[Z >= |threshold| - linf'']``.
-"""
+
+
+Over ``map_domain(key_domain, atom_domain(T=<float type>, nan=False))`` (float_release.tex and
+the section "Float values" of the proof) each value is rounded to its index on the grid ``2^k
+Z`` (``k`` defaults to the smallest subnormal's exponent), exact ``N_Z(0, (scale / 2^k)^2)`` noise is added to
+the index, the keys whose noisy index reaches the threshold's index (a finite threshold ``>=
+0``) are released as floats, and the map is the one above, with the grid scale and threshold,
+at the distance of the grid indices (the float distance over ``2^k`` plus the rounding slack
+``(2^k - 2^K_MIN) l0^(1/p)``)."""
 
 from __future__ import annotations
 
@@ -29,7 +37,11 @@ from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
 from certdp.measurements._threshold import (
     TripleMeasurement,
+    float_threshold_arguments,
+    float_threshold_function,
+    float_values,
     gaussian_threshold_delta,
+    grid_distance,
     threshold_arguments,
     threshold_function,
 )
@@ -78,6 +90,15 @@ def gaussian_threshold_map(scale: Fraction, threshold: int):
     return privacy_map
 
 
+def float_gaussian_threshold_map(grid_map, threshold: float, k: int, relaxation):
+    """The privacy map of the float release: the grid distance through ``grid_map``."""
+
+    def privacy_map(d_in) -> tuple[float, float]:
+        return grid_map(grid_distance(d_in, threshold, k, relaxation, p=2))  # label: float-map
+
+    return privacy_map
+
+
 @certified
 def make_gaussian_threshold(
     input_domain,
@@ -93,6 +114,21 @@ def make_gaussian_threshold(
             f"must be Approximate<ZeroConcentratedDivergence> (the only output measure "
             f"supported), got {shown(MO)}",
             parameter="MO",
+        )
+    if float_values(input_domain):  # label: float-branch
+        T, k, scale, index, relaxation = float_threshold_arguments(  # label: float-arguments
+            input_domain, input_metric, scale, threshold, k, p=2
+        )
+        return TripleMeasurement(
+            input_domain=input_domain,
+            function=float_threshold_function(  # label: float-function
+                discrete_gaussian_sampler(scale), index, k, T
+            ),
+            input_metric=input_metric,
+            output_measure=approximate(zero_concentrated_divergence()),
+            privacy_map=float_gaussian_threshold_map(  # label: float-privacy-map
+                gaussian_threshold_map(scale, index), threshold, k, relaxation
+            ),
         )
     T, scale = threshold_arguments(  # label: arguments
         input_domain, input_metric, scale, threshold, k, p=2

@@ -34,7 +34,13 @@ import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import Scope, exact
-from certdp.measurements._threshold.threshold_smt import threshold_cases
+from certdp.measurements._threshold.threshold_smt import (
+    FLOAT_D_INS,
+    FLOAT_INSTANCES,
+    float_grid,
+    float_pair_factory,
+    threshold_cases,
+)
 
 __all__ = ["SCALES", "THRESHOLDS", "D_INS", "KEYS", "pair_variables", "code_instance"]
 
@@ -150,10 +156,49 @@ def code_instance(scale, threshold, built_of=built_map) -> Obligation:
     )  # fmt: skip
 
 
+def built_float_map(T, k, scale, threshold):
+    """The real measurement over float values of type ``T`` (String keys)."""
+    import certdp.prelude as dp
+
+    from .make_gaussian_threshold import make_gaussian_threshold
+
+    domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T=T, nan=False))
+    metric = dp.l02inf_distance(dp.absolute_distance(T=T))
+    return make_gaussian_threshold(domain, metric, scale, threshold, k)
+
+
+def float_code_instance(T, k, scale, threshold, built_of=built_float_map) -> Obligation:
+    """The real float map at every triple of ``FLOAT_D_INS``: the integer violation formula
+    read on the grid indices of float values (threshold_smt.float_pair_factory)."""
+    kk, grid_scale, grid_threshold = float_grid(T, k, scale, threshold)
+    pair_variables_f, close_f = float_pair_factory(T, kk, KEYS, p=2)
+
+    def violation():
+        return threshold_cases(
+            built_of(T, k, scale, threshold),
+            FLOAT_D_INS,
+            _DELTA,
+            pair_variables_f,
+            close_f,
+            violation_formula,
+            grid_scale,
+            grid_threshold,
+        )
+
+    return Obligation(
+        constructor=_NAME,
+        claim=f"real make_gaussian_threshold {T} k={k} scale={scale} threshold={threshold}, d_in in "
+        f"{len(FLOAT_D_INS)} triples, every pair of float-valued maps on {KEYS} keys (values "
+        "any multiples of 2^K_MIN): the map's value covers the grid indices' moves (exact)",
+        format="int", size=KEYS, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and _NAME not in names:
         return []
-    return [code_instance(scale, threshold) for scale in SCALES for threshold in THRESHOLDS]
+    integer = [code_instance(scale, threshold) for scale in SCALES for threshold in THRESHOLDS]
+    return integer + [float_code_instance(*instance) for instance in FLOAT_INSTANCES]
 
 
 SCOPE = {
@@ -164,7 +209,9 @@ SCOPE = {
         "map is called (under a tracer that records the arguments it passes to "
         "gaussian_threshold_delta)",
         instances=f"i32 values; scales {SCALES} x thresholds {THRESHOLDS} x {len(D_INS)} "
-        "triples d_in; every pair of maps on 3 keys (unbounded integers)",
+        "triples d_in; every pair of maps on 3 keys (unbounded integers); float values: "
+        f"{FLOAT_INSTANCES} (T, k, scale, threshold) x {len(FLOAT_D_INS)} triples, values any "
+        "multiples of 2^K_MIN (every finite float is one; values are not limited to floats)",
         abstractions=(
             "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|], the mixture "
             "argument and the Rényi bound of discrete Gaussians of the proof, in exact reals",

@@ -33,6 +33,13 @@ from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import ApproximateDivergence, MaxDivergence
 from certdp.core.metrics import AbsoluteDistance, absolute_distance
 from certdp.core.partition_metrics import L0PInfDistance, l01inf_distance
+from certdp.measurements._threshold.float_contract import (
+    float_case,
+    float_domain_ok,
+    float_k_ok,
+    float_threshold_ok,
+    grid_view,
+)
 
 from .make_laplace_threshold import make_laplace_threshold
 
@@ -145,8 +152,11 @@ def _accepts(built, d_in) -> bool:
 @dataclass
 class ThresholdContract(MeasurementContract):
     def check_map_value(self, arguments, built, d_in, d_out) -> None:
-        scale = Fraction(arguments.scale)
-        bound = closed_form(scale, arguments.threshold, d_in)
+        if float_case(arguments):
+            view = grid_view(arguments, d_in, p=1)
+            bound = None if view is None else closed_form(*view)
+        else:
+            bound = closed_form(Fraction(arguments.scale), arguments.threshold, d_in)
         if bound is None:
             raise ContractError(
                 f"{self.name}: map({d_in}) returned {d_out!r} where the proof says it raises",
@@ -250,6 +260,8 @@ def _metric_ok(a) -> bool:
 
 
 def _threshold_ok(a) -> bool:
+    if float_case(a):
+        return float_threshold_ok(a)
     T = a.input_domain.value_domain.T
     return type(a.threshold) is int and T.min <= a.threshold <= T.max
 
@@ -268,11 +280,13 @@ CONTRACT = ThresholdContract(
         Precondition(
             "input-domain-map-of-integers",
             lambda a: (
-                isinstance(a.input_domain, MapDomain)
+                float_domain_ok(a)
+                or isinstance(a.input_domain, MapDomain)
                 and type(a.input_domain.value_domain) is AtomDomain
                 and a.input_domain.value_domain.T.is_integer
             ),
-            "input_domain must be map_domain(key_domain, atom_domain(T=<integer type>))",
+            "input_domain must be map_domain(key_domain, atom_domain(T=<integer type>)) or of a "
+            "NaN-free float type",
             parameter="input_domain",
         ),
         Precondition(
@@ -295,14 +309,16 @@ CONTRACT = ThresholdContract(
         ),
         Precondition(
             "k-none-or-zero",
-            lambda a: a.k is None or (type(a.k) is int and a.k == 0),
-            "k must be None or 0",
+            lambda a: (
+                float_k_ok(a) if float_case(a) else a.k is None or (type(a.k) is int and a.k == 0)
+            ),
+            "k must be None or 0 (integer values), None or an integer in [K_MIN, K_MAX] (floats)",
             parameter="k",
         ),
         Precondition(
             "threshold-integer-of-T",
             _threshold_ok,
-            "threshold must be an integer of the value type",
+            "threshold must be an integer of the value type (a finite value >= 0 of a float type)",
             parameter="threshold",
         ),
     ],

@@ -10,7 +10,15 @@ min(floor linf, l1')``, ``epsilon = l1' / scale`` (rounded up) and ``delta = 1 -
 P[Z >= |threshold| - linf'])^l0`` computed exactly and rounded up: a key held on one side only
 survives the threshold with probability at most ``P[Z >= |threshold| - linf']``, the event the
 release tests (OpenDP 0.16 bounds the tail strictly beyond it, #2922).
-"""
+
+
+Over ``map_domain(key_domain, atom_domain(T=<float type>, nan=False))`` (float_release.tex and
+the section "Float values" of the proof) each value is rounded to its index on the grid ``2^k
+Z`` (``k`` defaults to the smallest subnormal's exponent), exact ``DLap(0, scale / 2^k)`` noise is added to
+the index, the keys whose noisy index reaches the threshold's index (a finite threshold ``>=
+0``) are released as floats, and the map is the one above, with the grid scale and threshold,
+at the distance of the grid indices (the float distance over ``2^k`` plus the rounding slack
+``(2^k - 2^K_MIN) l0^(1/p)``)."""
 
 from __future__ import annotations
 
@@ -26,6 +34,10 @@ from certdp.core.transformation import Measurement
 from certdp.measurements._laplace import laplace_map
 from certdp.measurements._threshold import (
     TripleMeasurement,
+    float_threshold_arguments,
+    float_threshold_function,
+    float_values,
+    grid_distance,
     threshold_arguments,
     threshold_delta,
     threshold_function,
@@ -71,6 +83,15 @@ def threshold_map(scale: Fraction, threshold: int):
     return privacy_map
 
 
+def float_threshold_map(grid_map, threshold: float, k: int, relaxation):
+    """The privacy map of the float release: the grid distance through ``grid_map``."""
+
+    def privacy_map(d_in) -> tuple[float, float]:
+        return grid_map(grid_distance(d_in, threshold, k, relaxation, p=1))  # label: float-map
+
+    return privacy_map
+
+
 @certified
 def make_laplace_threshold(
     input_domain, input_metric, scale, threshold, k=None, MO="Approximate<MaxDivergence>"
@@ -81,6 +102,21 @@ def make_laplace_threshold(
             f"must be Approximate<MaxDivergence> (the only output measure supported), "
             f"got {shown(MO)}",
             parameter="MO",
+        )
+    if float_values(input_domain):  # label: float-branch
+        T, k, scale, index, relaxation = float_threshold_arguments(  # label: float-arguments
+            input_domain, input_metric, scale, threshold, k, p=1
+        )
+        return TripleMeasurement(
+            input_domain=input_domain,
+            function=float_threshold_function(  # label: float-function
+                discrete_laplace_sampler(scale), index, k, T
+            ),
+            input_metric=input_metric,
+            output_measure=approximate(max_divergence()),
+            privacy_map=float_threshold_map(  # label: float-privacy-map
+                threshold_map(scale, index), threshold, k, relaxation
+            ),
         )
     T, scale = threshold_arguments(  # label: arguments
         input_domain, input_metric, scale, threshold, k, p=1
