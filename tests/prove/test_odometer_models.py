@@ -90,14 +90,13 @@ def test_a_filter_that_charges_after_the_release_is_refused_nothing_is_refuted(t
             ("                self._spent = after  # label: charge-spent\n", ""),
             ("            self._charged.append((query, loss))  # label: charge\n", ""),
             (  # the release sits inside the sequential block (16 spaces)
-                '                return _typed(function, data, FailedFunctionError, "function")'
+                '                released = _typed(function, data, FailedFunctionError, "function")'
                 "  # label: release\n",
-                '                answer = _typed(function, data, FailedFunctionError, "function")\n'
+                '                released = _typed(function, data, FailedFunctionError, "function")\n'
                 "                with self._lock:\n"
                 "                    if self._budget is not None:\n"
                 "                        self._spent = after\n"
-                "                    self._charged.append((query, loss))\n"
-                "                return answer\n",
+                "                    self._charged.append((query, loss))\n",
             ),
         ]
     }
