@@ -249,16 +249,16 @@ def test_the_real_renyi_odometer_is_proved():
 @pytest.mark.parametrize(
     "new",
     [
-        "return RenyiCurve(curves[:2])  # label: renyi-total",  # parts past the second dropped
-        "return RenyiCurve(curves[-1:])  # label: renyi-total",  # only the latest query
-        "return RenyiCurve([max(curves, key=lambda c: c(2.0))])  # label: renyi-total",  # max
+        "return RenyiCurve(curves[:2], charged=True)  # label: renyi-total",  # parts past the second dropped
+        "return RenyiCurve(curves[-1:], charged=True)  # label: renyi-total",  # only the latest query
+        "return RenyiCurve([max(curves, key=lambda c: c(2.0))], charged=True)  # label: renyi-total",  # max
     ],
     ids=["first-two", "latest-only", "largest-at-2"],
 )
 def test_an_unsound_renyi_odometer_is_refuted(tmp_path, new):
     edit = {
         "combinators/_odometer/odometer.py": [
-            ("return RenyiCurve(curves)  # label: renyi-total", new)
+            ("return RenyiCurve(curves, charged=True)  # label: renyi-total", new)
         ]
     }
     summary = prove_edited(
