@@ -210,8 +210,8 @@ def test_the_real_child_guard_is_proved():
         ("guard = _answering_while(live, number)", "guard = lambda: None"),
         # the guard is installed under every measure (MaxDivergence children stop answering)
         (
-            "if self._pair and _is_approximate_zcdp(measure):  # label: sequential-measure",
-            "if True:  # label: sequential-measure",
+            "sequential = self._pair and _is_approximate_zcdp(measure)\n",
+            "sequential = True\n",
         ),
     ],
     ids=["never-refuses", "never-ends", "no-guard", "every-measure"],
