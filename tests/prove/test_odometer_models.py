@@ -90,14 +90,13 @@ def test_a_filter_that_charges_after_the_release_is_refused_nothing_is_refuted(t
             ("                self._spent = after  # label: charge-spent\n", ""),
             ("            self._charged.append((query, loss))  # label: charge\n", ""),
             (  # the release sits inside the sequential block (16 spaces)
-                '                return _typed(function, data, FailedFunctionError, "function")'
+                '                released = _typed(function, data, FailedFunctionError, "function")'
                 "  # label: release\n",
-                '                answer = _typed(function, data, FailedFunctionError, "function")\n'
+                '                released = _typed(function, data, FailedFunctionError, "function")\n'
                 "                with self._lock:\n"
                 "                    if self._budget is not None:\n"
                 "                        self._spent = after\n"
-                "                    self._charged.append((query, loss))\n"
-                "                return answer\n",
+                "                    self._charged.append((query, loss))\n",
             ),
         ]
     }
@@ -211,8 +210,8 @@ def test_the_real_child_guard_is_proved():
         ("guard = _answering_while(live, number)", "guard = lambda: None"),
         # the guard is installed under every measure (MaxDivergence children stop answering)
         (
-            "if self._pair and _is_approximate_zcdp(measure):  # label: sequential-measure",
-            "if True:  # label: sequential-measure",
+            "sequential = self._pair and _is_approximate_zcdp(measure)\n",
+            "sequential = True\n",
         ),
     ],
     ids=["never-refuses", "never-ends", "no-guard", "every-measure"],
@@ -250,16 +249,16 @@ def test_the_real_renyi_odometer_is_proved():
 @pytest.mark.parametrize(
     "new",
     [
-        "return RenyiCurve(curves[:2])  # label: renyi-total",  # parts past the second dropped
-        "return RenyiCurve(curves[-1:])  # label: renyi-total",  # only the latest query
-        "return RenyiCurve([max(curves, key=lambda c: c(2.0))])  # label: renyi-total",  # max
+        "return RenyiCurve(curves[:2], charged=True)  # label: renyi-total",  # parts past the second dropped
+        "return RenyiCurve(curves[-1:], charged=True)  # label: renyi-total",  # only the latest query
+        "return RenyiCurve([max(curves, key=lambda c: c(2.0))], charged=True)  # label: renyi-total",  # max
     ],
     ids=["first-two", "latest-only", "largest-at-2"],
 )
 def test_an_unsound_renyi_odometer_is_refuted(tmp_path, new):
     edit = {
         "combinators/_odometer/odometer.py": [
-            ("return RenyiCurve(curves)  # label: renyi-total", new)
+            ("return RenyiCurve(curves, charged=True)  # label: renyi-total", new)
         ]
     }
     summary = prove_edited(

@@ -9,7 +9,7 @@ untouched by the refused query; an exception from the transition reaches the cal
 changed before raising stays changed: a transition that charges before it releases is never
 refunded by an exception. A queryable created while :func:`guarded` hooks are active (in the same
 thread) keeps them and runs each before every query it answers, and the queryables its own
-transition creates inherit them: a hook that raises refuses the query before the transition runs,
+transition creates inherit them, added to the hooks current in the thread that queries it: a hook that raises refuses the query before the transition runs,
 and a hook may return a callable that is called when the transition ends (however it ends). A
 hook installed with :func:`guarded_everywhere` is kept the same way by every queryable created
 while its block runs, in ANY thread of the process (threads the block starts included).
@@ -33,6 +33,7 @@ __all__ = [
     "current_hooks",
     "start_hooks",
     "end_all",
+    "refuse_suspended",
 ]
 
 
@@ -121,6 +122,26 @@ def end_all(ends) -> DPError | None:
     return failure
 
 
+def refuse_suspended(value, parameter: str = "function"):
+    """``value`` itself, unless it is a generator, a coroutine or an async generator (a
+    suspended computation that could build queryables once resumed, after every guard of the
+    query has ended): then it is closed (generator, coroutine) and a typed
+    :class:`FailedFunctionError` naming ``parameter`` is raised."""
+    if inspect.isgenerator(value) or inspect.iscoroutine(value):  # label: suspended
+        try:
+            value.close()  # label: suspended-close
+        except Exception:
+            pass  # a body that refuses to close is refused all the same  # label: close-failed
+    elif not inspect.isasyncgen(value):
+        return value  # label: not-suspended
+    raise FailedFunctionError(
+        f"under Approximate(ZeroConcentratedDivergence) a release must not be a "
+        f"{type(value).__name__} (resumed later it would build queryables no sequentiality "
+        "guard reaches); release its values instead",
+        parameter=parameter,
+    )  # label: suspended-refused
+
+
 class Queryable:
     """Answers queries through ``transition(query, is_internal)``, one query at a time."""
 
@@ -157,7 +178,9 @@ class Queryable:
             token, ends = None, []
             try:
                 self._owner = me  # label: own
-                token = _HOOKS.set(self._hooks)  # label: inherit
+                here = _HOOKS.get()  # label: inherit-here
+                own = tuple(h for h in self._hooks if not any(h is k for k in here))
+                token = _HOOKS.set((*here, *own))  # label: inherit
                 start_hooks(self._hooks, ends)  # label: hooks
                 return self._transition(query, is_internal)  # label: transition
             except DPError:

@@ -32,7 +32,7 @@ from .errors import (
 from .fpenv import require_ieee_environment
 from .metrics import InsertDeleteDistance, SymmetricDistance
 from .partition_metrics import L0PInfDistance, triple_d_in
-from .queryable import guarded
+from .queryable import guarded, refuse_suspended
 
 __all__ = ["Transformation", "Measurement", "validate_d_in"]
 
@@ -513,6 +513,8 @@ def _evaluate_invoke(root, arg):
                     if frame[2][1] is None:
                         frame[4] = value  # label: eval-invoke-chain-step
                     else:
+                        if frame[6] is not None:
+                            value = refuse_suspended(value)  # label: eval-suspended
                         frame[4].append(value)  # label: eval-invoke-collect
                         guard, frame[6] = frame[6], None
                         if guard is not None:

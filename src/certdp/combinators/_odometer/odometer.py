@@ -33,7 +33,14 @@ from certdp.core.errors import (
     shown,
 )
 from certdp.core.measures import ApproximateDivergence
-from certdp.core.queryable import _HOOKS, current_hooks, end_all, guarded_everywhere, start_hooks
+from certdp.core.queryable import (
+    _HOOKS,
+    current_hooks,
+    end_all,
+    guarded_everywhere,
+    refuse_suspended,
+    start_hooks,
+)
 from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement, validate_d_in
 from certdp.measurements._renyi import RenyiCurve
@@ -241,14 +248,18 @@ class OdometerQueryable:
         data = _typed(_fresh, self._data, FailedFunctionError, "data copy")  # label: copy
         token, function = None, _caller(query, "invoke")
         hooks, live, everywhere = self._hooks, [True], contextlib.nullcontext()
-        if self._pair and _is_approximate_zcdp(measure):  # label: sequential-measure
+        sequential = self._pair and _is_approximate_zcdp(measure)
+        if sequential:  # label: sequential-measure
             guard = _answering_while(live, number)
             hooks = (*hooks, guard)  # label: sequential-hook
             everywhere = guarded_everywhere(guard)  # label: sequential-everywhere
         with everywhere:  # label: sequential-block
             try:
-                token = _HOOKS.set(hooks)  # label: inherit
-                return _typed(function, data, FailedFunctionError, "function")  # label: release
+                here = _HOOKS.get()  # label: inherit-here
+                own = tuple(h for h in hooks if not any(h is k for k in here))
+                token = _HOOKS.set((*here, *own))  # label: inherit
+                released = _typed(function, data, FailedFunctionError, "function")  # label: release
+                return refuse_suspended(released) if sequential else released  # label: suspended
             finally:
                 live[0] = False  # label: sequential-end
                 if token is not None:
@@ -299,7 +310,7 @@ def _renyi_total(curves) -> RenyiCurve:
                 f"epsilon); charged query {number} gave a {type(curve).__name__}",
                 parameter="query",
             )
-    return RenyiCurve(curves)  # label: renyi-total
+    return RenyiCurve(curves, charged=True)  # label: renyi-total
 
 
 def _is_approximate_zcdp(measure) -> bool:

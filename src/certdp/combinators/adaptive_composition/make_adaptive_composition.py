@@ -39,7 +39,7 @@ from certdp.core.errors import (
 )
 from certdp.core.metrics import Metric
 from certdp.core.partial import partial_constructor
-from certdp.core.queryable import Queryable, guarded
+from certdp.core.queryable import Queryable, guarded, refuse_suspended
 from certdp.core.transformation import Measurement, validate_d_in
 
 __all__ = [
@@ -263,7 +263,7 @@ def _compositor(data, input_domain, input_metric, output_measure, d_in, budgets,
                 )
             spent[0] = index + 1  # charged before anything is released  # label: charge-seq
         with guarded(permission(index)):  # label: guarded
-            return query.invoke(_fresh(data))  # label: invoke-guarded
+            return refuse_suspended(query.invoke(_fresh(data)))  # label: invoke-guarded
 
     return CompositorQueryable(transition, snapshot)  # label: queryable
 

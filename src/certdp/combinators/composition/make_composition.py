@@ -27,7 +27,7 @@ from certdp.combinators._compose import (
 from certdp.combinators._compose import same_space as _same
 from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeMeasurementError, type_mismatch
-from certdp.core.queryable import guarded
+from certdp.core.queryable import guarded, refuse_suspended
 from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement, composite
 from certdp.measurements._renyi import compose_curves
@@ -103,7 +103,7 @@ def make_composition(measurements) -> Measurement:
                 releases.append(leaf.invoke(x))  # label: function
             else:
                 with guarded(hook_for(j)):  # label: guarded
-                    releases.append(leaf.invoke(x))  # label: function-guarded
+                    releases.append(refuse_suspended(leaf.invoke(x)))  # label: function-guarded
         return releases_rule(releases)
 
     def privacy_map(d_in):

@@ -99,17 +99,21 @@ def _value(curve, alpha: float, name: str, parameter: str):
 class RenyiCurve:
     """The curve ``alpha -> sum_i curves[i](alpha)`` (each sum rounded up once into f64), read
     from a tuple of callables fixed at construction; evaluated only when called.  ``user``: the
-    one curve a user's privacy map returned (its errors name ``privacy_map``, not a part)."""
+    one curve a user's privacy map returned (its errors name ``privacy_map``, not a part);
+    ``charged``: the curves of an odometer's charged queries (errors name ``query``)."""
 
-    __slots__ = ("_curves", "_user")
+    __slots__ = ("_curves", "_user", "_charged")
 
-    def __init__(self, curves, user: bool = False):
+    def __init__(self, curves, user: bool = False, charged: bool = False):
         self._curves = tuple(curves)  # label: curves
         self._user = user is True
+        self._charged = charged is True
 
     def _name(self, part: int) -> tuple[str, str]:
         if self._user:
             return "the curve the user's privacy map returned", "privacy_map"
+        if self._charged:
+            return f"the curve of charged query {part + 1}", "query"
         return f"the curve of part {part}", "d_out"
 
     def __call__(self, alpha) -> float:
