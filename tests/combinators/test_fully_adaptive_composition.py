@@ -270,8 +270,10 @@ def test_contract_refutes_a_renyi_accounting_that_keeps_the_largest_curve(monkey
         return lambda alpha: max((c(alpha) for c in curves), default=0.0)
 
     monkeypatch.setattr(odometer_module.OdometerQueryable, "privacy_loss", largest)
+    # the search draws the measure first: enough examples that a Rényi run with two or more
+    # positive parts is drawn whatever the seed (a profile's default count made this flaky)
     with no_shrinking(), pytest.raises(ContractError, match="exact sum rounded up"):
-        CONTRACT.verify()
+        CONTRACT.verify(max_examples=400)
 
 
 def test_contract_refutes_an_accounting_that_keeps_the_largest_loss():
