@@ -15,6 +15,11 @@ from certdp.core.errors import DPError
 dp.enable_features("contrib")  # the audit rows are outdated until the lead re-vets
 
 
+@pytest.fixture(autouse=True)
+def _contrib():
+    dp.enable_features("contrib")  # again per test: another module may reset the features
+
+
 def hostile(base, namespace=None):
     """A subclass of ``base`` whose metaclass makes the class ``==`` ``base``, with ``base``'s hash."""
 
@@ -271,3 +276,11 @@ def test_a_hostile_numpy_scalar_does_not_choose_its_own_value(base, value):
         dp.m.make_laplace(
             dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=hostile(base, says_99)(value)
         )
+
+
+def test_map_domain_member_is_false_for_a_hostile_dict():
+    """``MapDomain.admit`` tests ``type(value) not in MAP_TYPES`` (label ``map-type``): an
+    ordinary dict subclass is not a member, the hostile one is (non-member input accepted)."""
+    domain = dp.map_domain(dp.atom_domain(T=str), dp.atom_domain(T=int))
+    assert domain.member(ordinary(dict)({"a": 1})) is False
+    assert domain.member(hostile(dict)({"a": 1})) is False
