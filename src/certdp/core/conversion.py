@@ -233,13 +233,13 @@ def exact_argument(
                 parameter=parameter,
             )
         # one snapshot of the items, in order, by the built-in class itself
-        items = list(value) if type(value) is list else tuple(value)  # label: arg-snapshot
+        items = tuple(value)  # label: arg-snapshot
         if types_are(items, *PLAIN_ITEM_TYPES) or (  # label: arg-kinds
             types_are(items, int)
             and max(items).bit_length() <= MAX_EXACT_BITS
             and min(items).bit_length() <= MAX_EXACT_BITS
         ):  # every item is returned unchanged by the per-item call  # label: arg-bulk
-            return items
+            return list(items) if type(value) is list else items
         rebuild = list if type(value) is list else tuple
         return rebuild(
             exact_argument(item, parameter, error, _depth=_depth + 1) for item in items

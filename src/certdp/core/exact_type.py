@@ -39,13 +39,14 @@ def kind_ids(values) -> set:
 def types_are(values, *types) -> bool:
     """Is the class of every item of ``values`` one of ``types`` itself?  No class is compared
     or hashed by its own (or its metaclass's) methods, and none merges with another."""
-    if type(values) is not list and type(values) is not tuple:  # label: types-are-snapshot
-        values = list(values)
+    # one immutable snapshot (a tuple is its own snapshot): no item read below can be
+    # replaced between two reads, by another thread or by code a collection runs
+    values = tuple(values)  # label: types-are-snapshot
     if not values:
         return True  # label: types-are-empty
-    if not type_is(values[0], *types):  # label: types-are-first
+    first = type(values[0])  # the first item's class, read once
+    if not any(map(is_, repeat(first, len(types)), types)):  # label: types-are-first
         return False
-    first = type(values[0])
     if all(map(is_, map(type, values), repeat(first))):  # label: types-are-same
         return True
     return kind_ids(values) <= type_ids(*types)  # label: types-are-ids
