@@ -41,6 +41,7 @@ from fractions import Fraction
 import numpy as np
 
 from .errors import DPError, FailedCastError
+from .exact_type import type_ids, type_is, types_are
 
 __all__ = ["exact_scalar", "exact_argument", "exact_arguments", "is_exact", "is_foreign_number"]
 
@@ -53,6 +54,9 @@ EXACT_TYPES = (bool, int, float, Fraction, str)
 NUMPY_INTEGER_TYPES = frozenset(np.dtype(code).type for code in "bBhHiIlLqQ")  # label: numpy-ints
 NUMPY_BINARY64_FLOATS = frozenset((np.float16, np.float32, np.float64))  # label: binary64-floats
 NUMPY_FLOAT_TYPES = NUMPY_BINARY64_FLOATS | {np.longdouble}
+#: The same classes by ``id``: ``id(type(x)) in ...`` compares integers, never classes.
+NUMPY_INTEGER_TYPE_IDS = type_ids(*NUMPY_INTEGER_TYPES)  # label: numpy-int-ids
+NUMPY_BINARY64_FLOAT_IDS = type_ids(*NUMPY_BINARY64_FLOATS)  # label: binary64-float-ids
 
 #: The most bits an exact integer (or a ``Fraction``'s numerator or denominator) may have:
 #: every finite binary64 value needs at most 1075, every integer carrier at most 128; below
@@ -98,9 +102,9 @@ def _exact_value(value, parameter: str, error: type[DPError]):
         return _exact_value(element, parameter, error)
     if kind is np.bool_:  # label: numpy-bool
         return bool(value)
-    if kind in NUMPY_INTEGER_TYPES:
+    if id(kind) in NUMPY_INTEGER_TYPE_IDS:
         return int(value)  # label: numpy-int
-    if kind in NUMPY_BINARY64_FLOATS:  # label: numpy-float
+    if id(kind) in NUMPY_BINARY64_FLOAT_IDS:  # label: numpy-float
         return float(value)
     if kind is np.longdouble:  # label: longdouble
         return _exact_longdouble(value)
@@ -122,12 +126,12 @@ def is_exact(value) -> bool:
     kind = type(value)
     if kind is Fraction:
         return type(value.numerator) is int and type(value.denominator) is int
-    return kind in EXACT_TYPES
+    return type_is(value, *EXACT_TYPES)
 
 
 def _exact_fraction(value: Fraction, parameter: str, error: type[DPError]) -> Fraction:
     fields = (value.numerator, value.denominator)
-    if all(type(field) is int or type(field) in NUMPY_INTEGER_TYPES for field in fields):
+    if all(type(field) is int or id(type(field)) in NUMPY_INTEGER_TYPE_IDS for field in fields):
         return Fraction(int(fields[0]), int(fields[1]))
     raise error(
         "a Fraction whose numerator and denominator are not plain integers is refused",
@@ -205,7 +209,7 @@ MAX_ARGUMENT_NESTING = 32
 
 #: Item types that :func:`exact_argument` returns unchanged whatever their value (exact and
 #: never oversized), so a tuple or list of only these is its own conversion.
-PLAIN_ITEM_TYPES = frozenset({type(None), bool, float, str})  # label: plain-items
+PLAIN_ITEM_TYPES = (type(None), bool, float, str)  # label: plain-items
 
 
 def exact_argument(
@@ -221,22 +225,23 @@ def exact_argument(
     """
     if value is None or (is_exact(value) and not oversized(value)):  # label: arg-exact
         return value
-    if type(value) in (tuple, list):  # label: arg-sequence
+    if type_is(value, tuple, list):  # label: arg-sequence
         if _depth >= MAX_ARGUMENT_NESTING:  # label: arg-nesting
             raise error(
                 f"tuples and lists nested more than {MAX_ARGUMENT_NESTING} deep (or containing "
                 "themselves) are refused",
                 parameter=parameter,
             )
-        items = type(value)(value)  # one snapshot of the items, in order  # label: arg-snapshot
-        kinds = set(map(type, items))  # label: arg-kinds
-        if kinds <= PLAIN_ITEM_TYPES or (
-            kinds == {int}
+        # one snapshot of the items, in order, by the built-in class itself
+        items = tuple(value)  # label: arg-snapshot
+        if types_are(items, *PLAIN_ITEM_TYPES) or (  # label: arg-kinds
+            types_are(items, int)
             and max(items).bit_length() <= MAX_EXACT_BITS
             and min(items).bit_length() <= MAX_EXACT_BITS
         ):  # every item is returned unchanged by the per-item call  # label: arg-bulk
-            return items
-        return type(value)(
+            return list(items) if type(value) is list else items
+        rebuild = list if type(value) is list else tuple
+        return rebuild(
             exact_argument(item, parameter, error, _depth=_depth + 1) for item in items
         )  # label: arg-items
     if type(value) is np.ndarray and value.ndim > 0:  # label: arg-array

@@ -14,6 +14,7 @@ import collections
 
 from .domains import AtomDomain, Domain, refuse
 from .errors import MakeDomainError, shown, type_mismatch
+from .exact_type import type_is
 from .fpenv import require_ieee_environment
 
 __all__ = ["MapDomain", "map_domain"]
@@ -33,7 +34,7 @@ class MapDomain(Domain):
         self.value_domain = value_domain
 
     def admit(self, value):
-        if type(value) not in MAP_TYPES:  # label: map-type
+        if not type_is(value, *MAP_TYPES):  # label: map-type
             raise refuse(
                 self,
                 f"type: must be a dict (or a Counter, OrderedDict or defaultdict), "

@@ -1,0 +1,203 @@
+"""Lemma [exact type] (core/exact_type.tex): identity tests that a class whose metaclass makes
+it compare and hash equal to a builtin cannot pass, and a lint that keeps ``==`` type tests out
+of the converted modules."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+import certdp
+from certdp.core.exact_type import kind_ids, type_ids, type_is, types_are
+
+
+def hostile(base):
+    """A subclass of ``base`` whose class is ``==`` ``base`` and hashes like it."""
+
+    class Meta(type(base)):
+        def __eq__(cls, other):
+            return other is base or type.__eq__(cls, other)
+
+        def __ne__(cls, other):
+            return not cls.__eq__(other)
+
+        def __hash__(cls):
+            return hash(base)
+
+    return Meta(f"Hostile{base.__name__}", (base,), {})
+
+
+def test_the_hostile_class_fools_equality_tests():
+    """The premise: ``in`` and sets of classes are fooled, so the lemma is needed."""
+    h = hostile(int)
+    assert type(h(1)) in (int, float)
+    assert set(map(type, [1, h(2)])) == {int}
+
+
+@pytest.mark.parametrize("base, value", [(int, 3), (float, 0.5), (str, "a"), (list, [1])])
+def test_type_is_is_identity(base, value):
+    assert type_is(value, base)
+    assert type_is(value, bool, base)
+    assert not type_is(hostile(base)(value), base)
+    assert not type_is(value)
+
+
+def test_types_are_is_identity_for_every_item():
+    h = hostile(int)
+    assert types_are([], int)
+    assert types_are([1, 2, 3], int)
+    assert types_are((1.0, None, "a", True), type(None), bool, float, str)
+    assert not types_are([1, h(2)], int)  # the hostile class does not merge away
+    assert not types_are([h(2), 1], int)
+    assert not types_are([1, 2.0], int)
+    assert not types_are([1, 2.0, h(3)], int, float)
+    assert types_are(iter([1, 2]), int)  # any iterable, read once
+
+
+def test_id_sets_compare_integers():
+    h = hostile(float)
+    assert id(type(1.5)) in type_ids(float, int)
+    assert id(type(h(1.5))) not in type_ids(float, int)
+    assert kind_ids([1, h(2.0), 3]) == {id(int), id(h)}
+
+
+# --- lint: no type test by `==` in the converted modules --------------------------------------
+
+PACKAGE = Path(certdp.__file__).parent
+#: ``type(x) in``, ``type(x) not in``, ``kind in``, ``kinds in``, ``kinds ==``, ``set(map(type``
+EQUALITY_TYPE_TEST = re.compile(
+    r"\btype\s*\([^()]*\)\s*(not\s+)?in\b|\bkinds?\s+(not\s+)?in\b|\bkinds\s*=="
+    r"|\bset\s*\(\s*map\s*\(\s*type\b"
+)
+#: Modules whose type tests are by identity (core.exact_type): the lint forbids ``==`` tests.
+CONVERTED = ("core/exact_type.py", "core/conversion.py", "core/map_domain.py")
+#: Modules that still hold a type test by ``==`` (not yet converted; see the session-12 typeid
+#: investigation for which are reachable).  Remove a module here when it is converted.
+NOT_YET_CONVERTED = frozenset(
+    """
+    audit/ledger.py
+    combinators/_compose/compose.py
+    combinators/_compose/same.py
+    combinators/_context/split.py
+    combinators/_context/units.py
+    combinators/_conversion/cdp_delta.py
+    combinators/_odometer/odometer.py
+    combinators/_search/binary_search.py
+    combinators/_support/chain_smt.py
+    combinators/adaptive_composition/contract.py
+    combinators/adaptive_composition/make_adaptive_composition.py
+    combinators/approximate/make_approximate.py
+    combinators/composition/make_composition.py
+    combinators/composition/smt_model.py
+    combinators/fix_delta/contract.py
+    combinators/fix_delta/make_fix_delta.py
+    combinators/fixed_approxDP_to_approxDP/make_fixed_approxDP_to_approxDP.py
+    combinators/fixed_approxDP_to_approxDP/smt_model.py
+    combinators/fully_adaptive_composition/smt_model.py
+    combinators/privacy_filter/contract.py
+    combinators/privacy_filter/make_privacy_filter.py
+    combinators/pureDP_to_zCDP/make_pureDP_to_zCDP.py
+    combinators/select_private_candidate/contract.py
+    combinators/select_private_candidate/make_select_private_candidate.py
+    contracts/wrapper.py
+    core/admission.py
+    core/domains.py
+    core/errors.py
+    core/measures.py
+    core/metrics.py
+    core/partition_metrics.py
+    core/postprocess.py
+    core/transformation.py
+    core/type_strings.py
+    core/types.py
+    measurements/_accuracy/accuracy.py
+    measurements/_accuracy/contract.py
+    measurements/_renyi/renyi_curve.py
+    measurements/_threshold/triple_measurement.py
+    measurements/geometric/contract.py
+    measurements/geometric/make_geometric.py
+    measurements/noise/contract.py
+    measurements/noise_threshold/contract.py
+    measurements/private_quantile/contract.py
+    measurements/private_quantile/make_private_quantile.py
+    measurements/randomized_response/contract.py
+    measurements/randomized_response/make_randomized_response.py
+    measurements/randomized_response_bitvec/debias_randomized_response_bitvec.py
+    measurements/user_measurement/user_measurement.py
+    numeric/floats.py
+    numeric/integers.py
+    numpy/_support/row_norm_test.py
+    numpy/array2_domain/array2_domain.py
+    numpy/private_np_mean/make_private_np_mean.py
+    numpy/sscp_domain/sscp_domain.py
+    samplers/_arguments.py
+    samplers/noisy_top_k.py
+    transformations/_postprocess/arguments.py
+    transformations/_postprocess/quantiles_from_counts.py
+    transformations/_summation/integer_summation.py
+    transformations/b_ary_tree/contract.py
+    transformations/b_ary_tree/make_b_ary_tree.py
+    transformations/count_by_categories/make_count_by_categories.py
+    transformations/create_dataframe/make_create_dataframe.py
+    transformations/drop_null/smt_model.py
+    transformations/find/contract.py
+    transformations/find/make_find.py
+    transformations/find_bin/contract.py
+    transformations/find_bin/make_find_bin.py
+    transformations/identity/make_identity.py
+    transformations/identity/smt_model.py
+    transformations/impute_uniform_float/contract.py
+    transformations/impute_uniform_float/make_impute_uniform_float.py
+    transformations/index/contract.py
+    transformations/index/make_index.py
+    transformations/is_null/smt_model.py
+    transformations/metric_bounded/contract.py
+    transformations/metric_unbounded/contract.py
+    transformations/ordered_random/contract.py
+    transformations/quantile_score_candidates/contract.py
+    transformations/quantile_score_candidates/make_quantile_score_candidates.py
+    transformations/unordered/contract.py    """.split()
+)
+
+
+def _code_lines(path: Path):
+    """The code of each line of ``path`` without strings and comments, tokens joined."""
+    lines: dict[int, list[str]] = {}
+    skipped = {tokenize.STRING, tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE}
+    skipped |= {tokenize.INDENT, tokenize.DEDENT}
+    for token in tokenize.generate_tokens(io.StringIO(path.read_text()).readline):
+        if token.type not in skipped:
+            lines.setdefault(token.start[0], []).append(token.string)
+    for number, tokens in lines.items():
+        yield number, " ".join(tokens)
+
+
+def _equality_type_tests(path: Path):
+    return [number for number, code in _code_lines(path) if EQUALITY_TYPE_TEST.search(code)]
+
+
+def test_the_lint_finds_each_forbidden_form(tmp_path):
+    sample = tmp_path / "sample.py"
+    forms = ["type(x) in (int,)", "type(x) not in S", "kind in S", "kinds == {int}"]
+    forms += ["set(map(type, xs))", "'type(x) in S'  # type(x) in S"]
+    sample.write_text("\n".join(forms) + "\n")
+    assert _equality_type_tests(sample) == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.parametrize("module", CONVERTED)
+def test_converted_modules_test_types_by_identity(module):
+    assert module not in NOT_YET_CONVERTED
+    assert _equality_type_tests(PACKAGE / module) == []
+
+
+def test_no_new_module_tests_types_by_equality():
+    found = {
+        str(path.relative_to(PACKAGE))
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if _equality_type_tests(path)
+    }
+    assert found <= NOT_YET_CONVERTED, sorted(found - NOT_YET_CONVERTED)
