@@ -1,7 +1,10 @@
-"""The audit's status is the gate's status plus the closure (gate.tex, Lemma
-prop:audit-is-gate), also for a hand-edited, re-sealed entry; and an old entry that can
-never be written back, of a constructor that no longer exists, no longer blocks
-``certdp vet`` and ``certdp vet --migrate`` (session-11 referee findings)."""
+"""The audit does the full comparison whatever the entry's seal says (gate.tex, after Lemma
+prop:fast): an entry re-sealed by hand may make the gate accept what the audit refuses, and
+the audit is the check against such tampering; and an old entry that can never be written
+back, of a constructor that no longer exists, no longer blocks ``certdp vet`` and ``certdp
+vet --migrate`` (session-11 referee findings).  The proof-only seal tests are referee
+ref-gate2's (session 12), kept for the audit only: the gate's acceptance of such an entry is
+the documented limit, not a bug."""
 
 import json
 
@@ -45,15 +48,52 @@ def _reseal_with_a_wrong_fingerprint(repo) -> None:
     (repo / LEDGER).write_text(ledger_text({KEY: vetting}))
 
 
-def test_a_resealed_entry_gets_one_status_from_the_gate_and_the_audit(repo):
+def test_a_resealed_entry_is_refused_by_the_audit(repo):
     assert _states(repo) == (UP_TO_DATE, UP_TO_DATE)
     _reseal_with_a_wrong_fingerprint(repo)
-    # the sealed bytes are unchanged: both accept (the audit used to say outdated)
-    assert _states(repo) == (UP_TO_DATE, UP_TO_DATE)
+    # the sealed bytes are unchanged: the gate's cheap check accepts the hand-made entry,
+    # the audit compares every fingerprint and refuses it
+    assert _states(repo) == (UP_TO_DATE, OUTDATED)
     code = repo / FOLDER / "make_is_equal.py"
     code.write_text(code.read_text() + "# a comment: new bytes, the same fingerprints\n")
     # bytes changed: both compare the (wrong) recorded fingerprints and refuse
     assert _states(repo) == (OUTDATED, OUTDATED)
+
+
+def _reseal_with_only_the_proof_file(repo) -> None:
+    vetting = Ledger(repo / "src/certdp").get(KEY)
+    proof = f"{FOLDER.relative_to('src/certdp')}/make_is_equal.tex"
+    assert proof in vetting.files and len(vetting.files) > 1
+    vetting.files = {proof: vetting.files[proof]}
+    vetting.seal = files_seal(vetting.fingerprints, vetting.proof, vetting.files)
+    (repo / LEDGER).write_text(ledger_text({KEY: vetting}))
+
+
+def test_audit_sees_a_lemma_edit_under_an_entry_sealed_over_the_proof_only(repo):
+    """(ref-gate2) A cited lemma document and the model edited under an entry whose files
+    name only the proof: the audit recomputes them and says outdated."""
+    _reseal_with_only_the_proof_file(repo)
+    lemma = repo / "src/certdp/core/features.tex"
+    text = lemma.read_text()
+    index = text.index("\\end{document}")
+    lemma.write_text(text[:index] + "This lemma is false.\n" + text[index:])
+    model = repo / FOLDER / "smt_model.py"
+    model.write_text(model.read_text() + "\nassert True\n")
+    status = status_of(_constructor(repo), Ledger(repo / "src/certdp"))
+    assert status.state == OUTDATED
+    assert "lemma:core/features.tex" in status.changed
+
+
+def test_audit_sees_edited_code_under_an_entry_sealed_over_the_proof_only(repo):
+    """(ref-gate2, kept for the audit only) The proven range edited under the same entry:
+    the audit says outdated (the gate's cheap check accepts it: gate.tex, after
+    Lemma prop:fast)."""
+    _reseal_with_only_the_proof_file(repo)
+    code = repo / FOLDER / "make_is_equal.py"
+    text = code.read_text()
+    assert "bool(element == value)" in text
+    code.write_text(text.replace("bool(element == value)", "bool(element != value)"))
+    assert status_of(_constructor(repo), Ledger(repo / "src/certdp")).state == OUTDATED
 
 
 def test_a_comment_edit_of_an_honest_entry_is_up_to_date_for_both(repo):

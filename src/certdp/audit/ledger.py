@@ -40,7 +40,7 @@ from certdp.core.errors import DPError
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
-from .known_bytes import has_digest
+from .regular_file import has_digest, read_regular
 from .shadowing import is_a
 from .sources import SourceMarkers, parse_markers
 
@@ -456,7 +456,7 @@ def proof_fingerprints(
 
     def read(path: Path) -> bytes:
         key = constructor.relative(path)  # label: key-first
-        data = path.read_bytes()  # label: read-once
+        data = read_regular(path)  # label: read-once
         hashes[key] = hashlib.sha256(data).hexdigest()  # label: file-hash
         return data
 
@@ -521,8 +521,8 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
     folder between it and the package a symbolic link, and is the constructor's proof among
     them?  Reads nothing outside the package: a path with ``..`` or an absolute one is
     ``False`` before any file is read.  Each file is a regular file checked by
-    :func:`certdp.audit.known_bytes.has_digest` (hashed once per process while unchanged; a
-    FIFO, device or folder is ``False`` without being read)."""
+    :func:`certdp.audit.regular_file.has_digest` (a FIFO, device, folder or link is ``False``
+    without being read; opening never blocks)."""
     package = str(constructor.package.resolve())
     if constructor.relative(constructor.proof) not in files:  # label: starts-at-proof
         return False

@@ -171,47 +171,21 @@ def vetting_status(name: str) -> VettingStatus:
 
 
 def status_of(constructor: ConstructorFolder, ledger: Ledger, *, definitions=None) -> VettingStatus:
-    """The audit's status: the gate's status of ``constructor`` (:func:`runtime_status_of`
-    on the same vetting) and, when that is up to date, the comparison of the closure of
-    definitions behind its proven code with its ledger entry; so the audit says up to date
-    exactly when the gate does and the closure is unchanged.  An outdated status names the
-    changed keys (the closure's included) and the ``git diff`` to read when the package is a
-    checkout."""
+    """The audit's status: compare the current fingerprints of ``constructor``, the closure of
+    definitions behind its proven code included, with its ledger entry; an outdated status
+    names the ``git diff`` to read when the package is a checkout."""
     vetting = ledger.get(constructor.key)
     if vetting is None:
         return VettingStatus(NEVER_VETTED)
-    gate = runtime_status_of(constructor, {constructor.key: vetting})
-    if gate.shadowed:
-        return dataclasses.replace(gate, reviewed=vetting.reviewed)  # the shadows are named
     try:
         fingerprints, proof = current_fingerprints(constructor, definitions=definitions)
     except Exception:  # a proof naming a missing range cannot be up to date
         fingerprints, proof = {}, ""
-    if gate.state == UP_TO_DATE:
-        # The gate's verdict on the ranges, documents and models stands (its cheap check
-        # trusts the sealed file hashes); only the closure is compared here.
-        closure = {key: value for key, value in fingerprints.items() if is_closure_key(key)}
-        recorded = {
-            key: value for key, value in vetting.fingerprints.items() if is_closure_key(key)
-        }
-        changed = tuple(
-            sorted(
-                key
-                for key in closure.keys() | recorded.keys()
-                if closure.get(key) != recorded.get(key)
-            )
-        )
-        if not changed:
-            return dataclasses.replace(gate, reviewed=vetting.reviewed)
-        status = VettingStatus(
-            OUTDATED, vetting.commit, vetting.reviewer, vetting.date, changed,
-            reviewed=vetting.reviewed,
-        )  # fmt: skip
-    else:
-        status = _compared(constructor, vetting, fingerprints, proof, with_closure=True)
-        if status.state == UP_TO_DATE:  # the files changed between the two readings
-            return dataclasses.replace(gate, reviewed=vetting.reviewed)
-    if constructor.checkout is None or vetting.commit == UNCOMMITTED:
-        return status  # no repository to diff against
+    status = _compared(constructor, vetting, fingerprints, proof, with_closure=True)
+    status = _unshadowed(constructor, status, vetting.fingerprints)
+    if status.shadowed:
+        return status  # no edit to diff: the shadowing files are named
+    if status.state != OUTDATED or constructor.checkout is None or vetting.commit == UNCOMMITTED:
+        return status  # up to date, or no repository to diff against
     files = " ".join(constructor.in_checkout(file) for file in status.changed_files)
     return dataclasses.replace(status, diff_command=f"git diff {vetting.commit} -- {files}")

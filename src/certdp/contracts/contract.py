@@ -70,7 +70,11 @@ def as_rational(value) -> sympy.Expr:
         floats = value.atoms(sympy.Float)
         if not floats:
             return value
-        return value.xreplace({f: _exact_float(f) for f in floats})  # label: exact-floats
+        with sympy.evaluate(False):  # no node rebuilt here is evaluated (a huge power)
+            exact = value.xreplace({f: _exact_float(f) for f in floats})  # label: exact-floats
+        if _work_bits(exact) is None:  # label: floats-too-big
+            return exact  # left unevaluated: at_least tries only its enclosure
+        return _evaluated(exact)  # label: floats-evaluated
     if isinstance(value, float) and value in (float("inf"), float("-inf")):
         return sympy.oo if value > 0 else -sympy.oo  # label: infinite
     if isinstance(value, (numbers.Rational, float, decimal.Decimal)):
@@ -186,6 +190,13 @@ WORK_BITS = 2**24
 SIMPLIFY_BITS = 2**12
 
 
+def _evaluated(expr) -> sympy.Expr:
+    """``expr`` rebuilt bottom-up with sympy's evaluation on (as ``xreplace`` rebuilds)."""
+    if not expr.args or expr.is_Rational:
+        return expr
+    return expr.func(*(_evaluated(argument) for argument in expr.args))
+
+
 def _work_bits(expr) -> int | None:
     """An over-estimate of the bits of the integers that evaluating the closed sympy number
     ``expr`` can build: a rational's numerator and denominator bits, a power's base estimate
@@ -228,8 +239,21 @@ def at_least(value, bound) -> bool:
     ``undecided``: the check could not decide, which is not a violation found.  Sides whose
     evaluation could build integers of more than :data:`WORK_BITS` bits (:func:`_work_bits`)
     are never handed to sympy's arithmetic: only the enclosure of their unevaluated
-    difference is tried, and otherwise the answer is ``undecided``.
+    difference is tried, and otherwise the answer is ``undecided``.  An expression nested too
+    deep for Python's recursion limit is ``undecided`` too.
     """
+    try:
+        return _at_least(value, bound)
+    except RecursionError:  # label: too-deep
+        raise ContractError(
+            "cannot decide exactly whether the value is at least the bound: an expression is "
+            "nested too deep to be read; no violation was found",
+            condition="undecided",
+        ) from None
+
+
+def _at_least(value, bound) -> bool:
+    """:func:`at_least` for expressions within Python's recursion limit."""
     value, bound = as_rational(value), as_rational(bound)
     infinities = (sympy.oo, -sympy.oo)
     if value in infinities or bound in infinities:  # label: infinite-sides
