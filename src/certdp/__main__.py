@@ -150,6 +150,8 @@ def _vet(arguments) -> int:
         print(f"certdp vet: {error}", file=sys.stderr)
         return 1
     vetting = recorded.vetting
+    if recorded.dropped:
+        print(_dropped_note(recorded.dropped))
     if recorded.uncommitted:
         print(
             f"vetted {arguments.name} by {vetting.reviewer} ({vetting.date}; reviewed: "
@@ -184,8 +186,17 @@ def _migrate(arguments) -> int:
     except DPError as error:
         print(f"certdp vet: {error}", file=sys.stderr)
         return 1
+    if ledger.dropped:
+        print(_dropped_note(ledger.dropped))
     print(f"rewrote {ledger.path} in ledger format 2 ({len(ledger.entries)} entries, unchanged)")
     return 0
+
+
+def _dropped_note(keys) -> str:
+    return (
+        "dropped from the ledger (not a vetting of strings, and no constructor of the package "
+        f"has its key): {', '.join(keys)}"
+    )
 
 
 def _vet_command(commands) -> None:

@@ -68,9 +68,20 @@ def package(tmp_path):
     return folder
 
 
+def _a_exists(monkeypatch):
+    """Make ``a/make_a`` (the unwritable entry of FORMAT_1) a constructor of the package, so
+    that the writer refuses it instead of dropping it as an orphan."""
+    from types import SimpleNamespace
+
+    from certdp.audit import discovery
+
+    monkeypatch.setattr(discovery, "discover", lambda _: [SimpleNamespace(key="a/make_a")])
+
+
 def test_migrate_does_not_replace_the_ledger_when_the_rewrite_does_not_read_back(
     package, monkeypatch
 ):
+    _a_exists(monkeypatch)
     path = package / LEDGER_PATH
     path.write_text(json.dumps(FORMAT_1))
     before = path.read_text()
@@ -124,9 +135,10 @@ def test_the_writer_refuses_an_entry_it_could_not_read_back(fingerprints, files)
         ledger_text({"k/make_k": vetting})
 
 
-def test_vetting_one_constructor_never_makes_every_gate_call_raise(package):
+def test_vetting_one_constructor_never_makes_every_gate_call_raise(package, monkeypatch):
     """Recording into a ledger holding an entry the writer refuses raises (naming it) and
     writes nothing; re-vetting that entry replaces it, and then recording works."""
+    _a_exists(monkeypatch)
     (package / LEDGER_PATH).write_text(json.dumps(FORMAT_1))
     before = (package / LEDGER_PATH).read_text()
     recorded = Ledger(package)

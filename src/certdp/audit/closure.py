@@ -31,6 +31,7 @@ from functools import cached_property
 from pathlib import Path
 
 from .discovery import ConstructorFolder, ProofText
+from .regular_file import read_regular_text
 from .sources import read_markers
 
 __all__ = ["Definition", "ProofIndex", "closure", "trusted_base", "uncited_documents"]
@@ -166,7 +167,7 @@ class _Modules:
         base = self.source.joinpath(*name.split("."))
         for path, is_package in ((base.with_suffix(".py"), False), (base / "__init__.py", True)):
             if path.is_file():
-                tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+                tree = ast.parse(read_regular_text(path), filename=str(path))
                 module = _Module(name, path, is_package, tree)
                 for node in _top_level(tree.body):
                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

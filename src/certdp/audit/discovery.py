@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from .regular_file import read_regular_text
+
 __all__ = [
     "ConstructorFolder",
     "discover",
@@ -172,7 +174,7 @@ class ProofText:
         """The proof at ``path``; ``text`` is its content when the caller has read it already."""
         self.path = path
         if text is None:
-            text = path.read_text(encoding="utf-8")  # label: read-proof
+            text = read_regular_text(path)  # label: read-proof
         self.text = _COMMENT.sub("", text)
 
     @cached_property

@@ -40,6 +40,7 @@ from certdp.core.errors import DPError
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
+from .regular_file import has_digest, read_regular
 from .shadowing import is_a
 from .sources import SourceMarkers, parse_markers
 
@@ -455,7 +456,7 @@ def proof_fingerprints(
 
     def read(path: Path) -> bytes:
         key = constructor.relative(path)  # label: key-first
-        data = path.read_bytes()  # label: read-once
+        data = read_regular(path)  # label: read-once
         hashes[key] = hashlib.sha256(data).hexdigest()  # label: file-hash
         return data
 
@@ -519,7 +520,9 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
     :func:`proof_fingerprints` records them) still have those bytes, with neither it nor a
     folder between it and the package a symbolic link, and is the constructor's proof among
     them?  Reads nothing outside the package: a path with ``..`` or an absolute one is
-    ``False`` before any file is read."""
+    ``False`` before any file is read.  Each file is a regular file checked by
+    :func:`certdp.audit.regular_file.has_digest` (a FIFO, device, folder or link is ``False``
+    without being read; opening never blocks)."""
     package = str(constructor.package.resolve())
     if constructor.relative(constructor.proof) not in files:  # label: starts-at-proof
         return False
@@ -528,15 +531,14 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
         parts = PurePosixPath(key).parts
         if PurePosixPath(key).is_absolute() or ".." in parts or not parts:  # label: inside
             return False
-        for depth in range(1, len(parts) + 1):
+        for depth in range(1, len(parts)):
             path = os.path.join(package, *parts[:depth])  # label: path-string
             if path not in checked:
                 if is_a(path, S_ISLNK, follow=False):  # label: no-link
                     return False
                 checked.add(path)
-        with open(path, "rb") as file:
-            data = file.read()
-        if hashlib.sha256(data).hexdigest() != digest:  # label: same-bytes-file
+        path = os.path.join(package, *parts)  # label: file-string
+        if not has_digest(path, digest):  # label: same-bytes-file
             return False
     return True
 
@@ -604,7 +606,9 @@ def _writable(key, vetting) -> None:
         )
     ):
         raise LedgerError(
-            f"the entry {key!r} is not a vetting of strings (re-vet it to replace it)",
+            f"the entry {key!r} is not a vetting of strings: re-vet it to replace it "
+            "(certdp vet and certdp vet --migrate drop such an entry when it names no "
+            "constructor of the package)",
             parameter="ledger",
         )
     if any(_package_relative(name) != name for name in vetting.fingerprints):
@@ -671,12 +675,15 @@ class Ledger:
 
     def __init__(self, package: Path | None = None):
         package = package or package_root()
+        self.package = package
         self.path = package / LEDGER_PATH
         self.exists = self.path.is_file()
         raw = json.loads(self.path.read_text(encoding="utf-8")) if self.exists else {}
         self.entries = dict(entries_of(raw))
         #: The pairs of the file as read (format 2), kept by :meth:`record`.
         self.pairs = dict(ledger_entries(raw)[1] or {})
+        #: The keys of the entries the last write dropped (:meth:`_unwritable_orphans`).
+        self.dropped: tuple[str, ...] = ()
 
     def get(self, key: str) -> Vetting | None:
         return self.entries.get(key)
@@ -686,20 +693,38 @@ class Ledger:
         every pair the file held (so a merge with another branch's ledger keeps the pairs
         either side names); nothing is written unless the new text reads back as the
         entries."""
-        entries = {**self.entries, key: vetting}
-        self._write(entries, self.pairs)
-        self.entries = entries
+        self.entries = self._write({**self.entries, key: vetting}, self.pairs)
 
     def write(self) -> None:
         """Write the ledger's entries in the canonical format-2 text (:func:`ledger_text`)
         with only the pairs they use (``certdp vet --migrate``)."""
-        self._write(self.entries, None)
+        self.entries = self._write(self.entries, None)
 
-    def _write(self, entries: dict[str, Vetting], kept: dict | None) -> None:
+    def _unwritable_orphans(self, entries: dict[str, Vetting]) -> tuple[str, ...]:
+        """The keys of ``entries`` that name no constructor or audited lemma folder of the
+        package and could not be written back (:func:`_writable`: an old format-1 entry
+        with, say, a numeric digest): no ``certdp vet`` can replace them, so they are
+        dropped rather than blocking every write."""
+        from .discovery import discover
+
+        known = {item.key for item in discover(self.package)}
+        orphans = []
+        for key in sorted(entries.keys() - known):
+            try:
+                _writable(key, entries[key])
+            except LedgerError:
+                orphans.append(key)
+        return tuple(orphans)
+
+    def _write(self, entries: dict[str, Vetting], kept: dict | None) -> dict[str, Vetting]:
         """Write ``entries`` atomically (a reader sees the old file or the new one, never a
-        part), and only when the text reads back as ``entries``: it is written to a
-        temporary file, read back from it, and only then replaces the ledger
-        (``os.replace``); otherwise :class:`LedgerError`, the ledger left as it was."""
+        part), and only when the text reads back as them: it is written to a temporary
+        file, read back from it, and only then replaces the ledger (``os.replace``);
+        otherwise :class:`LedgerError`, the ledger left as it was.  Entries of
+        :meth:`_unwritable_orphans` are left out (their keys in :attr:`dropped`); returns
+        the entries written."""
+        self.dropped = self._unwritable_orphans(entries)
+        entries = {key: value for key, value in entries.items() if key not in self.dropped}
         text = ledger_text(entries, kept)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temporary = self.path.with_name(
@@ -719,3 +744,4 @@ class Ledger:
             temporary.unlink(missing_ok=True)
         self.pairs = dict(ledger_entries(json.loads(text))[1])
         self.exists = True
+        return entries

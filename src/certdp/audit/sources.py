@@ -36,6 +36,8 @@ from pathlib import Path
 
 from certdp.core.errors import DPError
 
+from .regular_file import read_regular_text
+
 __all__ = [
     "SourceMarkerError",
     "Range",
@@ -224,7 +226,7 @@ def parse_markers(text: str, path: str = "<string>") -> SourceMarkers:
 def read_markers(path: str | Path) -> SourceMarkers:
     """:func:`parse_markers` applied to the file at ``path`` (read as UTF-8)."""
     path = Path(path)
-    return parse_markers(path.read_text(encoding="utf-8"), path=str(path))
+    return parse_markers(read_regular_text(path), path=str(path))
 
 
 # proof: end markers

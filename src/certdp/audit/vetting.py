@@ -41,6 +41,8 @@ class Recorded:
 
     vetting: Vetting
     uncommitted: tuple[str, ...] = ()
+    #: Ledger entries dropped: unwritable, of no constructor of the package (``Ledger.dropped``).
+    dropped: tuple[str, ...] = ()
 
 
 def _git(folder: Path, *args: str) -> subprocess.CompletedProcess:
@@ -149,5 +151,6 @@ def vet(
         seal=seal,
         reviewed=reviewed.strip(),
     )
-    Ledger(package).record(constructor.key, vetting)
-    return Recorded(vetting, shown if commit == UNCOMMITTED else ())
+    ledger = Ledger(package)
+    ledger.record(constructor.key, vetting)
+    return Recorded(vetting, shown if commit == UNCOMMITTED else (), ledger.dropped)

@@ -70,7 +70,11 @@ def as_rational(value) -> sympy.Expr:
         floats = value.atoms(sympy.Float)
         if not floats:
             return value
-        return value.xreplace({f: _exact_float(f) for f in floats})  # label: exact-floats
+        with sympy.evaluate(False):  # no node rebuilt here is evaluated (a huge power)
+            exact = value.xreplace({f: _exact_float(f) for f in floats})  # label: exact-floats
+        if _work_bits(exact) is None:  # label: floats-too-big
+            return exact  # left unevaluated: at_least tries only its enclosure
+        return _evaluated(exact)  # label: floats-evaluated
     if isinstance(value, float) and value in (float("inf"), float("-inf")):
         return sympy.oo if value > 0 else -sympy.oo  # label: infinite
     if isinstance(value, (numbers.Rational, float, decimal.Decimal)):
@@ -90,6 +94,22 @@ def as_rational(value) -> sympy.Expr:
 #: difference as small as a float's last bit among values near 1 (2**-1074) needs about 1100
 #: bits, its square (a Renyi divergence) about 2200; 8192 bits bound the work.
 PRECISIONS = (128, 512, 2048, 8192)
+
+
+#: The largest magnitude of an integer exponent, or of the argument of an exponential, that
+#: :func:`_enclosure` evaluates (beyond it mpmath's work grows with the exponent's bits).
+EXPONENT_LIMIT = 2**256
+
+
+def _exp(context, argument):
+    """``context.exp(argument)``; ``ValueError`` when an end of the interval is not finite or
+    has a magnitude above :data:`EXPONENT_LIMIT`."""
+    import mpmath
+
+    ends = (mpmath.mpf(argument.a), mpmath.mpf(argument.b))
+    if not all(mpmath.isfinite(end) and abs(end) <= EXPONENT_LIMIT for end in ends):
+        raise ValueError("an exponential of an argument beyond the limit")  # label: iv-exp-limit
+    return context.exp(argument)
 
 
 def _enclosure(expr, context):
@@ -120,12 +140,14 @@ def _enclosure(expr, context):
     if expr.is_Pow:
         base, exponent = parts
         if expr.exp.is_Integer:
+            if abs(int(expr.exp)) > EXPONENT_LIMIT:  # label: iv-exponent-limit
+                raise ValueError("an integer exponent beyond the limit")
             return base ** int(expr.exp)  # label: iv-integer-power
         if not base.a > 0:
             raise ValueError("a fractional power of an interval reaching 0")
-        return context.exp(exponent * context.log(base))  # label: iv-power
+        return _exp(context, exponent * context.log(base))  # label: iv-power
     if isinstance(expr, sympy.exp):
-        return context.exp(parts[0])
+        return _exp(context, parts[0])
     if isinstance(expr, sympy.log):
         if not parts[0].a > 0:
             raise ValueError("the log of an interval reaching 0")
@@ -159,6 +181,51 @@ def _sign(difference) -> int | None:
     return None
 
 
+#: The most bits of integers that sympy's arithmetic on the two sides may be asked to build
+#: (:func:`_work_bits`): beyond it only the enclosure of the unevaluated difference is tried.
+WORK_BITS = 2**24
+
+#: ``simplify`` is tried only on a difference whose estimate (:func:`_work_bits`) is at most
+#: this many bits: its time grows fast with the integers' size (``exp(2**4000)`` takes seconds).
+SIMPLIFY_BITS = 2**12
+
+
+def _evaluated(expr) -> sympy.Expr:
+    """``expr`` rebuilt bottom-up with sympy's evaluation on (as ``xreplace`` rebuilds)."""
+    if not expr.args or expr.is_Rational:
+        return expr
+    return expr.func(*(_evaluated(argument) for argument in expr.args))
+
+
+def _work_bits(expr) -> int | None:
+    """An over-estimate of the bits of the integers that evaluating the closed sympy number
+    ``expr`` can build: a rational's numerator and denominator bits, a power's base estimate
+    times its exponent's magnitude (at most ``2**(bits of the exponent)`` when the exponent
+    is not a rational), a sum of the arguments' estimates for any other node; ``None`` when
+    it exceeds :data:`WORK_BITS`."""
+    if expr.is_Rational:
+        bits = int(expr.p).bit_length() + int(expr.q).bit_length()  # label: bits-rational
+    elif expr.is_Pow:
+        base, exponent = _work_bits(expr.base), _work_bits(expr.exp)
+        if base is None or exponent is None:
+            return None
+        if expr.exp.is_Rational:
+            magnitude = max(1, abs(int(expr.exp.p)) + int(expr.exp.q))
+        elif exponent <= 64:
+            magnitude = 2**exponent
+        else:
+            return None
+        bits = base * magnitude  # label: bits-power
+    else:
+        bits = 1
+        for argument in expr.args:
+            part = _work_bits(argument)
+            if part is None:
+                return None
+            bits += part
+    return bits if bits <= WORK_BITS else None  # label: bits-bound
+
+
 def at_least(value, bound) -> bool:
     """Exactly: is ``value >= bound``?
 
@@ -169,16 +236,47 @@ def at_least(value, bound) -> bool:
     equal when a low-precision evaluation of their difference gives 0 (log(1 + 2**-1074) and
     0, say).  When none of these decides (an exact zero sympy cannot recognise, or a
     difference below 2**-8000 or so), this raises :class:`ContractError` with condition
-    ``undecided``: the check could not decide, which is not a violation found.
+    ``undecided``: the check could not decide, which is not a violation found.  Sides whose
+    evaluation could build integers of more than :data:`WORK_BITS` bits (:func:`_work_bits`)
+    are never handed to sympy's arithmetic: only the enclosure of their unevaluated
+    difference is tried, and otherwise the answer is ``undecided``.  An expression nested too
+    deep for Python's recursion limit is ``undecided`` too.
     """
+    try:
+        return _at_least(value, bound)
+    except RecursionError:  # label: too-deep
+        raise ContractError(
+            "cannot decide exactly whether the value is at least the bound: an expression is "
+            "nested too deep to be read; no violation was found",
+            condition="undecided",
+        ) from None
+
+
+def _at_least(value, bound) -> bool:
+    """:func:`at_least` for expressions within Python's recursion limit."""
     value, bound = as_rational(value), as_rational(bound)
     infinities = (sympy.oo, -sympy.oo)
     if value in infinities or bound in infinities:  # label: infinite-sides
         return value == sympy.oo or bound == -sympy.oo or value == bound
     if value.is_Rational and bound.is_Rational:  # label: rationals
         return bool(value >= bound)
+    if _work_bits(value) is None or _work_bits(bound) is None:  # label: work-bound
+        # too big for sympy's arithmetic (an unevaluated huge power, say): only the
+        # enclosure of the difference as given, no node of it evaluated, is tried
+        unevaluated = sympy.Add(value, sympy.Mul(-1, bound, evaluate=False), evaluate=False)
+        sign = _sign(unevaluated)  # label: evaluate-unevaluated
+        if sign is not None:
+            return sign > 0
+        raise ContractError(  # label: undecided-too-big
+            f"cannot decide exactly whether {_shown(value)} >= {_shown(bound)}: evaluating "
+            f"them could build integers of more than {WORK_BITS} bits, and the interval "
+            "enclosure of their difference decides nothing; no violation was found",
+            condition="undecided",
+        )
     difference = value - bound
-    for simplified in (False, True):  # label: candidates
+    small = _work_bits(difference)
+    tried = (False, True) if small is not None and small <= SIMPLIFY_BITS else (False,)
+    for simplified in tried:  # label: candidates
         try:
             candidate = sympy.simplify(difference) if simplified else difference
         except (ValueError, ArithmeticError, RecursionError):  # sympy gave up (huge integers)

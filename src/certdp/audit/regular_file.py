@@ -1,0 +1,66 @@
+"""The bytes of a package file, read only when it is a regular file, without ever blocking.
+
+Every package file the gate and the audit read (proofs, lemma documents, models, code, the
+files a ledger entry names) goes through :func:`read_regular`: the name is not followed when
+it is a symbolic link, it is opened with ``O_NONBLOCK`` (a FIFO put there opens at once) and
+read only when the opened object is a regular file.  Anything else raises
+:class:`NotRegularFile`, an ``OSError``; the argument is in ``gate.tex`` (regular-file reader).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+from pathlib import Path
+from stat import S_ISREG
+
+__all__ = ["NotRegularFile", "has_digest", "read_regular", "read_regular_text"]
+
+# proof: begin regular-file
+_OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+
+
+class NotRegularFile(OSError):
+    """A package file that is a symbolic link, folder, FIFO, socket or device."""
+
+
+def read_regular(path: str | Path) -> bytes:
+    """The bytes of the regular file ``path`` (the name itself, not followed); raises
+    :class:`NotRegularFile` for anything else and ``OSError`` when it cannot be opened.
+    Never blocks on opening (``O_NONBLOCK``) and reads only a regular file."""
+    try:
+        descriptor = os.open(path, _OPEN_FLAGS)  # label: open-nonblocking
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # the final name is a symbolic link
+            message = "a symbolic link, not a regular file"
+            raise NotRegularFile(errno.ELOOP, message, str(path)) from None
+        raise
+    try:
+        if not S_ISREG(os.fstat(descriptor).st_mode):  # label: opened-regular
+            raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
+        with os.fdopen(os.dup(descriptor), "rb") as file:
+            return file.read()  # label: read-bytes
+    finally:
+        os.close(descriptor)
+
+
+def read_regular_text(path: str | Path) -> str:
+    """:func:`read_regular` decoded as ``Path.read_text(encoding="utf-8")`` decodes."""
+    import io
+
+    return io.TextIOWrapper(io.BytesIO(read_regular(path)), encoding="utf-8").read()
+
+
+def has_digest(path: str, digest: str) -> bool:
+    """Is ``path`` a regular file (not followed) whose bytes have the sha256 hex ``digest``?
+    ``False`` for a missing or invalid path and for anything but a regular file; another
+    ``OSError`` (e.g. permission denied) is raised."""
+    try:
+        data = read_regular(path)  # label: read-regular
+    except (FileNotFoundError, NotADirectoryError, NotRegularFile, ValueError):
+        return False
+    return hashlib.sha256(data).hexdigest() == digest  # label: compare-digest
+
+
+# proof: end regular-file

@@ -1,0 +1,128 @@
+"""Every package file the gate and the audit read is read by one reader of regular files that
+never blocks (``certdp.audit.regular_file``, gate.tex "Reading a package file"): a FIFO at a
+file a proof reads is refused at once, by the cheap check and by the full comparison.  The
+two FIFO-at-the-proof tests are referee ref-gate2's (session 12), assertions kept."""
+
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from certdp.audit.discovery import discover
+from certdp.audit.ledger import files_unchanged, read_ledger
+from certdp.audit.regular_file import NotRegularFile, has_digest, read_regular
+
+from .conftest import FOLDER
+
+KEY = "transformations/is_equal/make_is_equal"
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.fixture
+def deadline():
+    """Fail instead of hanging: an alarm after 20 s (it interrupts a blocking open)."""
+
+    def expired(*_):
+        raise TimeoutError("the check blocked for 20 s")
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.alarm(20)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_regular_file_is_read_and_its_digest_compared(tmp_path):
+    path = tmp_path / "x.tex"
+    path.write_bytes(b"vetted text\n")
+    assert read_regular(path) == b"vetted text\n"
+    assert has_digest(str(path), sha(b"vetted text\n"))
+    assert not has_digest(str(path), sha(b"other text!\n"))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link", "link-loop", "missing"])
+def test_anything_but_a_regular_file_is_refused_without_blocking(tmp_path, deadline, kind):
+    path = tmp_path / "x.tex"
+    target = tmp_path / "real.tex"
+    target.write_bytes(b"text\n")
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "link":
+        path.symlink_to(target)
+    elif kind == "link-loop":
+        path.symlink_to(tmp_path / "x.tex")
+    assert not has_digest(str(path), sha(b"text\n"))
+    with pytest.raises(FileNotFoundError if kind == "missing" else NotRegularFile):
+        read_regular(path)
+
+
+def test_a_fifo_named_in_an_entry_is_refused_by_the_cheap_check(repo, deadline):
+    package = repo / "src/certdp"
+    (constructor,) = [c for c in discover(package) if c.key == KEY]
+    files = dict(read_ledger(package)[KEY].files)
+    assert files_unchanged(constructor, files)
+    os.mkfifo(package / "transformations/is_equal/pipe.tex")
+    files["transformations/is_equal/pipe.tex"] = sha(b"")
+    assert not files_unchanged(constructor, files)
+
+
+_GATE_SCRIPT = """
+import certdp.prelude as dp
+from certdp.core.errors import FeatureNotEnabledError
+try:
+    dp.t.make_is_equal(dp.vector_domain(dp.atom_domain(T=int)), dp.symmetric_distance(), 1)
+    print("ran")
+except FeatureNotEnabledError:
+    print("refused")
+"""
+
+_AUDIT_SCRIPT = """
+from certdp.audit.discovery import package_root, discover
+from certdp.audit.ledger import Ledger
+from certdp.audit.status import status_of
+package = package_root()
+(c,) = [c for c in discover(package) if c.key == "transformations/is_equal/make_is_equal"]
+print(status_of(c, Ledger(package)).state)
+"""
+
+
+def _in_copy(repo, script: str, timeout: float = 60) -> str:
+    env = {"PYTHONPATH": str(repo / "src"), "PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"}
+    try:
+        return subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=repo,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        ).stdout.strip()
+    except subprocess.TimeoutExpired:
+        return "hang"
+
+
+def _proof_made_a_fifo(repo) -> None:
+    proof = repo / FOLDER / "make_is_equal.tex"
+    proof.unlink()
+    os.mkfifo(proof)
+
+
+def test_gate_a_fifo_at_the_proof_the_entry_names_is_refused_at_once(repo):
+    """The cheap check finds the FIFO (not a regular file) and the full comparison, which
+    reads the proof again, must not block on it either: refused."""
+    assert _in_copy(repo, _GATE_SCRIPT) == "ran"  # the vetted copy runs freely
+    _proof_made_a_fifo(repo)
+    assert _in_copy(repo, _GATE_SCRIPT) == "refused"
+
+
+def test_audit_a_fifo_at_the_proof_the_entry_names_is_outdated_at_once(repo):
+    _proof_made_a_fifo(repo)
+    assert _in_copy(repo, _AUDIT_SCRIPT) == "outdated"
