@@ -630,3 +630,19 @@ def test_a_monotone_predicate_raising_at_zero_keeps_its_boundary_below_zero():
 
     assert dp.binary_search(predicate, T=int) == -3
     assert dp.binary_search(predicate, T=float) == -3.0
+
+
+def test_non_boolean_result_met_during_the_exception_edge_search_stops_the_search():
+    """Referee ref-new: raising below 10, None on [10, 12), x < 1000 above: the None met by the
+    exception-edge search's inner probe must stop the search, not count as a raise."""
+    from certdp.combinators._search.binary_search import BinarySearchError
+
+    def g(x):
+        if x < 10:
+            raise ValueError("out of range")
+        if x < 12:
+            return None
+        return x < 1000
+
+    with pytest.raises(BinarySearchError, match="must return a boolean"):
+        dp.binary_search(g)

@@ -460,21 +460,54 @@ def test_a_changed_postprocessing_is_not_flattened():
     assert (changed_map >> (lambda y: y)).map(1) == 123.0
 
 
-def test_measurement_rshift_transformation_needs_no_feature_as_in_opendp():
-    """OpenDP's aggregation-quantile notebook: ``... >> then_laplace(s) >> make_cast_default``.
-    A transformation after a release is postprocessing by its own (valid) function, so no
-    honest-but-curious is needed (OpenDP 0.16 needs only contrib)."""
+def test_measurement_rshift_transformation_needs_honest_but_curious():
+    """OpenDP 0.16 needs only contrib for ``m >> t``; certdp treats a transformation after a
+    release as any callable (``new_function``), so it needs honest-but-curious: nothing checks
+    that a Transformation object holds a certdp constructor's function (referee ref-new)."""
     space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float)
     noisy = dp.m.make_laplace(*space, scale=1.0)
     cast = dp.t.make_cast_default(dp.vector_domain(dp.atom_domain(T=float)), SPACE[1], TOA=int)
+    with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+        noisy >> cast
+    dp.enable_features("honest-but-curious")
     released = noisy >> cast
     out = released([10.0, 20.0, 30.0])
     assert len(out) == 3 and all(type(v) is int for v in out)
     assert released.map(1.0) == noisy.map(1.0) == 1.0  # OpenDP 0.16: the same map, 1.0
     assert released.output_measure == noisy.output_measure
-    # a release outside the transformation's input domain is refused, typed
-    mismatched = noisy >> dp.t.make_cast_default(*SPACE[:1], SPACE[1], TOA=int)
-    assert type(mismatched([1.0])[0]) is int
-    to_str = dp.t.make_cast_default(dp.vector_domain(dp.atom_domain(T=str)), SPACE[1], TOA=int)
-    with pytest.raises(FailedFunctionError, match="postprocess1"):
-        (noisy >> to_str)([1.0])
+
+
+def test_rshift_with_a_transformation_subclass_needs_honest_but_curious():
+    """Referee ref-new: a Transformation subclass whose invoke reads global state."""
+    from certdp.core.transformation import Transformation
+
+    state = {"v": 42}
+
+    class Fake(Transformation):
+        def __init__(self):
+            pass
+
+        def invoke(self, x):
+            return state["v"]
+
+    m = dp.m.make_laplace(
+        dp.atom_domain(T=float, nan=False), dp.absolute_distance(T=float), scale=1.0
+    )
+    with pytest.raises(FeatureNotEnabledError):
+        (m >> Fake())(1.0)
+
+
+def test_rshift_with_a_transformation_whose_function_was_swapped_needs_honest_but_curious():
+    """Referee ref-new: a certdp make_clamp whose ``function`` was reassigned."""
+    state = {"v": 42}
+    vm = dp.m.make_laplace(
+        dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l1_distance(T=float), scale=1.0
+    )
+    t = dp.t.make_clamp(
+        dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+        dp.symmetric_distance(),
+        bounds=(0.0, 1.0),
+    )
+    t.function = lambda x: state["v"]
+    with pytest.raises(FeatureNotEnabledError):
+        (vm >> t)([1.0])

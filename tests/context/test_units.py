@@ -266,3 +266,14 @@ def test_domain_of_maps_and_options_as_opendps_docstring():
     with pytest.raises(ContextTypeError) as raised:
         dp.space_of(dict[str, int])
     assert raised.value.parameter == "M"
+
+
+def test_space_of_option_gets_no_default_metric():
+    """Referee ref-new: OpenDP 0.16 has no default metric for OptionDomain<AtomDomain<i32>>."""
+    with pytest.raises(ContextTypeError) as caught:
+        dp.space_of("Option<i32>")
+    assert caught.value.parameter == "M"
+    with pytest.raises(ContextTypeError) as caught:
+        dp.space_of("Option<i32>", M="AbsoluteDistance")
+    assert caught.value.parameter == "M"
+    assert dp.space_of("Vec<i32>")[1] == dp.symmetric_distance()

@@ -235,19 +235,15 @@ class Measurement(_Mapped):
         return self.function(self._admit(arg))  # label: invoke-measurement
 
     def __rshift__(self, other):
-        """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function, a
-        transformation (its ``invoke``, as a Function with no feature needed, as in OpenDP), or
-        any other callable, which is first made one with
-        ``new_function(other, TO="ExtrinsicObject")`` (so under ``honest-but-curious``).  A partial constructor is declined: its
+        """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function, or any other
+        callable, which is first made one with ``new_function(other, TO="ExtrinsicObject")``
+        (so under ``honest-but-curious``).  A partial constructor is declined: its
         ``__rrshift__`` refuses it (nothing but postprocessing follows a release)."""
         from .partial import PartialConstructor
         from .postprocess import Function, new_function, postprocess
 
         if isinstance(other, PartialConstructor):
             return NotImplemented  # label: rshift-measurement-partial
-        if isinstance(other, Transformation):
-            # a valid transformation's function reads its argument only: no feature needed
-            other = Function(other.invoke, TO="ExtrinsicObject")  # label: rshift-transformation
         if not isinstance(other, Function):
             if not callable(other):  # label: rshift-not-callable
                 raise type_mismatch(MakeMeasurementError)(

@@ -20,7 +20,7 @@ import numpy as np
 
 from certdp.core.change_metrics import change_one_distance, discrete_distance, hamming_distance
 from certdp.core.conversion import exact_scalar, is_foreign_number
-from certdp.core.domains import Domain, atom_domain, vector_domain
+from certdp.core.domains import Domain, VectorDomain, atom_domain, vector_domain
 from certdp.core.errors import DPError, shown
 from certdp.core.map_domain import map_domain
 from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
@@ -417,9 +417,9 @@ def metric_of(M) -> Metric:
 def space_of(T, M=None, infer: bool = False):
     """The metric space ``(domain_of(T), metric)``: ``M`` when given (a bare numeric metric
     name takes the carrier type), else the symmetric distance for vectors and the absolute
-    distance for numbers."""
+    distance for numbers; a map or option domain gets no default metric (refused, naming M)."""
     domain = domain_of(T, infer=infer)
-    vector = hasattr(domain, "element_domain")
+    vector = isinstance(domain, VectorDomain)
     if M is None:
         if vector:
             return domain, symmetric_distance()
@@ -428,6 +428,10 @@ def space_of(T, M=None, infer: bool = False):
         return domain, absolute_distance(T=domain.T)
     if isinstance(M, str) and M.strip() in ("AbsoluteDistance", "L1Distance", "L2Distance"):
         atom = domain.element_domain if vector else domain
+        if getattr(atom, "T", None) is None:
+            raise ContextTypeError(
+                f"{M.strip()} needs a numeric carrier, not {domain!r}", parameter="M"
+            )
         M = f"{M.strip()}<{atom.T.name}>"
     return domain, metric_of(M)
 

@@ -45,6 +45,10 @@ class BinarySearchError(FailedFunctionError, ValueError):
     variant = "Search"
 
 
+class _NotBooleanError(BinarySearchError):
+    """The predicate returned a value that is not a boolean: the search stops."""
+
+
 class _NoBoundaryError(BinarySearchError):
     """The predicate did not change between the values tried."""
 
@@ -159,14 +163,14 @@ class _Probe:
         self.count += 1
         try:
             result = self.predicate(value)  # label: evaluate
-        except FeatureNotEnabledError:
-            raise  # the caller must enable a feature: no outcome at any value
+        except (FeatureNotEnabledError, _NotBooleanError):  # label: propagate
+            raise  # a feature to enable, or a non-boolean met by an edge search's inner probe
         except Exception as error:  # label: predicate-raised
             self.first_error = self.first_error or error
             self.raised[slot] = error
             result = False
         if not isinstance(result, (bool, np.bool_)):  # label: boolean
-            raise BinarySearchError(
+            raise _NotBooleanError(
                 f"must return a boolean, returned {_show(result)} at {shown(value)}",
                 parameter="predicate",
             )

@@ -67,11 +67,15 @@ def _indices(out: list, alphas: list, x: list, start: int, offset: int) -> None:
     _indices(out, alphas[middle + 1 :], x[below:], start + below, offset + middle + 1)
 
 
-def _from_array(value):
+def _from_array(value, parameter: str):
     """A 1-d NumPy array of a numeric dtype as the list of its exact Python values and the
-    name of its element type (OpenDP reads an array's dtype as its type); anything else as it
-    is, with ``None``."""
-    if type(value) is np.ndarray and value.ndim == 1:
+    name of its element type (OpenDP reads an array's dtype as its type); an array of another
+    number of axes refused naming ``parameter``; anything else as it is, with ``None``."""
+    if type(value) is np.ndarray and value.ndim != 1:  # label: array-axes
+        raise MakeTransformationError(
+            f"must be a 1-d array, got {value.ndim} axes", parameter=parameter
+        )
+    if type(value) is np.ndarray:
         name = _NUMPY_ALIASES.get(value.dtype.type)
         if name in _NUMBER_TYPES:  # label: array-dtype
             return value.tolist(), name
@@ -136,8 +140,8 @@ def make_quantiles_from_counts(
     bin_edges, alphas, interpolation="linear", TA=None, F="float"
 ) -> Function:
     """The Function from counts over the bins ``bin_edges`` to the ``alphas``-quantiles."""
-    bin_edges, edges_type = _from_array(bin_edges)  # label: edges-array
-    alphas, _ = _from_array(alphas)  # label: alphas-array
+    bin_edges, edges_type = _from_array(bin_edges, "bin_edges")  # label: edges-array
+    alphas, _ = _from_array(alphas, "alphas")  # label: alphas-array
     if TA is None:  # label: infer
         first = bin_edges[0] if type(bin_edges) in (list, tuple) and bin_edges else None
         TA = edges_type or {int: "i32", float: "f64"}.get(type(first), first)
