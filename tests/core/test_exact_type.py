@@ -79,6 +79,9 @@ CONVERTED = ("core/exact_type.py", "core/conversion.py", "core/map_domain.py")
 #: investigation for which are reachable).  Remove a module here when it is converted.
 NOT_YET_CONVERTED = frozenset(
     """
+    measurements/_threshold/float_contract.py
+    measurements/_threshold/float_release.py
+    transformations/quantiles_from_counts/make_quantiles_from_counts.py
     audit/ledger.py
     combinators/_compose/compose.py
     combinators/_compose/same.py
