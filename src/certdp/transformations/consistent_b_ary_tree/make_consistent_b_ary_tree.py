@@ -30,11 +30,11 @@ from certdp.transformations._postprocess.arguments import (
 
 __all__ = ["make_consistent_b_ary_tree", "tree_layers"]
 
+# proof: begin consistent
 #: The integer types OpenDP 0.16 takes for the tree's nodes.
 INPUT_TYPES = ("i32", "i64", "u32", "u64", "usize")
 
 
-# proof: begin consistent
 def _nodes(layers: int, b: int) -> int:
     """The number of nodes of a full b-ary tree of ``layers`` layers."""
     return (b**layers - 1) // (b - 1)  # label: nodes

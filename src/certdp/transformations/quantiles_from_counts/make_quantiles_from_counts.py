@@ -34,10 +34,10 @@ from certdp.transformations._postprocess.arguments import (
 
 __all__ = ["make_quantiles_from_counts"]
 
+# proof: begin quantiles
 _NUMBER_TYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "f32", "f64")
 
 
-# proof: begin quantiles
 def _count_below(x: list, target) -> int:
     """OpenDP's binary search: ``#{x_i < target}`` when ``x`` is sorted."""
     if not x:
