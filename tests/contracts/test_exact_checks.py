@@ -255,3 +255,35 @@ def test_at_least_a_deep_expression_is_undecided_not_a_recursion_error():
 def test_a_float_inside_an_expression_is_still_converted_exactly():
     assert at_least(sympy.Float(0.1) + sympy.pi, sympy.pi)
     assert as_rational(sympy.Float(0.5) * sympy.pi) == sympy.pi / 2
+
+
+# An exponential of an argument below -2**256 (a Gaussian tail on a grid of 2**-1074 steps) is
+# enclosed by [0, 2**-(2**256)] (certified.tex, iv-exp-tiny), never computed, and decides.
+HUGE = sympy.Integer(2) ** 300
+
+
+def test_a_negligible_exponential_beside_a_float_is_decided():
+    assert at_least(sympy.Rational(1, 10**19), sympy.sqrt(2) * sympy.exp(-HUGE))
+    assert not at_least(sympy.Rational(-1, 10), sympy.exp(-HUGE))
+    # partly below the limit: exp(-2**256 + 1/2 - 2**300 ...) mixed with a term in range
+    assert at_least(sympy.Rational(1, 10**19), sympy.exp(-50) * sympy.exp(-HUGE) + sympy.exp(-50))
+    assert not at_least(sympy.exp(-51), sympy.exp(-50) + sympy.exp(-HUGE))
+
+
+def test_an_exponential_reaching_below_the_limit_is_enclosed_by_its_upper_part():
+    from mpmath.ctx_iv import MPIntervalContext
+
+    from certdp.contracts.contract import EXPONENT_LIMIT, _exp
+
+    context = MPIntervalContext()
+    context.prec = 128
+    straddle = _exp(context, context.mpf([-(2**300), -3]))
+    assert straddle.a == 0 and straddle.b >= context.exp(context.mpf(-3)).b
+    tiny = _exp(context, context.mpf([-(2**300), -(2**299)]))
+    assert tiny.a == 0 and tiny.b == context.mpf(2) ** (-EXPONENT_LIMIT)
+
+
+def test_an_exponential_above_the_limit_is_still_undecided():
+    with pytest.raises(ContractError) as error:
+        at_least(sympy.exp(HUGE), 1)
+    assert error.value.condition == "undecided"

@@ -32,6 +32,7 @@ import pytest
 import certdp.numeric as numeric
 import certdp.prelude as dp
 from certdp.numeric import round_rational, ulp
+from certdp.transformations._counting.count_type import count_map, count_type
 
 from .flips import flipped
 
@@ -240,9 +241,9 @@ def _filter_run(m):
     return m.make_privacy_filter(odometer, 1.0, Fraction(1, 3)).map(1.0)
 
 
-def _count_run(m):
-    domain = dp.vector_domain(dp.atom_domain(T="i32"))
-    return m.make_count(domain, dp.symmetric_distance(), TO="f32").map(2**24 + 1)
+def _count_map_run(m):
+    """The map shared by make_count and make_count_distinct (_counting/count_type.py)."""
+    return m.count_map(count_type("f32"))(2**24 + 1)
 
 
 def _count_by_categories_run(m):
@@ -257,10 +258,6 @@ def _count_by_run(m):
     domain = dp.vector_domain(dp.atom_domain(T="String"))
     return m.make_count_by(domain, dp.symmetric_distance(), TV="f32").map(2**24 + 1)[2]
 
-
-def _count_distinct_run(m):
-    domain = dp.vector_domain(dp.atom_domain(T="i32"))
-    return m.make_count_distinct(domain, dp.symmetric_distance(), TO="f32").map(2**24 + 1)
 
 
 MEAN_BOUNDS = (0.0, 10.0)
@@ -346,12 +343,12 @@ RATIONAL_ROWS = [
         lambda: Fraction(2),
     ),
     Row(
-        "count (f32):map up",
-        "certdp.transformations.count.make_count",
+        "count_map (f32, make_count and make_count_distinct):map up",
+        "certdp.transformations._counting.count_type",
         "map-float",
         "inf_cast(",
         "numeric.neg_inf_cast(",
-        _count_run,
+        _count_map_run,
         lambda: Fraction(2**24 + 1),
     ),
     Row(
@@ -370,15 +367,6 @@ RATIONAL_ROWS = [
         "inf_cast(",
         "numeric.neg_inf_cast(",
         _count_by_run,
-        lambda: Fraction(2**24 + 1),
-    ),
-    Row(
-        "count_distinct (f32):map up",
-        "certdp.transformations.count_distinct.make_count_distinct",
-        "map-float",
-        "inf_cast(",
-        "numeric.neg_inf_cast(",
-        _count_distinct_run,
         lambda: Fraction(2**24 + 1),
     ),
     # size 3: 1/3 rounds, so the product is inexact
@@ -1023,6 +1011,28 @@ def _contrib():
 @pytest.mark.parametrize("row", ROWS, ids=repr)
 def test_real_map_is_not_below_the_exact_value(row):
     assert not _below(row.run(importlib.import_module(row.module)), row.exact())
+
+
+def test_counts_map_through_the_pinned_count_map(monkeypatch):
+    """make_count and make_count_distinct take their map from count_map, whose f32 rounding the
+    row "count_map" pins: a flipped count_map put in its place lowers both constructors' maps."""
+    count_module = importlib.import_module("certdp.transformations.count.make_count")
+    distinct_module = importlib.import_module(
+        "certdp.transformations.count_distinct.make_count_distinct"
+    )
+
+    domain = dp.vector_domain(dp.atom_domain(T="i32"))
+    flipped_map = flipped(
+        "certdp.transformations._counting.count_type", "map-float", "inf_cast(",
+        "numeric.neg_inf_cast(",
+    )
+    flipped_map.numeric = numeric
+    for module, make in ((count_module, "make_count"), (distinct_module, "make_count_distinct")):
+        real = getattr(module, make)(domain, dp.symmetric_distance(), TO="f32").map(2**24 + 1)
+        assert not _below(real, Fraction(2**24 + 1))
+        monkeypatch.setattr(module, "count_map", flipped_map.count_map)
+        lowered = getattr(module, make)(domain, dp.symmetric_distance(), TO="f32").map(2**24 + 1)
+        assert _below(lowered, Fraction(2**24 + 1)), make
 
 
 @pytest.mark.parametrize("row", ROWS, ids=repr)

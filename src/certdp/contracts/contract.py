@@ -102,14 +102,22 @@ EXPONENT_LIMIT = 2**256
 
 
 def _exp(context, argument):
-    """``context.exp(argument)``; ``ValueError`` when an end of the interval is not finite or
-    has a magnitude above :data:`EXPONENT_LIMIT`."""
+    """An interval holding ``exp`` of every point of ``argument``: ``context.exp(argument)``
+    when both ends lie in ``[-EXPONENT_LIMIT, EXPONENT_LIMIT]``; when the lower end lies below,
+    ``[0, u]`` with ``u`` the upper end for the argument's part above ``-EXPONENT_LIMIT``, or
+    the exact ``2**-EXPONENT_LIMIT`` when there is none (``exp(x) < 2**x <= 2**-L`` for
+    ``x <= -L``); ``ValueError`` when an end is not finite or the upper end is above the limit."""
     import mpmath
 
-    ends = (mpmath.mpf(argument.a), mpmath.mpf(argument.b))
-    if not all(mpmath.isfinite(end) and abs(end) <= EXPONENT_LIMIT for end in ends):
+    low, high = mpmath.mpf(argument.a), mpmath.mpf(argument.b)
+    if not (mpmath.isfinite(low) and mpmath.isfinite(high)) or high > EXPONENT_LIMIT:
         raise ValueError("an exponential of an argument beyond the limit")  # label: iv-exp-limit
-    return context.exp(argument)
+    if low >= -EXPONENT_LIMIT:
+        return context.exp(argument)  # label: iv-exp
+    if high < -EXPONENT_LIMIT:  # label: iv-exp-tiny
+        return context.mpf([0, mpmath.ldexp(1, -EXPONENT_LIMIT)])
+    upper = context.exp(context.mpf([-EXPONENT_LIMIT, high])).b  # label: iv-exp-part
+    return context.mpf([0, upper])
 
 
 def _enclosure(expr, context):
@@ -382,6 +390,13 @@ class Contract:
     d_in: Callable[[Any], Any] | None = None
     #: Errors a valid call may still raise (e.g. overflow refusals); verify skips those draws.
     refusals: tuple[type[DPError], ...] = ()
+    #: A proof's weakened errors item: the built function raises a ``DPError`` on a member
+    #: exactly when this public property of it holds (the same for every member at a finite
+    #: distance, e.g. the length under an L-infinity distance); ``None``: it never raises.
+    raises_on: Callable[[Any], bool] | None = None
+    #: The arguments whose built objects the tests invoke (default: ``arguments``); narrower
+    #: where a valid call runs for a long time by design (a tiny stop probability).
+    invocation_arguments: Callable[[], Any] | None = None
     datasets_max_size: int = 12
     kind = "contract"
 
