@@ -172,7 +172,9 @@ def _failed_rows(stdout: str) -> str:
 
 def test_audit_json_and_junit(installed):
     junit = installed["cwd"] / "audit.xml"
-    result = run(installed, "certdp", "audit", "--json", "--junit", str(junit))
+    # the formats are under test here: the contracts run with 2 examples each (the audit above
+    # runs them in full on the same installed package)
+    result = run(installed, "certdp", "audit", "--json", "--junit", str(junit), "--examples", "2")
     assert result.returncode == 0, _failed_rows(result.stdout) + result.stderr
     report = json.loads(result.stdout)
     assert report["failed"] == 0 and len(report["constructors"]) == CONSTRUCTORS
