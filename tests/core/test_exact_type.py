@@ -85,7 +85,6 @@ NOT_YET_CONVERTED = frozenset(
     """
     measurements/_threshold/float_contract.py
     measurements/_threshold/float_release.py
-    transformations/quantiles_from_counts/make_quantiles_from_counts.py
     audit/ledger.py
     combinators/_compose/compose.py
     combinators/_compose/same.py
@@ -139,27 +138,7 @@ NOT_YET_CONVERTED = frozenset(
     numpy/private_np_mean/make_private_np_mean.py
     numpy/sscp_domain/sscp_domain.py
     samplers/_arguments.py
-    samplers/noisy_top_k.py
-    transformations/_postprocess/arguments.py
-    transformations/b_ary_tree/contract.py
-    transformations/b_ary_tree/make_b_ary_tree.py
-    transformations/count_by_categories/make_count_by_categories.py
-    transformations/create_dataframe/make_create_dataframe.py
-    transformations/find/contract.py
-    transformations/find/make_find.py
-    transformations/find_bin/contract.py
-    transformations/find_bin/make_find_bin.py
-    transformations/identity/make_identity.py
-    transformations/impute_uniform_float/contract.py
-    transformations/impute_uniform_float/make_impute_uniform_float.py
-    transformations/index/contract.py
-    transformations/index/make_index.py
-    transformations/metric_bounded/contract.py
-    transformations/metric_unbounded/contract.py
-    transformations/ordered_random/contract.py
-    transformations/quantile_score_candidates/contract.py
-    transformations/quantile_score_candidates/make_quantile_score_candidates.py
-    transformations/unordered/contract.py    """.split()
+    samplers/noisy_top_k.py    """.split()
 )
 
 

@@ -188,6 +188,22 @@ CASES = {
     "fully_adaptive_composition output_measure (compose.py [scalar-measure])": lambda k: (
         dp.c.make_fully_adaptive_composition(F, AD, k(type(dp.max_divergence()))())
     ),
+    # cases added with the conversion (session 13), each refused by a type_is site
+    "b_ary_tree input_metric [metric]": lambda k: dp.t.make_b_ary_tree(
+        VI,
+        k(type(dp.l1_distance(T=int)))(T=dp.l1_distance(T=int).T),
+        leaf_count=4,
+        branching_factor=2,
+    ),
+    "identity metric, numeric branch (make_identity.py [constructor])": lambda k: (
+        dp.t.make_identity(
+            dp.vector_domain(dp.atom_domain(T=int)),
+            k(type(dp.l2_distance(T=int)))(T=dp.l2_distance(T=int).T),
+        )
+    ),
+    "find_bin edges, tuple [edges-sequence]": lambda k: dp.t.make_find_bin(
+        VI, SD, edges=k(tuple)((1, 5))
+    ),
 }
 
 
@@ -199,22 +215,10 @@ NOT_YET_CONVERTED = frozenset(
         "adaptive_composition output_measure (compose.py [scalar-measure])",
         "clamp bounds (core/domains.py bounds pair)",
         "composition measurements (make_composition.py:131)",
-        "count_by_categories MO [mo-object]",
-        "count_by_categories categories [categories-sequence]",
-        "create_dataframe col_names [names-sequence]",
-        "find categories [categories-sequence]",
-        "find_bin edges [edges-sequence]",
         "fully_adaptive_composition output_measure (compose.py [scalar-measure])",
         "geometric bounds [bounds-shape]",
-        "identity metric (make_identity.py:36)",
-        "impute_uniform_float bounds [bounds-pair]",
-        "index categories [categories-sequence]",
         "l01inf_distance metric (partition_metrics.py [inner-metric])",
         "private_quantile candidates (make_private_quantile.py:68/71)",
-        "quantile_score_candidates candidates list [snapshot]",
-        "quantiles_from_counts alpha item (quantiles_from_counts.py:89)",
-        "quantiles_from_counts alphas (quantiles_from_counts.py:83)",
-        "quantiles_from_counts bin_edges (quantiles_from_counts.py:65)",
         "randomized_response categories [categories-shape]",
     ]
 )
