@@ -201,6 +201,12 @@ CASES = {
             k(type(dp.l2_distance(T=int)))(T=dp.l2_distance(T=int).T),
         )
     ),
+    "geometric bounds, list [bounds-shape]": lambda k: dp.m.make_geometric(
+        dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=1.0, bounds=k(list)([0, 10])
+    ),
+    "randomized_response categories, tuple [categories-shape]": lambda k: (
+        dp.m.make_randomized_response(categories=k(tuple)(("a", "b")), prob=0.75)
+    ),
     "find_bin edges, tuple [edges-sequence]": lambda k: dp.t.make_find_bin(
         VI, SD, edges=k(tuple)((1, 5))
     ),
@@ -216,10 +222,7 @@ NOT_YET_CONVERTED = frozenset(
         "clamp bounds (core/domains.py bounds pair)",
         "composition measurements (make_composition.py:131)",
         "fully_adaptive_composition output_measure (compose.py [scalar-measure])",
-        "geometric bounds [bounds-shape]",
         "l01inf_distance metric (partition_metrics.py [inner-metric])",
-        "private_quantile candidates (make_private_quantile.py:68/71)",
-        "randomized_response categories [categories-shape]",
     ]
 )
 FIXED = sorted(set(CASES) - NOT_YET_CONVERTED)
