@@ -213,18 +213,9 @@ CASES = {
 }
 
 
-#: Cases of the investigation whose sites still test a type by ``==`` (each fails today): the
-#: list shrinks as sites are converted to core.exact_type.
-NOT_YET_CONVERTED = frozenset(
-    [
-        "adaptive_composition d_mids [d-mids]",
-        "adaptive_composition output_measure (compose.py [scalar-measure])",
-        "clamp bounds (core/domains.py bounds pair)",
-        "composition measurements (make_composition.py:131)",
-        "fully_adaptive_composition output_measure (compose.py [scalar-measure])",
-        "l01inf_distance metric (partition_metrics.py [inner-metric])",
-    ]
-)
+#: Cases whose sites still test a type by ``==``: none since session 13 (every site tests the
+#: class by identity, core.exact_type); every case must be refused.
+NOT_YET_CONVERTED: frozenset[str] = frozenset()
 FIXED = sorted(set(CASES) - NOT_YET_CONVERTED)
 
 
