@@ -44,6 +44,7 @@ INFINITY = math.inf
 
 
 _NUMPY_SCALARS = NUMPY_INTEGER_TYPES | NUMPY_BINARY64_FLOATS  # label: exact-numpy-types
+_NUMPY_SCALAR_IDS = type_ids(*_NUMPY_SCALARS)  # label: numpy-scalar-ids
 # Every NumPy scalar type itself (not its subclasses): ``item()`` of one is NumPy's own.
 _NUMPY_RECORDS = frozenset(np.dtype(code).type for code in np.typecodes["All"])
 _NUMPY_RECORD_IDS = type_ids(*_NUMPY_RECORDS)  # label: numpy-record-ids
@@ -56,7 +57,7 @@ def exact(value, parameter: str = "value") -> Fraction:
     and the NumPy integer and binary16/32/64 scalar types; anything else (a subclass, which may
     override ``item`` or ``__float__``) raises :class:`FailedCastError` naming ``parameter``."""
     kind = type(value)
-    if type_is(value, *_NUMPY_SCALARS):
+    if id(kind) in _NUMPY_SCALAR_IDS:
         value = value.item()  # label: exact-item
     elif not type_is(value, int, bool, float) and not (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int

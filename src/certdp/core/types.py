@@ -13,7 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES, exact_argument
+from .conversion import (
+    NUMPY_BINARY64_FLOAT_IDS,
+    NUMPY_INTEGER_TYPE_IDS,
+    NUMPY_INTEGER_TYPES,
+    exact_argument,
+)
 from .errors import MakeDomainError
 from .exact_type import type_is
 
@@ -159,12 +164,12 @@ class CarrierType:
             return value if kind is str else str(value) if kind is np.str_ else None
         if self.is_integer:
             if kind is not int:
-                if not type_is(value, *NUMPY_INTEGER_TYPES):
+                if id(kind) not in NUMPY_INTEGER_TYPE_IDS:
                     return None
                 value = int(value)  # label: exact-numpy-int
             return value if self.min <= value <= self.max else None  # label: exact-int-range
         if kind is not float:
-            if type_is(value, *NUMPY_BINARY64_FLOATS):  # label: exact-numpy-float
+            if id(kind) in NUMPY_BINARY64_FLOAT_IDS:  # label: exact-numpy-float
                 value = float(value)
             elif kind is np.longdouble:
                 as_float = float(value)
