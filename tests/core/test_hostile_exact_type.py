@@ -1,8 +1,9 @@
 """Hostile exact types: a subclass whose metaclass makes the class compare and hash equal to a
 builtin (or to a certdp class) must be refused like an ordinary subclass (Lemma [exact type],
 core/exact_type.tex).  Copied from the session-12 typeid investigation (assertions kept): the
-cases that pass since is_exact and exact_argument test types by identity.  NOT_YET_CONVERTED
-lists the investigation's cases whose sites still test types by ``==`` (they fail today).
+cases that pass since is_exact and exact_argument test types by identity, and (session 13) the
+cases whose sites were converted to core.exact_type, with a few more.  NOT_YET_CONVERTED (empty
+now) would list cases whose sites still test types by ``==``.
 """
 
 import numpy as np
