@@ -1,8 +1,9 @@
 """Hostile exact types: a subclass whose metaclass makes the class compare and hash equal to a
 builtin (or to a certdp class) must be refused like an ordinary subclass (Lemma [exact type],
 core/exact_type.tex).  Copied from the session-12 typeid investigation (assertions kept): the
-cases that pass since is_exact and exact_argument test types by identity.  NOT_YET_CONVERTED
-lists the investigation's cases whose sites still test types by ``==`` (they fail today).
+cases that pass since is_exact and exact_argument test types by identity, and (session 13) the
+cases whose sites were converted to core.exact_type, with a few more.  NOT_YET_CONVERTED (empty
+now) would list cases whose sites still test types by ``==``.
 """
 
 import numpy as np
@@ -188,36 +189,34 @@ CASES = {
     "fully_adaptive_composition output_measure (compose.py [scalar-measure])": lambda k: (
         dp.c.make_fully_adaptive_composition(F, AD, k(type(dp.max_divergence()))())
     ),
+    # cases added with the conversion (session 13), each refused by a type_is site
+    "b_ary_tree input_metric [metric]": lambda k: dp.t.make_b_ary_tree(
+        VI,
+        k(type(dp.l1_distance(T=int)))(T=dp.l1_distance(T=int).T),
+        leaf_count=4,
+        branching_factor=2,
+    ),
+    "identity metric, numeric branch (make_identity.py [constructor])": lambda k: (
+        dp.t.make_identity(
+            dp.vector_domain(dp.atom_domain(T=int)),
+            k(type(dp.l2_distance(T=int)))(T=dp.l2_distance(T=int).T),
+        )
+    ),
+    "geometric bounds, list [bounds-shape]": lambda k: dp.m.make_geometric(
+        dp.atom_domain(T=int), dp.absolute_distance(T=int), scale=1.0, bounds=k(list)([0, 10])
+    ),
+    "randomized_response categories, tuple [categories-shape]": lambda k: (
+        dp.m.make_randomized_response(categories=k(tuple)(("a", "b")), prob=0.75)
+    ),
+    "find_bin edges, tuple [edges-sequence]": lambda k: dp.t.make_find_bin(
+        VI, SD, edges=k(tuple)((1, 5))
+    ),
 }
 
 
-#: Cases of the investigation whose sites still test a type by ``==`` (each fails today): the
-#: list shrinks as sites are converted to core.exact_type.
-NOT_YET_CONVERTED = frozenset(
-    [
-        "adaptive_composition d_mids [d-mids]",
-        "adaptive_composition output_measure (compose.py [scalar-measure])",
-        "clamp bounds (core/domains.py bounds pair)",
-        "composition measurements (make_composition.py:131)",
-        "count_by_categories MO [mo-object]",
-        "count_by_categories categories [categories-sequence]",
-        "create_dataframe col_names [names-sequence]",
-        "find categories [categories-sequence]",
-        "find_bin edges [edges-sequence]",
-        "fully_adaptive_composition output_measure (compose.py [scalar-measure])",
-        "geometric bounds [bounds-shape]",
-        "identity metric (make_identity.py:36)",
-        "impute_uniform_float bounds [bounds-pair]",
-        "index categories [categories-sequence]",
-        "l01inf_distance metric (partition_metrics.py [inner-metric])",
-        "private_quantile candidates (make_private_quantile.py:68/71)",
-        "quantile_score_candidates candidates list [snapshot]",
-        "quantiles_from_counts alpha item (quantiles_from_counts.py:89)",
-        "quantiles_from_counts alphas (quantiles_from_counts.py:83)",
-        "quantiles_from_counts bin_edges (quantiles_from_counts.py:65)",
-        "randomized_response categories [categories-shape]",
-    ]
-)
+#: Cases whose sites still test a type by ``==``: none since session 13 (every site tests the
+#: class by identity, core.exact_type); every case must be refused.
+NOT_YET_CONVERTED: frozenset[str] = frozenset()
 FIXED = sorted(set(CASES) - NOT_YET_CONVERTED)
 
 

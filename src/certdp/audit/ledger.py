@@ -36,6 +36,7 @@ from pathlib import Path, PurePosixPath
 from stat import S_ISLNK
 
 from certdp.core.errors import DPError
+from certdp.core.exact_type import types_are
 
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
@@ -195,10 +196,10 @@ def _pair_table(pairs: dict) -> tuple[dict, dict]:
     strings whose name is inside the package (:func:`_inside`)."""
     values = list(pairs.values())
     if not (
-        set(map(type, values)) <= {list}
+        types_are(values, list)
         and set(map(len, values)) <= {2}
-        and set(map(type, (name for name, _ in values))) <= {str}
-        and set(map(type, (digest for _, digest in values))) <= {str}
+        and types_are((name for name, _ in values), str)
+        and types_are((digest for _, digest in values), str)
     ):  # label: pairs-checked
         wrong = next(
             ident

@@ -21,6 +21,7 @@ from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core import switches
 from certdp.core.conversion import exact_arguments
 from certdp.core.errors import MakeMeasurementError, MakeTransformationError
+from certdp.core.exact_type import type_is
 from certdp.core.types import infer_type
 
 __all__ = ["certified", "contract_of", "exact_call"]
@@ -70,7 +71,7 @@ def _infer_type_arguments(signature: inspect.Signature, bound: inspect.BoundArgu
     those bounds into Python values, so it records the type they carried first.
     """
     bounds = bound.arguments.get("bounds")
-    if type(bounds) not in (tuple, list) or len(bounds) != 2:
+    if not type_is(bounds, tuple, list) or len(bounds) != 2:
         return
     first = bounds[0]
     if not isinstance(first, (np.integer, np.floating)):

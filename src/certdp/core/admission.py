@@ -94,8 +94,8 @@ def _listable(array) -> bool:
     """Does ``tolist`` give the exact value of each entry of ``array`` as a Python ``bool``,
     ``int``, ``float``, ``str`` or ``bytes`` (or, for the object dtype, the object itself)?
     Not for dates and durations (raw counts), complex numbers, records or long doubles."""
-    kind = array.dtype.kind
-    return kind in "biuUSO" or (kind == "f" and array.dtype.itemsize <= 8)  # label: listable
+    letter = array.dtype.kind
+    return letter in "biuUSO" or (letter == "f" and array.dtype.itemsize <= 8)  # label: listable
 
 
 def sequence_parameter(value):
@@ -139,10 +139,10 @@ def _exact_array(array: np.ndarray, T: CarrierType):
     """``array`` in ``T``'s native dtype, exactly, or a reason."""
     if array.ndim != 1:  # label: one-dimensional
         return f"shape: a {array.ndim}-d array is not a vector"
-    kind = array.dtype.kind
-    if kind == "O" or (T.name == "String" and kind == "U"):
+    letter = array.dtype.kind
+    if letter == "O" or (T.name == "String" and letter == "U"):
         return exact_vector(array.tolist(), T)  # label: object-array
-    if T.is_float and kind == "f":
+    if T.is_float and letter == "f":
         wide = np.ascontiguousarray(array.astype(np.float64, copy=False))  # label: widen
         if array.dtype.itemsize > 8 and not np.array_equal(wide, array, equal_nan=True):
             return f"an element is not a value of {T}"
@@ -153,7 +153,7 @@ def _exact_array(array: np.ndarray, T: CarrierType):
         if not np.array_equal(narrow.astype(np.float64), wide, equal_nan=True):
             return f"an element is not a value of {T}"
         return narrow  # label: f32-array
-    if T.is_integer and kind in "iu":
+    if T.is_integer and letter in "iu":
         if array.size:
             # The ends are compared as Python ints: NumPy before 2.0 compares integers of
             # different widths through float64, which is not exact.
@@ -163,7 +163,7 @@ def _exact_array(array: np.ndarray, T: CarrierType):
         if T.bits > 64:
             return array.tolist()  # label: wide-int
         return np.ascontiguousarray(array.astype(T.numpy_dtype, copy=False))  # label: int-array
-    if T.name == "bool" and kind == "b":
+    if T.name == "bool" and letter == "b":
         return np.ascontiguousarray(array)  # label: bool-array
     return f"elements of dtype {array.dtype} are not values of {T}"
 

@@ -16,6 +16,7 @@ import numpy as np
 from .admission import exact_vector, snapshot
 from .conversion import exact_argument, exact_scalar
 from .errors import FailedFunctionError, MakeDomainError, shown, type_mismatch
+from .exact_type import type_is
 from .fpenv import require_ieee_environment
 from .frozen import Frozen
 from .types import CarrierType, carrier, infer_type
@@ -194,7 +195,7 @@ def carrier_bound(name: str, value, T: CarrierType):
         raise type_mismatch(MakeDomainError)(
             f"bounds are only defined for numeric types, not {T}", parameter="bounds"
         )
-    if type(value) not in (int, float, Fraction):  # label: bound-number
+    if not type_is(value, int, float, Fraction):  # label: bound-number
         raise type_mismatch(MakeDomainError)(
             f"{name} must be a number, not {type(value).__name__}", parameter="bounds"
         )
@@ -238,7 +239,7 @@ def carrier_constant(value, T: CarrierType):
     if T.is_float and type(value) is float and T.name == "f32" and math.isfinite(value):
         rounded = nearest_binary32(value)  # label: constant-round
         return rounded if math.isfinite(rounded) else None
-    if T.is_float and type(value) in (int, Fraction):
+    if T.is_float and type_is(value, int, Fraction):
         try:
             as_float = float(value)  # label: constant-rational
         except OverflowError:
@@ -268,14 +269,14 @@ def atom_domain(bounds=None, nan=None, T=None) -> AtomDomain:
     if T is None:
         if bounds is None:
             raise MakeDomainError("must be given when bounds are not", parameter="T")
-        if type(bounds) not in (tuple, list) or len(bounds) != 2:
+        if not type_is(bounds, tuple, list) or len(bounds) != 2:
             raise type_mismatch(MakeDomainError)(
                 "must be a pair (lower, upper)", parameter="bounds"
             )
         T = infer_type(bounds[0])  # label: infer
     T = carrier(T)  # label: carrier
     if bounds is not None:
-        if type(bounds) not in (tuple, list) or len(bounds) != 2:
+        if not type_is(bounds, tuple, list) or len(bounds) != 2:
             raise type_mismatch(MakeDomainError)(
                 "must be a pair (lower, upper)", parameter="bounds"
             )

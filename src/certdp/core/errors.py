@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .exact_type import type_is
+
 __all__ = [
     "DPError",
     "MakeDomainError",
@@ -162,7 +164,7 @@ def shown(value) -> str:
             pieces.append(item)
         elif kind == _LEAVE:
             open_ids.discard(item)
-        elif type(item) in (tuple, list):
+        elif type_is(item, tuple, list):
             is_list = type(item) is list
             if id(item) in open_ids:  # a container inside itself, as repr shows it
                 pieces.append("[...]" if is_list else "(...)")  # label: shown-cycle

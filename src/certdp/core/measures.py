@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from .conversion import exact_scalar
 from .errors import FailedMapError, MeasureMismatchError, shown, type_mismatch
+from .exact_type import type_is
 from .fpenv import require_ieee_environment
 from .frozen import Frozen
 
@@ -29,7 +30,7 @@ def _require_number(value, parameter: str) -> None:
     """Refuse a distance that is not of exact type ``int``, ``float`` or ``Fraction`` (with
     ``int`` fields), or is NaN."""
     kind = type(value)
-    exact = kind in (int, float) or (
+    exact = type_is(value, int, float) or (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
     )
     if not exact:  # label: number-type
@@ -95,7 +96,7 @@ class ApproximateDivergence(Measure):
     def __init__(self, measure: Measure):
         # OpenDP 0.16 builds Approximate over these three only (a Renyi or an Approximate
         # measure is refused there too)
-        if type(measure) not in (MaxDivergence, ZeroConcentratedDivergence, SmoothedMaxDivergence):
+        if not type_is(measure, MaxDivergence, ZeroConcentratedDivergence, SmoothedMaxDivergence):
             raise MeasureMismatchError(  # label: inner-measure
                 "must be MaxDivergence, ZeroConcentratedDivergence or SmoothedMaxDivergence, "
                 f"got {shown(measure)}",
@@ -164,7 +165,7 @@ class PrivacyProfile:
         (a NumPy float is never compared in its own arithmetic), and the curve runs only in the
         IEEE default floating-point environment, checked first."""
         epsilon = exact_scalar(epsilon, "epsilon", FailedMapError)  # label: epsilon-exact
-        if type(epsilon) not in (int, float, Fraction):  # label: epsilon-type
+        if not type_is(epsilon, int, float, Fraction):  # label: epsilon-type
             raise type_mismatch(FailedMapError)(
                 f"must be a number, got {shown(epsilon)}", parameter="epsilon"
             )
@@ -183,7 +184,7 @@ class PrivacyProfile:
         evaluated, so the (epsilon, delta) pair returned is itself valid.
         """
         delta = exact_scalar(delta, "delta", FailedMapError)  # label: delta-exact
-        if type(delta) not in (int, float, Fraction):  # label: delta-type
+        if not type_is(delta, int, float, Fraction):  # label: delta-type
             raise type_mismatch(FailedMapError)(
                 f"must be a number, got {shown(delta)}", parameter="delta"
             )

@@ -19,6 +19,7 @@ import numpy as np
 from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES
 from .dataframe_domain import DataFrame
 from .errors import FailedCastError, FailedMapError, MakeDomainError, MetricMismatchError
+from .exact_type import type_ids, type_is
 from .frozen import Frozen
 from .types import CarrierType, carrier
 
@@ -43,8 +44,10 @@ INFINITY = math.inf
 
 
 _NUMPY_SCALARS = NUMPY_INTEGER_TYPES | NUMPY_BINARY64_FLOATS  # label: exact-numpy-types
+_NUMPY_SCALAR_IDS = type_ids(*_NUMPY_SCALARS)  # label: numpy-scalar-ids
 # Every NumPy scalar type itself (not its subclasses): ``item()`` of one is NumPy's own.
 _NUMPY_RECORDS = frozenset(np.dtype(code).type for code in np.typecodes["All"])
+_NUMPY_RECORD_IDS = type_ids(*_NUMPY_RECORDS)  # label: numpy-record-ids
 
 
 def exact(value, parameter: str = "value") -> Fraction:
@@ -54,9 +57,9 @@ def exact(value, parameter: str = "value") -> Fraction:
     and the NumPy integer and binary16/32/64 scalar types; anything else (a subclass, which may
     override ``item`` or ``__float__``) raises :class:`FailedCastError` naming ``parameter``."""
     kind = type(value)
-    if kind in _NUMPY_SCALARS:
+    if id(kind) in _NUMPY_SCALAR_IDS:
         value = value.item()  # label: exact-item
-    elif kind not in (int, bool, float) and not (
+    elif not type_is(value, int, bool, float) and not (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
     ):  # label: exact-type
         raise FailedCastError(
@@ -94,7 +97,7 @@ def _record_key(value, depth: int):
             )
         entries = value.tolist() if kind is np.ndarray else value  # label: key-row
         return ("row", tuple(_record_key(entry, depth + 1) for entry in entries))  # label: key-list
-    if kind in _NUMPY_RECORDS:
+    if id(kind) in _NUMPY_RECORD_IDS:
         value = value.item()  # label: key-item
     elif issubclass(kind, (np.generic, np.ndarray)):  # label: key-refuse
         raise FailedCastError(
@@ -109,7 +112,7 @@ def _record_key(value, depth: int):
 
 def _bound(d):
     """The bound ``d`` of :meth:`Metric.close`: exact, or a float infinity; NaN is refused."""
-    if type(d) is float or type(d) in NUMPY_BINARY64_FLOATS:
+    if type(d) is float or type_is(d, *NUMPY_BINARY64_FLOATS):
         value = float(d)
         if math.isnan(value):  # label: bound-nan
             raise FailedMapError("must not be NaN", parameter="d")
@@ -247,8 +250,7 @@ class _NumericMetric(Metric):
 
 def _difference(a, b) -> Fraction | float:
     for value in (a, b):
-        kind = type(value)
-        if (kind is float or kind in NUMPY_BINARY64_FLOATS) and not math.isfinite(value):
+        if type_is(value, float, *NUMPY_BINARY64_FLOATS) and not math.isfinite(value):
             return INFINITY  # label: difference-infinite
     return abs(exact(a) - exact(b))  # label: difference-exact
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from .conversion import exact_argument, exact_scalar
 from .errors import FailedCastError, FailedMapError, MakeDomainError, shown, type_mismatch
+from .exact_type import type_is
 from .metrics import (
     INFINITY,
     AbsoluteDistance,
@@ -68,7 +69,7 @@ class Triple(tuple):
 
 
 def _componentwise(triple, other, holds) -> bool:
-    if type(other) not in (tuple, list, Triple) or len(other) != 3:  # label: triple-other
+    if not type_is(other, tuple, list, Triple) or len(other) != 3:  # label: triple-other
         raise TypeError(f"a distance (l0, lp, linf) is not comparable with {shown(other)}")
     return all(holds(a, b) for a, b in zip(triple, other))  # label: triple-all
 
@@ -77,7 +78,7 @@ def triple_d_in(d_in) -> Triple:
     """``d_in`` as the exact distance ``(l0, lp, linf)`` of an L0-Lp-Linf metric: ``l0`` a
     non-negative integer, ``lp`` and ``linf`` non-negative, non-NaN numbers (``+inf`` allowed);
     a :class:`FailedMapError` naming ``d_in`` otherwise."""
-    if type(d_in) not in (tuple, list, Triple) or len(d_in) != 3:  # label: triple-shape
+    if not type_is(d_in, tuple, list, Triple) or len(d_in) != 3:  # label: triple-shape
         raise type_mismatch(FailedMapError)(
             f"must be a triple (l0, lp, linf), got {shown(d_in)}", parameter="d_in"
         )
@@ -85,7 +86,7 @@ def triple_d_in(d_in) -> Triple:
     for position, component in enumerate(d_in):
         value = exact_scalar(component, "d_in", FailedMapError)  # label: triple-exact
         integer = position == 0
-        if type(value) not in ((int,) if integer else (int, float, Fraction)):
+        if not (type_is(value, int) if integer else type_is(value, int, float, Fraction)):
             kind = "a non-negative integer" if integer else "a number"
             raise type_mismatch(FailedMapError)(  # label: triple-type
                 f"component {position} must be {kind}, got {shown(value)}", parameter="d_in"
@@ -206,7 +207,7 @@ class L0PInfDistance(Metric):
 
     def close(self, a, b, d) -> bool:
         """Exactly: is each component of the distance at most that of the triple ``d``?"""
-        if type(d) not in (tuple, list, Triple) or len(d) != 3:  # label: close-triple
+        if not type_is(d, tuple, list, Triple) or len(d) != 3:  # label: close-triple
             raise FailedMapError(f"must be a triple (l0, lp, linf), got {shown(d)}", parameter="d")
         b0, bp, binf = (_bound(component) for component in d)  # label: close-bounds
         l0, norm, linf = self._components(a, b)
@@ -224,7 +225,7 @@ class L0PInfDistance(Metric):
 
 
 def _l0pinf(p: int, metric) -> L0PInfDistance:
-    if type(metric) not in (AbsoluteDistance, SymmetricDistance):  # label: inner-metric
+    if not type_is(metric, AbsoluteDistance, SymmetricDistance):  # label: inner-metric
         error = MakeDomainError if isinstance(metric, Metric) else type_mismatch(MakeDomainError)
         raise error(
             f"must be absolute_distance(T) or symmetric_distance(), got {shown(metric)}",

@@ -18,6 +18,7 @@ import numpy as np
 
 from .conversion import NUMPY_INTEGER_TYPES
 from .errors import FailedFunctionError, MakeDomainError, type_mismatch
+from .exact_type import type_is
 from .features import assert_features
 from .transformation import Measurement
 from .types import _NUMPY_ALIASES, _PYTHON_ALIASES, INTEGER_TYPES, CarrierType
@@ -142,7 +143,7 @@ def convert_output(value, shape):
         kind, inner = shape[0], shape[1:]
         if kind == "Option":  # label: convert-option
             return None if value is None else convert_output(value, inner[0])
-        if kind == "Vec" and type(value) in (list, tuple):  # label: convert-vec
+        if kind == "Vec" and type_is(value, list, tuple):  # label: convert-vec
             return [convert_output(item, inner[0]) for item in value]
         if kind == "HashMap" and inner[0] in ("f32", "f64"):  # label: convert-map-float-key
             raise FailedFunctionError(
@@ -182,7 +183,7 @@ def _float(value) -> float:
     kind = type(value)
     if kind is float or kind is np.float64 or kind is np.float32:  # label: float-float
         return float(value)
-    if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: float-int
+    if type_is(value, int, *NUMPY_INTEGER_TYPES):  # label: float-int
         try:
             return float(value)
         except OverflowError:
@@ -206,7 +207,9 @@ def _shown_value(value) -> str:
     kind = type(value)
     if kind is int and value.bit_length() > 128:  # label: shown-huge-int
         return f"(an int of {value.bit_length()} bits)"
-    if kind in (int, float, bool, str) and len(text := repr(value)) <= 40:  # label: shown-value
+    if (
+        type_is(value, int, float, bool, str) and len(text := repr(value)) <= 40
+    ):  # label: shown-value
         return f"{text} (a {kind.__name__})"
     return f"(a {kind.__name__})"
 

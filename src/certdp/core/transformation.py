@@ -29,6 +29,7 @@ from .errors import (
     shown,
     type_mismatch,
 )
+from .exact_type import type_is
 from .fpenv import require_ieee_environment
 from .metrics import InsertDeleteDistance, SymmetricDistance
 from .partition_metrics import L0PInfDistance, triple_d_in
@@ -57,7 +58,7 @@ def validate_d_in(metric, d_in):
     if type(metric) is L0PInfDistance:
         return triple_d_in(d_in)  # label: d-in-triple
     d_in = exact_scalar(d_in, "d_in", FailedMapError)  # label: d-in-exact
-    if type(d_in) not in (int, float, Fraction):
+    if not type_is(d_in, int, float, Fraction):
         raise type_mismatch(FailedMapError)(  # label: d-in-type
             f"must be a number, got {type(d_in).__name__}", parameter="d_in"
         )
@@ -80,7 +81,7 @@ def _exact_d_out(d_out):
     """``d_out`` as an exact number or a tuple (of a pair of distances), never an array: an array
     would be compared element by element in its own width."""
     d_out = exact_argument(d_out, "d_out", FailedMapError)
-    if type(d_out) not in (int, float, Fraction, tuple):  # label: check-d-out-type
+    if not type_is(d_out, int, float, Fraction, tuple):  # label: check-d-out-type
         raise type_mismatch(FailedMapError)(
             f"must be a number (or a tuple for a pair of distances), got {type(d_out).__name__}",
             parameter="d_out",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from .change_metrics import ChangeOneDistance, DiscreteDistance, HammingDistance
 from .domains import AtomDomain, Domain, VectorDomain
 from .errors import DomainMismatchError, MetricMismatchError
+from .exact_type import type_is
 from .map_domain import MapDomain
 from .metrics import (
     AbsoluteDistance,
@@ -49,9 +50,9 @@ _PLAIN = (
 def metric_type(metric) -> str:
     """The type of ``metric`` as OpenDP 0.16 prints ``metric.type``."""
     kind = type(metric)
-    if kind in _PLAIN:
+    if type_is(metric, *_PLAIN):
         return kind.__name__
-    if kind in (AbsoluteDistance, L1Distance, L2Distance):
+    if type_is(metric, AbsoluteDistance, L1Distance, L2Distance):
         return f"{kind.__name__}<{metric.T.name}>"
     if kind is LInfDistance:
         return f"opendp::metrics::LInfDistance<{metric.T.name}>"

@@ -13,8 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES, exact_argument
+from .conversion import (
+    NUMPY_BINARY64_FLOAT_IDS,
+    NUMPY_INTEGER_TYPE_IDS,
+    NUMPY_INTEGER_TYPES,
+    exact_argument,
+)
 from .errors import MakeDomainError
+from .exact_type import type_is
 
 __all__ = [
     "CarrierType",
@@ -158,12 +164,12 @@ class CarrierType:
             return value if kind is str else str(value) if kind is np.str_ else None
         if self.is_integer:
             if kind is not int:
-                if kind not in NUMPY_INTEGER_TYPES:
+                if id(kind) not in NUMPY_INTEGER_TYPE_IDS:
                     return None
                 value = int(value)  # label: exact-numpy-int
             return value if self.min <= value <= self.max else None  # label: exact-int-range
         if kind is not float:
-            if kind in NUMPY_BINARY64_FLOATS:  # label: exact-numpy-float
+            if id(kind) in NUMPY_BINARY64_FLOAT_IDS:  # label: exact-numpy-float
                 value = float(value)
             elif kind is np.longdouble:
                 as_float = float(value)
@@ -225,9 +231,9 @@ def infer_type(value) -> CarrierType:
     NumPy scalars are recognised by their exact type; a ``timedelta64`` (registered by NumPy as
     an integer type) and a subclass of a NumPy scalar type have no carrier type."""
     kind = type(value)
-    if kind in (bool, np.bool_):  # label: infer-bool
+    if type_is(value, bool, np.bool_):  # label: infer-bool
         return CarrierType("bool")
-    if kind in NUMPY_INTEGER_TYPES:
+    if type_is(value, *NUMPY_INTEGER_TYPES):
         for alias, name in _NUMPY_ALIASES.items():  # np.longlong → i128, as T=np.longlong
             if kind is alias:  # label: infer-numpy-alias
                 return CarrierType(name)
@@ -237,7 +243,7 @@ def infer_type(value) -> CarrierType:
         return CarrierType("i32")
     if kind is np.float32:
         return CarrierType("f32")
-    if kind in (np.float16, np.float64, np.longdouble) or (
+    if type_is(value, np.float16, np.float64, np.longdouble) or (
         issubclass(kind, float) and not issubclass(kind, np.generic)
     ):  # label: infer-float
         return CarrierType("f64")

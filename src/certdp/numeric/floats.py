@@ -40,6 +40,7 @@ from ..core.errors import (
     MakeDomainError,
     shown,
 )
+from ..core.exact_type import type_is
 from ..core.types import carrier
 
 __all__ = [
@@ -196,9 +197,9 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
         raise FailedCastError(f"{op} needs a number, not the bool {shown(x)}", parameter=name)
     if kind is Fraction and type(x.numerator) is int and type(x.denominator) is int:
         return x
-    if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: int-exact
+    if type_is(x, int, *NUMPY_INTEGER_TYPES):  # label: int-exact
         return Fraction(int(x))
-    if kind in NUMPY_FLOAT_TYPES:  # a Python float returned above
+    if type_is(x, *NUMPY_FLOAT_TYPES):  # a Python float returned above
         # np.isnan/np.isinf test x in its own format; math.isinf would first convert a
         # long double to binary64, making a finite value beyond its range infinite.
         if np.isnan(x):  # label: float-nan

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
 from ..core.errors import ArithmeticOverflowError, FailedCastError, MakeDomainError, shown
+from ..core.exact_type import type_is
 from ..core.types import CarrierType, carrier
 from .floats import is_representable
 
@@ -56,8 +57,8 @@ def _describe_range(ty: CarrierType) -> str:
 
 def _operand(x, name: str, op: str, ty: CarrierType) -> int:
     kind = type(x)
-    if kind is not int and kind not in NUMPY_INTEGER_TYPES:  # label: int-type
-        described = shown(x) if kind in (bool, float, Fraction, str) else f"a {kind.__name__}"
+    if not type_is(x, int, *NUMPY_INTEGER_TYPES):  # label: int-type
+        described = shown(x) if type_is(x, bool, float, Fraction, str) else f"a {kind.__name__}"
         raise FailedCastError(
             f"{op} needs an integer of type {ty.name}, not {described}", parameter=name
         )
@@ -158,9 +159,9 @@ def exact_cast(value, T):
     kind = type(value)
     if kind is bool or kind is np.bool_:
         raise FailedCastError(f"{shown(value)} is a bool, not a number", parameter="value")
-    if kind is int or kind in NUMPY_INTEGER_TYPES:
+    if type_is(value, int, *NUMPY_INTEGER_TYPES):
         exact = Fraction(int(value))  # label: cast-int
-    elif kind is float or kind in NUMPY_FLOAT_TYPES:
+    elif type_is(value, float, *NUMPY_FLOAT_TYPES):
         # in value's own format: math.isinf would make a finite long double beyond the
         # binary64 range infinite, and it would be returned as inf
         if np.isnan(value):  # label: cast-nan

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from certdp.core.conversion import exact_argument
 from certdp.core.errors import FailedFunctionError, shown
+from certdp.core.exact_type import type_is
 
 __all__ = ["exact_rational", "exact_inputs"]
 
@@ -22,7 +23,7 @@ __all__ = ["exact_rational", "exact_inputs"]
 def exact_rational(value, parameter: str) -> Fraction:
     """The exact value of a finite int, float or rational number, else a typed error."""
     value = exact_argument(value, parameter, FailedFunctionError)
-    if type(value) not in (int, float, Fraction):
+    if not type_is(value, int, float, Fraction):
         raise FailedFunctionError(
             f"must be a rational number, got {shown(value)}", parameter=parameter
         )

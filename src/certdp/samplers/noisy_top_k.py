@@ -28,6 +28,7 @@ from fractions import Fraction
 import numpy as np
 
 from certdp.core.errors import FailedFunctionError, shown
+from certdp.core.exact_type import type_is, types_are
 
 from .bernoulli_exp import bernoulli_exp_ratio
 from .uniform import EntropySource, entropy_source
@@ -188,7 +189,7 @@ def exact_score(value, parameter: str) -> tuple[int, int]:
     integer fields of a Fraction, included); a typed error naming ``parameter`` otherwise."""
     if isinstance(value, np.integer):  # label: np-int
         value = int(value)
-    elif type(value) in (np.float16, np.float32, np.float64):
+    elif type_is(value, np.float16, np.float32, np.float64):
         value = float(value)  # every float16/32/64 value is a float exactly  # label: np-float
     if type(value) is int:  # label: int-exact
         return value, 1
@@ -238,17 +239,16 @@ def sample_noisy_top_k(scores, scale, k, noise, negate=False) -> list[int]:
             np.float64,
         )
         scores = scores.tolist() if exact_dtype else list(scores)  # label: array-items
-    if type(scores) not in (list, tuple):  # label: check-sequence
+    if not type_is(scores, list, tuple):  # label: check-sequence
         raise FailedFunctionError(
             f"must be a list, tuple or 1-d array, got {shown(scores)}", parameter="scores"
         )
     if not scores:  # label: check-empty
         raise FailedFunctionError("must not be empty", parameter="scores")
-    kinds = set(map(type, scores))
-    if kinds == {int}:  # label: all-int
+    if types_are(scores, int):  # label: all-int
         common, numerators = 1, scores
     else:
-        if kinds == {float} and all(map(math.isfinite, scores)):  # label: all-float
+        if types_are(scores, float) and all(map(math.isfinite, scores)):  # label: all-float
             pairs = list(map(float.as_integer_ratio, scores))
         else:
             pairs = [exact_score(score, "scores") for score in scores]  # label: pairs

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError
+from certdp.core.exact_type import type_is
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.numeric import inf_cast
 
@@ -40,17 +41,17 @@ COMPOSABLE = (
 
 def composable(measure) -> bool:
     """Does :func:`compose_losses` add losses under ``measure``?"""
-    if type(measure) in SCALAR:  # label: scalar-measure
+    if type_is(measure, *SCALAR):  # label: scalar-measure
         return True
-    return (
-        type(measure) is ApproximateDivergence and type(measure.measure) in SCALAR
+    return type(measure) is ApproximateDivergence and type_is(
+        measure.measure, *SCALAR
     )  # label: pair-measure
 
 
 def fresh_measure(measure):
     """A new object of the composable ``measure``'s class (its inner measure's too), so no
     attribute set on ``measure``'s object reaches the composed measurement."""
-    if type(measure) in SCALAR:  # label: fresh-scalar
+    if type_is(measure, *SCALAR):  # label: fresh-scalar
         return type(measure)()
     return ApproximateDivergence(type(measure.measure)())  # label: fresh-pair
 
@@ -70,7 +71,7 @@ def _term(value, error, parameter):
     if is_foreign_number(value):  # label: term-foreign
         value = exact_scalar(value, parameter, error)  # a NumPy scalar, as OpenDP accepts
     kind = type(value)
-    exact = kind in (int, float) or (
+    exact = type_is(value, int, float) or (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
     )
     if not exact or value != value or value < 0:  # label: term
@@ -98,7 +99,7 @@ def compose_losses(measure, losses, error=FailedMapError, parameter="d_out"):
     """The composed loss of ``losses`` under ``measure``: the sum (pure DP, zCDP) or the pair
     of coordinate sums (their ``Approximate`` forms), each rounded up once."""
     losses = list(losses)
-    if type(measure) in SCALAR:  # label: scalar
+    if type_is(measure, *SCALAR):  # label: scalar
         return add_losses(losses, error, parameter)
     if not composable(measure):  # label: unsupported
         raise error(f"the measure must be {COMPOSABLE}, got {measure!r}", parameter=parameter)

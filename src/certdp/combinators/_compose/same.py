@@ -11,6 +11,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from certdp.core.domains import Domain
+from certdp.core.exact_type import type_is
 from certdp.core.measures import ApproximateDivergence, Measure
 from certdp.core.metrics import Metric
 from certdp.core.types import CarrierType
@@ -54,7 +55,7 @@ def _same_structure(ours, theirs, depth: int) -> bool:
     if kind is CarrierType:  # label: same-carrier
         name, other = ours.name, theirs.name
         return type(name) is str and type(other) is str and str.__eq__(name, other) is True
-    if kind not in LEAF_TYPES:  # label: same-leaf-type
+    if not type_is(ours, *LEAF_TYPES):  # label: same-leaf-type
         return False
     return kind.__eq__(ours, theirs) is True  # label: same-leaf
 

@@ -15,6 +15,7 @@ from fractions import Fraction
 
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.errors import shown
+from certdp.core.exact_type import type_is
 from certdp.numeric import neg_inf_cast
 
 from .errors import ContextArgumentError
@@ -41,7 +42,7 @@ def _coordinate(value, name: str) -> Fraction:
             )
         return value
     finite = kind is int and value <= sys.float_info.max or kind is float and math.isfinite(value)
-    if kind not in (int, float) or not (value >= 0 and finite):  # label: split-finite
+    if not type_is(value, int, float) or not (value >= 0 and finite):  # label: split-finite
         raise ContextArgumentError(
             f"must be a finite non-negative number, got {shown(value)}", parameter=name
         )

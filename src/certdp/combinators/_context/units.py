@@ -22,6 +22,7 @@ from certdp.core.change_metrics import change_one_distance, discrete_distance, h
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.domains import Domain, VectorDomain, atom_domain, vector_domain
 from certdp.core.errors import DPError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.map_domain import map_domain
 from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
 from certdp.core.metrics import (
@@ -75,7 +76,7 @@ def _distance(value, name: str, integer: bool):
             raise ContextArgumentError(
                 f"must be a non-negative integer, got {shown(value)}", parameter=name
             )
-    elif kind not in (int, float, Fraction):
+    elif not type_is(value, int, float, Fraction):
         raise ContextArgumentError(f"must be a number, got {shown(value)}", parameter=name)
     if not value >= 0 or (kind is float and math.isinf(value)):
         raise ContextArgumentError(
@@ -229,7 +230,7 @@ def _loss(value, name: str, at_most=None):
     before any rounding), else a typed error; a ``Fraction`` that is not an ``f64`` value
     becomes the next ``f64`` below it (a budget never grows)."""
     value = _plain(value, name)
-    if type(value) not in (int, float, Fraction) or not value >= 0:
+    if not type_is(value, int, float, Fraction) or not value >= 0:
         raise ContextArgumentError(
             f"must be a non-negative number, got {shown(value)}", parameter=name
         )
@@ -323,7 +324,7 @@ def _infer(example):
     kind = type(example)
     if kind is np.ndarray:
         return _infer_array(example)  # label: infer-array
-    if kind in (list, tuple):
+    if type_is(example, list, tuple):
         if not example:
             raise ContextTypeError("cannot infer a type from an empty dataset", parameter="data")
         inner = _infer(example[0])

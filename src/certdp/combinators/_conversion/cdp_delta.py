@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from certdp.core.conversion import exact_scalar
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError, shown
+from certdp.core.exact_type import type_is
 from certdp.numeric import inf_cast, inf_exp, inf_ln_1p, neg_inf_cast
 from certdp.numeric.quick import (
     quick_inf_add,
@@ -51,7 +52,7 @@ def _f64(value, name: str, up: bool) -> float:
     ``value`` passes the boundary first (a NumPy float becomes its float, a float subclass is
     refused), as ``epsilon`` does in ``PrivacyProfile.delta``."""
     value = exact_scalar(value, name, FailedMapError)  # label: boundary
-    if type(value) not in (int, float, Fraction):  # label: type
+    if not type_is(value, int, float, Fraction):  # label: type
         raise FailedMapError(f"must be a number, got {shown(value)}", parameter=name)
     if type(value) is float:
         if math.isnan(value) or math.copysign(1.0, value) < 0:  # label: float-check

@@ -32,6 +32,7 @@ from certdp.core.errors import (
     MetricMismatchError,
     shown,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.measures import ApproximateDivergence
 from certdp.core.queryable import (
     _HOOKS,
@@ -144,9 +145,9 @@ def _fresh(data):
     is immutable, a new list for a list of immutable values, a new array for a NumPy array of
     numbers, otherwise ``copy.deepcopy``."""
     kind = type(data)
-    if kind in _IMMUTABLE:  # label: fresh-immutable
+    if type_is(data, *_IMMUTABLE):  # label: fresh-immutable
         return data
-    if kind is list and all(type(value) in _IMMUTABLE for value in data):  # label: fresh-list
+    if kind is list and all(type_is(value, *_IMMUTABLE) for value in data):  # label: fresh-list
         return list(data)
     if kind is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
         return data.copy()

@@ -34,6 +34,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 
 __all__ = ["BinarySearchError", "binary_search", "binary_search_param", "binary_search_chain"]
 
@@ -235,7 +236,7 @@ def _exact_bound(value):
             f"must be numbers or None, got {_show(value)}", parameter="bounds"
         )
     exact = exact_scalar(value, "bounds", BinarySearchError)  # label: exact-bound
-    if type(exact) not in (int, float, Fraction):
+    if not type_is(exact, int, float, Fraction):
         raise type_mismatch(BinarySearchError)(
             f"must be numbers or None, got {_show(value)}", parameter="bounds"
         )

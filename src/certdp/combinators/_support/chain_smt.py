@@ -13,6 +13,7 @@ import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import F64_SAMPLES, exact
+from certdp.core.exact_type import type_is
 
 __all__ = [
     "D_INS",
@@ -84,7 +85,7 @@ def stub_transformation(stability_map):
 def below(value, bound) -> z3.BoolRef:
     """Satisfiable exactly when ``value`` is not a number, is NaN, or is below ``bound``
     (exact; ``+inf`` compared as itself)."""
-    if type(value) not in (int, float, Fraction) or value != value:
+    if not type_is(value, int, float, Fraction) or value != value:
         return z3.BoolVal(True)
     if value == math.inf:
         return z3.BoolVal(False)

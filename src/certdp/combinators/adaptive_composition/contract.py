@@ -34,6 +34,7 @@ from certdp.contracts.contract import (
 )
 from certdp.core.domains import Domain
 from certdp.core.errors import ContractError, DPError
+from certdp.core.exact_type import type_is
 from certdp.core.measures import max_divergence, zero_concentrated_divergence
 from certdp.core.metrics import Metric
 
@@ -188,7 +189,7 @@ CONTRACT = AdaptiveContract(
         ),
         Precondition(
             "d-mids-non-empty",
-            lambda a: type(a.d_mids) in (list, tuple) and len(a.d_mids) > 0,
+            lambda a: type_is(a.d_mids, list, tuple) and len(a.d_mids) > 0,
             "d_mids must be a non-empty list of privacy losses under output_measure",
             parameter="d_mids",
         ),

@@ -37,6 +37,7 @@ from certdp.core.errors import (
     MetricMismatchError,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import Metric
 from certdp.core.partial import partial_constructor
 from certdp.core.queryable import Queryable, guarded, refuse_suspended
@@ -71,7 +72,7 @@ def make_adaptive_composition(
         d_in = validate_d_in(input_metric, d_in)  # label: d-in
     except FailedMapError as error:
         raise MakeMeasurementError(error.message.removeprefix("d_in: "), parameter="d_in") from None
-    if type(d_mids) not in (list, tuple) or not d_mids:  # label: d-mids
+    if not type_is(d_mids, list, tuple) or not d_mids:  # label: d-mids
         raise MakeMeasurementError(
             "must be a non-empty list of privacy losses, one per query", parameter="d_mids"
         )
@@ -109,7 +110,7 @@ _IMMUTABLE = (int, float, str, bool)
 def _fresh(data):
     """A copy of ``data`` that shares no changeable object with it: a new list for a list of
     numbers or strings, a new array for a numeric array, a deep copy otherwise."""
-    if type(data) is list and all(type(v) in _IMMUTABLE for v in data):  # label: fresh-list
+    if type(data) is list and all(type_is(v, *_IMMUTABLE) for v in data):  # label: fresh-list
         return list(data)
     if type(data) is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
         return data.copy()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from certdp.contracts import certified
 from certdp.core.errors import MakeMeasurementError
+from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence, approximate
 from certdp.core.transformation import Measurement, converted
 
@@ -23,7 +24,7 @@ def make_approximate(measurement) -> Measurement:
     if not isinstance(measurement, Measurement):  # label: is-measurement
         raise MakeMeasurementError("must be a measurement", parameter="measurement")
     measure = measurement.output_measure
-    if type(measure) not in (MaxDivergence, ZeroConcentratedDivergence):  # label: measure
+    if not type_is(measure, MaxDivergence, ZeroConcentratedDivergence):  # label: measure
         raise MakeMeasurementError(
             f"output measure must be MaxDivergence or ZeroConcentratedDivergence, got {measure}",
             parameter="measurement",

@@ -27,6 +27,7 @@ from certdp.combinators._compose import (
 from certdp.combinators._compose import same_space as _same
 from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeMeasurementError, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.queryable import guarded, refuse_suspended
 from certdp.core.renyi_divergence import RenyiDivergence
 from certdp.core.transformation import Measurement, composite
@@ -128,7 +129,7 @@ def _snapshot(measurements) -> tuple:
     ``MAX_LEAVES + 1`` of them (so an endless iterator ends in a refusal, not a hang).  A
     subclass of ``list`` or ``tuple`` is refused, as the boundary refuses subclasses of built-in
     values: it looks like a fixed sequence but may read differently each time."""
-    if isinstance(measurements, (list, tuple)) and type(measurements) not in (list, tuple):
+    if isinstance(measurements, (list, tuple)) and not type_is(measurements, list, tuple):
         raise MakeMeasurementError(  # label: subclass
             f"must be a list, a tuple or another iterable, not a subclass of list or tuple "
             f"({type(measurements).__name__})",

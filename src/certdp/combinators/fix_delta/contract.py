@@ -25,6 +25,7 @@ from certdp.combinators.zCDP_to_approxDP import make_zCDP_to_approxDP
 from certdp.contracts.common import measurement_with_output_measure
 from certdp.contracts.contract import Precondition, PrivacyViolation
 from certdp.core.errors import ContractError
+from certdp.core.exact_type import type_is
 from certdp.core.measures import SmoothedMaxDivergence
 
 from .make_fix_delta import make_fix_delta
@@ -47,9 +48,7 @@ def arguments(draw):
 
 def _delta_valid(delta) -> bool:
     return (
-        type(delta) in (int, float, Fraction)
-        and 0 <= delta <= 1
-        and Fraction(float(delta)) == delta
+        type_is(delta, int, float, Fraction) and 0 <= delta <= 1 and Fraction(float(delta)) == delta
     )
 
 

@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from certdp.contracts import certified
 from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.measures import SmoothedMaxDivergence, approximate, max_divergence
 from certdp.core.transformation import Measurement, converted
 
@@ -31,7 +32,7 @@ def make_fix_delta(measurement, delta) -> Measurement:
             f"output measure must be SmoothedMaxDivergence, got {measurement.output_measure}",
             parameter="measurement",
         )
-    if type(delta) not in (int, float, Fraction):  # label: delta-type
+    if not type_is(delta, int, float, Fraction):  # label: delta-type
         raise type_mismatch(MakeMeasurementError)(
             f"must be a number, got a {type(delta).__name__}", parameter="delta"
         )

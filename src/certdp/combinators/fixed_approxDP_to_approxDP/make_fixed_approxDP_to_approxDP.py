@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from certdp.contracts import certified
 from certdp.core.errors import FailedMapError, MakeMeasurementError
+from certdp.core.exact_type import type_is
 from certdp.core.measures import (
     ApproximateDivergence,
     MaxDivergence,
@@ -29,7 +30,7 @@ def _is_distance(value) -> bool:
     """Is ``value`` an exact ``int``, ``float`` or ``Fraction`` (with ``int`` fields) that is
     not NaN and is ``>= 0``?"""
     kind = type(value)
-    exact = kind in (int, float) or (
+    exact = type_is(value, int, float) or (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
     )
     return exact and value == value and value >= 0  # label: distance

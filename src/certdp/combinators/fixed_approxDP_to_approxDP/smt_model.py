@@ -45,6 +45,7 @@ from certdp.combinators._support.conversion_smt import (
 )
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import F64_MAX, F64_SAMPLES, Scope, exact, stub_measurement
+from certdp.core.exact_type import type_is
 from certdp.numeric.elementary import _exp_enclosure
 
 __all__ = [
@@ -134,7 +135,7 @@ def exp_enclosure(x) -> tuple[Fraction, Fraction]:
 
 
 def _is_number(value) -> bool:
-    return type(value) in (int, float, Fraction) and value == value
+    return type_is(value, int, float, Fraction) and value == value
 
 
 def _below(value, e, epsilon0, delta0) -> z3.BoolRef:

@@ -39,6 +39,7 @@ from certdp.combinators._support.odometer_support import (
 )
 from certdp.contracts.contract import Contract, Precondition, VerificationReport, at_least
 from certdp.core.errors import ContractError, DPError, FailedFunctionError
+from certdp.core.exact_type import type_is
 from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
 from certdp.core.transformation import validate_d_in
 
@@ -186,7 +187,7 @@ class FilterContract(Contract):
 
 
 def _loss(value) -> bool:
-    return type(value) in (int, float, Fraction) and value == value and value >= 0
+    return type_is(value, int, float, Fraction) and value == value and value >= 0
 
 
 #: The bound's symbol, explained on the constructor's page.

@@ -17,6 +17,7 @@ from certdp.combinators._compose import compose_losses
 from certdp.combinators._odometer.odometer import Odometer, OdometerQueryable
 from certdp.contracts import certified
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError, MakeMeasurementError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.transformation import Measurement, validate_d_in
 from certdp.numeric import inf_cast
@@ -46,8 +47,8 @@ def make_privacy_filter(odometer, d_in, d_out) -> Measurement:
         )
     measure = odometer.output_measure
     filtered = (MaxDivergence, ZeroConcentratedDivergence)
-    if type(measure) not in filtered and not (
-        isinstance(measure, ApproximateDivergence) and type(measure.measure) in filtered
+    if not type_is(measure, *filtered) and not (
+        isinstance(measure, ApproximateDivergence) and type_is(measure.measure, *filtered)
     ):  # label: filter-measure
         raise MakeMeasurementError(
             "output measure must be MaxDivergence, ZeroConcentratedDivergence or Approximate "

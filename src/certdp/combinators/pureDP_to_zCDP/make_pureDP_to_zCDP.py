@@ -20,6 +20,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence, zero_concentrated_divergence
 from certdp.core.transformation import Measurement, converted
 from certdp.numeric import inf_cast
@@ -44,9 +45,9 @@ def make_pureDP_to_zCDP(measurement) -> Measurement:
 
     def convert(epsilon) -> float:
         kind = type(epsilon)
-        if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: int
+        if type_is(epsilon, int, *NUMPY_INTEGER_TYPES):  # label: int
             exact = Fraction(int(epsilon))
-        elif kind is float or kind in NUMPY_FLOAT_TYPES:  # label: float
+        elif type_is(epsilon, float, *NUMPY_FLOAT_TYPES):  # label: float
             if epsilon == math.inf:  # tested in its own format, no conversion to f64
                 return math.inf  # label: infinite
             if epsilon != epsilon or epsilon == -math.inf:  # label: nan

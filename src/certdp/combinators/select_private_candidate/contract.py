@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from certdp.combinators._support.contract_support import CombinatorContract
 from certdp.contracts.common import measurement_with_output_measure
 from certdp.contracts.contract import Precondition
+from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence
 from certdp.core.transformation import Measurement
 from certdp.measurements._randomized_response.contract_support import max_divergence
@@ -112,13 +113,11 @@ def _closed_form(arguments, d_in):
 
 
 def _gamma_ok(a) -> bool:
-    kind = type(a.stop_probability)
-    return kind in (int, float, Fraction) and 0 < a.stop_probability < 1
+    return type_is(a.stop_probability, int, float, Fraction) and 0 < a.stop_probability < 1
 
 
 def _tau_ok(a) -> bool:
-    kind = type(a.threshold)
-    return kind in (int, float, Fraction) and math.isfinite(a.threshold)
+    return type_is(a.threshold, int, float, Fraction) and math.isfinite(a.threshold)
 
 
 CONTRACT = CombinatorContract(

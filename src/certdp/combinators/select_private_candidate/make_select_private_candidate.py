@@ -26,6 +26,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence
 from certdp.core.transformation import Measurement
 from certdp.numeric import inf_cast
@@ -40,9 +41,9 @@ def _exact_number(value, parameter: str, error):
     """``value`` as an exact ``int``, ``float`` or ``Fraction`` (``np.longdouble`` exactly), its type tested exactly (a
     ``bool`` or any other type raises ``error``); NaN is returned as NaN."""
     kind = type(value)
-    if kind is int or kind in NUMPY_INTEGER_TYPES:  # label: number-int
+    if type_is(value, int, *NUMPY_INTEGER_TYPES):  # label: number-int
         return int(value)
-    if kind is float or kind in NUMPY_BINARY64_FLOATS:  # label: number-float
+    if type_is(value, float, *NUMPY_BINARY64_FLOATS):  # label: number-float
         return float(value)
     if kind is np.longdouble:  # label: number-longdouble
         return exact_argument(value, parameter, error)
@@ -90,7 +91,7 @@ def make_select_private_candidate(measurement, stop_probability, threshold) -> M
                 return None  # label: stop
 
     def pair(release):
-        if type(release) not in (tuple, list) or len(release) != 2:  # label: pair-shape
+        if not type_is(release, tuple, list) or len(release) != 2:  # label: pair-shape
             raise FailedFunctionError(
                 "must release pairs (score, candidate), got "
                 f"{type(release).__name__} {shown(release)}",

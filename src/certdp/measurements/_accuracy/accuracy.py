@@ -23,6 +23,7 @@ import numpy as np
 from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
 from certdp.core.conversion import exact_scalar
 from certdp.core.errors import ArithmeticOverflowError, DPError
+from certdp.core.exact_type import type_is
 from certdp.numeric.elementary import _exp_enclosure, _ln_enclosure, round_enclosure
 from certdp.numeric.floats import (
     _MAX,
@@ -60,7 +61,7 @@ def _read(value, name: str, op: str, fmt, nonnegative: bool) -> Fraction:
     if type(value) is bool:  # label: no-bool
         raise AccuracyParameterError(f"must be a number, not {value!r}", parameter=name)
     exact = exact_scalar(value, name)  # label: exact
-    if type(exact) not in (int, float, Fraction):  # label: number
+    if not type_is(exact, int, float, Fraction):  # label: number
         raise AccuracyParameterError(f"must be a number, not {value!r}", parameter=name)
     if type(exact) is float and not math.isfinite(exact):  # label: finite
         raise AccuracyParameterError(f"must be finite, got {exact!r}", parameter=name)

@@ -20,6 +20,7 @@ import numpy as np
 
 from certdp.contracts.contract import Precondition, VerificationReport
 from certdp.core.errors import ContractError
+from certdp.core.exact_type import type_is
 
 accuracy = importlib.import_module("certdp.measurements._accuracy.accuracy")
 
@@ -30,7 +31,7 @@ MARGIN = 1e-60
 
 def _finite_nonnegative(value) -> bool:
     return (
-        type(value) in (int, float)
+        type_is(value, int, float)
         and math.isfinite(value)
         and value >= 0
         and math.copysign(1.0, value) > 0

@@ -9,6 +9,7 @@ import math
 from fractions import Fraction
 
 from certdp.core.domains import AtomDomain
+from certdp.core.exact_type import type_is
 from certdp.core.map_domain import MapDomain
 from certdp.numeric import is_representable
 
@@ -40,7 +41,7 @@ def float_k_ok(a) -> bool:
 def float_threshold_ok(a) -> bool:
     T = a.input_domain.value_domain.T
     return (
-        type(a.threshold) in (int, float)
+        type_is(a.threshold, int, float)
         and is_representable(a.threshold, T.name)
         and a.threshold >= 0
     )

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from certdp.core.domains import AtomDomain
 from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.map_domain import MapDomain
 from certdp.core.metrics import AbsoluteDistance, Metric
 from certdp.core.partition_metrics import L0PInfDistance
@@ -77,7 +78,7 @@ def float_threshold_arguments(input_domain, input_metric, scale, threshold, k, p
     scale = exact_scale(scale)  # label: float-scale-check
     k, relaxation = get_discretization_consts(k, T.name)  # label: k-check
     if (
-        type(threshold) not in (int, float)
+        not type_is(threshold, int, float)
         or not is_representable(threshold, T.name)
         or threshold < 0
     ):  # label: float-threshold-check

@@ -17,6 +17,7 @@ from fractions import Fraction
 from certdp.core import switches
 from certdp.core.conversion import exact_scalar
 from certdp.core.errors import FailedMapError, shown, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.fpenv import require_ieee_environment
 from certdp.core.transformation import Measurement
 
@@ -41,7 +42,7 @@ def exact_triple(d_in) -> tuple[int, Fraction, Fraction]:
             f"l0 must be a non-negative integer, got {shown(l0)}", parameter="d_in"
         )
     for name, part in (("lp", lp), ("linf", linf)):
-        if type(part) not in (int, float, Fraction):  # label: part-type
+        if not type_is(part, int, float, Fraction):  # label: part-type
             raise type_mismatch(FailedMapError)(
                 f"{name} must be a number, got {shown(part)}", parameter="d_in"
             )

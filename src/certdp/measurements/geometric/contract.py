@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, MeasurementContract, Precondition, as_rational
 from certdp.core.domains import AtomDomain, VectorDomain
+from certdp.core.exact_type import type_is
 from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import MaxDivergence
 from certdp.measurements._laplace.contract_support import SCALE, laplace_divergence
@@ -69,7 +70,7 @@ def _bounds_ok(a) -> bool:
         return True
     T = _atom(a.input_domain).T
     return (
-        type(a.bounds) in (tuple, list)
+        type_is(a.bounds, tuple, list)
         and len(a.bounds) == 2
         and all(type(v) is int and T.min <= v <= T.max for v in a.bounds)
         and a.bounds[0] <= a.bounds[1]

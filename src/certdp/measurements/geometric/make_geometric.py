@@ -15,6 +15,7 @@ from __future__ import annotations
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, vector_domain
 from certdp.core.errors import MakeMeasurementError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.measure_argument import measure_requested
 from certdp.core.measures import MaxDivergence
 from certdp.core.partial import partial_constructor
@@ -33,7 +34,7 @@ def max_divergence_requested(MO) -> bool:
 def integer_bounds(bounds, T):
     """``bounds`` as ``(L, U)``, Python integers of ``T`` with ``L <= U``; a typed error
     otherwise."""
-    if type(bounds) not in (tuple, list) or len(bounds) != 2:  # label: bounds-shape
+    if not type_is(bounds, tuple, list) or len(bounds) != 2:  # label: bounds-shape
         raise MakeMeasurementError(
             f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
         )

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from certdp.contracts.contract import MeasurementContract, Precondition, at_least
 from certdp.core.errors import ContractError
+from certdp.core.exact_type import type_is
 from certdp.core.measures import (
     MaxDivergence,
     ZeroConcentratedDivergence,
@@ -73,7 +74,7 @@ CONTRACT = NoiseContract(
     preconditions=[
         Precondition(
             "output-measure-pure-or-zcdp",
-            lambda a: type(a.output_measure) in (MaxDivergence, ZeroConcentratedDivergence),
+            lambda a: type_is(a.output_measure, MaxDivergence, ZeroConcentratedDivergence),
             "output_measure must be MaxDivergence or ZeroConcentratedDivergence",
             parameter="output_measure",
         ),

@@ -15,6 +15,7 @@ import sympy
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import Precondition
+from certdp.core.exact_type import type_is
 from certdp.core.measures import (
     ApproximateDivergence,
     MaxDivergence,
@@ -89,7 +90,7 @@ CONTRACT = NoiseThresholdContract(
             "output-measure-approximate",
             lambda a: (
                 type(a.output_measure) is ApproximateDivergence
-                and type(a.output_measure.measure) in (MaxDivergence, ZeroConcentratedDivergence)
+                and type_is(a.output_measure.measure, MaxDivergence, ZeroConcentratedDivergence)
             ),
             "output_measure must be Approximate(MaxDivergence) or "
             "Approximate(ZeroConcentratedDivergence)",

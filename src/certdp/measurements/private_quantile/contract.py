@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from certdp.contracts.contract import D_IN, MeasurementContract, Precondition
 from certdp.core.admission import sequence_parameter
 from certdp.core.domains import carrier_constant
+from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence
 from certdp.measurements._selection.contract_support import BOUND as SELECTION_BOUND
 from certdp.measurements._selection.contract_support import (
@@ -74,7 +75,7 @@ def sorted_values(candidates, T) -> list:
 
 def alpha_float(alpha):
     """A ``Fraction`` or ``Decimal`` alpha as its nearest float, as the proof reads it."""
-    return float(alpha) if type(alpha) in (Fraction, Decimal) else alpha
+    return float(alpha) if type_is(alpha, Fraction, Decimal) else alpha
 
 
 def divergence(built, kwargs, x, x_prime):
@@ -108,7 +109,7 @@ def arguments(draw):
 
 
 def _scale_ok(a) -> bool:
-    if type(a.scale) not in (int, float):
+    if not type_is(a.scale, int, float):
         return False
     try:
         value = float(a.scale)
@@ -121,7 +122,7 @@ def _candidates_ok(a) -> bool:
     candidates = a.candidates
     candidates = list(candidates) if type(candidates) is range else candidates
     candidates = sequence_parameter(candidates)  # an array or Series: its list of values
-    if type(candidates) not in (list, tuple) or not candidates:
+    if not type_is(candidates, list, tuple) or not candidates:
         return False
     T = a.input_domain.element_domain.T
     values = [carrier_constant(c, T) for c in candidates]
@@ -133,7 +134,7 @@ def _candidates_ok(a) -> bool:
 
 def _alpha_ok(a) -> bool:
     alpha = a.alpha
-    if type(alpha) in (Fraction, Decimal):
+    if type_is(alpha, Fraction, Decimal):
         try:
             alpha = float(alpha)
         except (OverflowError, ValueError):

@@ -22,6 +22,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.partial import partial_constructor
 from certdp.core.postprocess import Function, postprocess
 from certdp.core.transformation import Measurement
@@ -40,7 +41,7 @@ __all__ = ["make_private_quantile", "then_private_quantile"]
 # proof: begin constructor
 def _scale(scale) -> float:
     """``scale`` as a finite float ``>= 0`` (an ``int`` as ``float()`` rounds it)."""
-    if type(scale) not in (int, float):  # label: scale-type
+    if not type_is(scale, int, float):  # label: scale-type
         raise type_mismatch(MakeMeasurementError)(
             f"must be a float, got {shown(scale)}", parameter="scale"
         )
@@ -64,11 +65,10 @@ def _sorted_candidates(candidates, T) -> tuple:
         candidates = list(candidates)  # label: sorted-range
     candidates = sequence_parameter(candidates)  # label: sorted-read
     # one read of a list: the bulk test and the sort see the same entries
-    kind = type(candidates)
-    frozen = tuple(candidates) if kind in (list, tuple) else ()  # label: sorted-snapshot
+    frozen = tuple(candidates) if type_is(candidates, list, tuple) else ()  # label: sorted-snapshot
     if _plain_values(frozen, T):  # label: sorted-plain
         candidates = sorted(frozen)  # label: sorted-plain-copy
-    elif type(candidates) in (list, tuple):
+    elif type_is(candidates, list, tuple):
         converted = [carrier_constant(candidate, T) for candidate in candidates]
         if all(
             value is not None and not (T.is_float and math.isnan(value)) for value in converted
@@ -80,7 +80,7 @@ def _sorted_candidates(candidates, T) -> tuple:
 def _alpha_float(alpha):
     """A ``Fraction`` or ``Decimal`` ``alpha`` as the float nearest to it (OpenDP reads
     ``alpha`` as an f64); any other value unchanged, for the scores to check."""
-    if type(alpha) not in (Fraction, Decimal):
+    if not type_is(alpha, Fraction, Decimal):
         return alpha
     try:
         return float(alpha)  # label: alpha-nearest

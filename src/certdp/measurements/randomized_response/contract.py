@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from certdp.contracts.contract import D_IN, MeasurementContract, Precondition, as_rational
 from certdp.contracts.neighbours import SMALL_VALUES
+from certdp.core.exact_type import type_is
 from certdp.measurements._randomized_response.contract_support import max_divergence
 
 from .make_randomized_response import make_randomized_response
@@ -68,7 +69,7 @@ CONTRACT = MeasurementContract(
         Precondition(
             "categories-distinct",
             lambda a: (
-                type(a.categories) in (list, tuple)
+                type_is(a.categories, list, tuple)
                 and len(a.categories) >= 2
                 and len(set(a.categories)) == len(a.categories)
                 and all(c == c for c in a.categories)

@@ -18,6 +18,7 @@ from certdp.contracts import certified
 from certdp.core.change_metrics import DiscreteDistance
 from certdp.core.domains import atom_domain
 from certdp.core.errors import FailedFunctionError, MakeMeasurementError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence
 from certdp.core.transformation import Measurement
 from certdp.core.types import carrier, infer_type
@@ -31,7 +32,7 @@ __all__ = ["make_randomized_response"]
 # proof: begin constructor
 def category_list(categories, T) -> tuple:
     """``categories`` as a tuple of exact values of ``T``: at least two, distinct, no NaN."""
-    if type(categories) not in (list, tuple):  # label: categories-shape
+    if not type_is(categories, list, tuple):  # label: categories-shape
         raise MakeMeasurementError(
             f"must be a list of categories, got {shown(categories)}", parameter="categories"
         )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from certdp.core.errors import FailedFunctionError, shown
+from certdp.core.exact_type import type_is
 from certdp.numeric.floats import round_rational
 
 __all__ = ["debias_randomized_response_bitvec"]
@@ -27,7 +28,7 @@ def debias_randomized_response_bitvec(answers, f) -> list[float]:
         raise FailedFunctionError(
             f"must be a float in (0, 1) to debias, got {shown(f)}", parameter="f"
         )
-    if type(answers) not in (list, tuple) or not answers:  # label: debias-nonempty
+    if not type_is(answers, list, tuple) or not answers:  # label: debias-nonempty
         raise FailedFunctionError("must be a non-empty list of answers", parameter="answers")
     if any(type(answer) is not bytes for answer in answers):  # label: debias-bytes
         raise FailedFunctionError("must all be bytes", parameter="answers")

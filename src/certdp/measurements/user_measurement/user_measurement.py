@@ -30,6 +30,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.features import assert_features
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.metrics import Metric
@@ -99,9 +100,9 @@ def _identity(value):
 
 
 def _checked_measure(measure) -> bool:
-    if type(measure) in _SCALAR or type(measure) is RenyiDivergence:
+    if type_is(measure, *_SCALAR) or type(measure) is RenyiDivergence:
         return True
-    return type(measure) is ApproximateDivergence and type(measure.measure) in _SCALAR
+    return type(measure) is ApproximateDivergence and type_is(measure.measure, *_SCALAR)
 
 
 def user_distance(measure, value):
@@ -133,7 +134,7 @@ def _number(value) -> float:
     if is_foreign_number(value):
         value = exact_scalar(value, "privacy_map", FailedMapError)
     kind = type(value)
-    exact = kind in (int, float) or (
+    exact = type_is(value, int, float) or (
         kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
     )
     if not exact or value != value or value < 0:

@@ -17,6 +17,7 @@ import numpy as np
 from certdp.core.conversion import exact_argument
 from certdp.core.domains import Domain, refuse
 from certdp.core.errors import MakeDomainError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.types import FLOAT_TYPES, INTEGER_TYPES, CarrierType, carrier
 from certdp.numpy._support.row_norm_test import RowNormTest
 
@@ -211,7 +212,7 @@ def array2_domain(
     if (norm is None) != (p is None):
         missing = "p" if p is None else "norm"
         raise MakeDomainError("norm and p must be given together", parameter=missing)
-    if p is not None and (type(p) not in (int, float, Fraction) or p not in (1, 2)):
+    if p is not None and (not type_is(p, int, float, Fraction) or p not in (1, 2)):
         raise MakeDomainError(  # label: p-check
             f"must be 1 or 2 (a number), got a {type(p).__name__}", parameter="p"
         )

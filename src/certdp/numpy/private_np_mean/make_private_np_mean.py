@@ -15,6 +15,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.errors import DPError, MakeMeasurementError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import L1Distance, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.postprocess import Function, postprocess
@@ -44,7 +45,7 @@ def make_private_np_mean(
         raise MakeMeasurementError(
             f"must be symmetric_distance(), got {shown(input_metric)}", parameter="input_metric"
         )
-    if type(scale) not in (int, float) or scale < 0:  # label: scale
+    if not type_is(scale, int, float) or scale < 0:  # label: scale
         raise MakeMeasurementError(
             f"must be a non-negative number (int or float), got {shown(scale)}", parameter="scale"
         )

@@ -22,6 +22,7 @@ import numpy as np
 from certdp.core.conversion import exact_argument
 from certdp.core.domains import Domain, refuse
 from certdp.core.errors import MakeDomainError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.types import carrier
 
 __all__ = ["MAX_FEATURES", "NPSSCPDomain", "_sscp_domain", "sscp_matrix"]
@@ -100,7 +101,7 @@ class NPSSCPDomain(Domain):
 
 
 def _finite_non_negative_f64(value) -> bool:
-    if type(value) not in (int, float, Fraction):
+    if not type_is(value, int, float, Fraction):
         return False
     try:
         as_float = float(value)
@@ -143,7 +144,7 @@ def _sscp_domain(*, norm=None, p=None, size=None, num_features=None, T="f64") ->
                 f"must be a non-negative number that is exactly a finite f64, got {shown(norm)}",
                 parameter="norm",
             )
-        if type(p) not in (int, float, Fraction) or p not in (1, 2):  # label: sscp-p-check
+        if not type_is(p, int, float, Fraction) or p not in (1, 2):  # label: sscp-p-check
             raise MakeDomainError(f"must be 1 or 2, got {shown(p)}", parameter="p")
         # an int norm stays an int (OpenDP keeps and prints it so); any other becomes a float
         norm, p = (norm if type(norm) is int else float(norm)), int(p)  # label: sscp-norm-store

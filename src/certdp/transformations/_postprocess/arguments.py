@@ -15,6 +15,7 @@ import numpy as np
 
 from certdp.core.conversion import NUMPY_INTEGER_TYPES
 from certdp.core.errors import FailedFunctionError, shown, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.types import _NUMPY_ALIASES, _PYTHON_ALIASES, CarrierType
 
 __all__ = ["type_name", "float_vector", "integer_vector", "FORMAT", "to_float", "MAX_LENGTH"]
@@ -49,7 +50,7 @@ def _vector(arg) -> list:
     refusal naming ``arg``."""
     if type(arg) is np.ndarray and arg.ndim == 1:
         arg = arg.tolist()  # label: vector-array
-    if type(arg) not in (list, tuple):  # label: vector-type
+    if not type_is(arg, list, tuple):  # label: vector-type
         raise type_mismatch(FailedFunctionError)(
             f"must be a list, got {shown(arg)}", parameter="arg"
         )
@@ -83,7 +84,7 @@ def integer_vector(arg, T: str) -> list:
     values = _vector(arg)
     for value in values:
         exact = None
-        if type(value) is int or type(value) in NUMPY_INTEGER_TYPES:  # label: int-type
+        if type_is(value, int, *NUMPY_INTEGER_TYPES):  # label: int-type
             exact = CarrierType(T).exact(int(value))
         if exact is None:  # label: int-range
             raise FailedFunctionError(
@@ -99,7 +100,7 @@ def float_vector(arg, F: str) -> list:
     values = _vector(arg)
     rounded = []
     for value in values:
-        if type(value) not in (float, np.float64, np.float32) or math.isnan(value):
+        if not type_is(value, float, np.float64, np.float32) or math.isnan(value):
             raise FailedFunctionError(  # label: float-type
                 f"every value must be a float (not NaN), got {shown(value)}", parameter="arg"
             )

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from certdp.contracts.common import INPUT_DOMAIN_VECTOR_OF_ATOMS
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.core.domains import atom_domain, vector_domain
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import L1Distance, L2Distance, l1_distance, l2_distance
 
 from .make_b_ary_tree import MAX_LEAF_COUNT, layer_count, make_b_ary_tree
@@ -58,7 +59,7 @@ CONTRACT = TransformationContract(
         Precondition(
             "input-metric-l1-or-l2-integer",
             lambda a: (
-                type(a.input_metric) in (L1Distance, L2Distance) and a.input_metric.T.is_integer
+                type_is(a.input_metric, L1Distance, L2Distance) and a.input_metric.T.is_integer
             ),
             "input_metric must be l1_distance or l2_distance of an integer type",
             parameter="input_metric",

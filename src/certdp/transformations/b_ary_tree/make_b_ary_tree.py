@@ -26,6 +26,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import L1Distance, L2Distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -78,7 +79,7 @@ def _counts_input(input_domain, input_metric):
         raise MakeTransformationError(
             f"the counts must be of an integer type, not {T}", parameter="input_domain"
         )
-    if type(input_metric) not in (L1Distance, L2Distance) or not input_metric.T.is_integer:
+    if not type_is(input_metric, L1Distance, L2Distance) or not input_metric.T.is_integer:
         raise MakeTransformationError(  # label: metric
             f"must be l1_distance or l2_distance of an integer type, got {shown(input_metric)}",
             parameter="input_metric",

@@ -26,6 +26,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import L1Distance, L2Distance, l1_distance, l2_distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -41,7 +42,7 @@ __all__ = ["make_count_by_categories", "then_count_by_categories"]
 def _output_metric(MO):
     """The L1 or L2 distance ``MO`` names: ``"L1Distance<T>"``, ``"L2Distance<T>"`` (``T`` any
     numeric type name, ``int`` and ``float`` included), or such a metric itself."""
-    if type(MO) in (L1Distance, L2Distance):  # label: mo-object
+    if type_is(MO, L1Distance, L2Distance):  # label: mo-object
         return MO
     if type(MO) is str:
         text = MO.replace(" ", "")
@@ -63,7 +64,7 @@ def _categories(categories, T) -> list:
     if type(categories) is np.ndarray and categories.ndim == 1:
         categories = categories.tolist()  # label: categories-array
     categories = sequence_parameter(categories)  # label: categories-series
-    if type(categories) not in (list, tuple):  # label: categories-sequence
+    if not type_is(categories, list, tuple):  # label: categories-sequence
         raise type_mismatch(MakeTransformationError)(
             f"must be a list of values of {T}, got {shown(categories)}", parameter="categories"
         )

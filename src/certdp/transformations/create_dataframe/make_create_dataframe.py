@@ -23,6 +23,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import symmetric_distance
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier, infer_type
@@ -37,7 +38,7 @@ _STRING = carrier("String")
 def column_names(col_names, K, parameter: str = "col_names"):
     """The name type (``K``, else the type of the first name) and the names as exact values;
     a float type, or a name that is not a value of it, raises MakeTransformationError."""
-    if type(col_names) not in (list, tuple):  # label: names-sequence
+    if not type_is(col_names, list, tuple):  # label: names-sequence
         raise type_mismatch(MakeTransformationError)(
             f"must be a list of column names, not {type(col_names).__name__}", parameter=parameter
         )

@@ -14,12 +14,13 @@ from certdp.contracts.common import (
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.contracts.neighbours import members
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
+from certdp.core.exact_type import type_is
 
 from .make_find import make_find
 
 
 def _categories_ok(a) -> bool:
-    if type(a.categories) not in (list, tuple):
+    if not type_is(a.categories, list, tuple):
         return False
     values = [carrier_constant(c, a.input_domain.element_domain.T) for c in a.categories]
     return None not in values and len(set(values)) == len(values)

@@ -12,6 +12,7 @@ from certdp.contracts import certified
 from certdp.core.admission import sequence_parameter
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
 from certdp.core.errors import MakeTransformationError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.option_domain import option_domain
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -39,7 +40,7 @@ def make_find(input_domain, input_metric, categories) -> Transformation:
         )
     T = element_domain.T
     categories = sequence_parameter(categories)  # label: categories-array
-    if type(categories) not in (list, tuple):  # label: categories-sequence
+    if not type_is(categories, list, tuple):  # label: categories-sequence
         raise MakeTransformationError(
             f"must be a list or tuple, got {type(categories).__name__}", parameter="categories"
         )

@@ -16,12 +16,13 @@ from certdp.contracts.common import (
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.contracts.neighbours import members
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
+from certdp.core.exact_type import type_is
 
 from .make_find_bin import make_find_bin
 
 
 def _edges_ok(a) -> bool:
-    if type(a.edges) not in (list, tuple):
+    if not type_is(a.edges, list, tuple):
         return False
     T = a.input_domain.element_domain.T
     values = [carrier_constant(edge, T) for edge in a.edges]

@@ -16,6 +16,7 @@ from certdp.contracts import certified
 from certdp.core.admission import sequence_parameter
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
 from certdp.core.errors import MakeTransformationError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.transformations._cast import record_value
@@ -41,7 +42,7 @@ def make_find_bin(input_domain, input_metric, edges) -> Transformation:
         )
     T = element_domain.T
     edges = sequence_parameter(edges)  # label: edges-array
-    if type(edges) not in (list, tuple):  # label: edges-sequence
+    if not type_is(edges, list, tuple):  # label: edges-sequence
         raise MakeTransformationError(
             f"must be a list or tuple, got {type(edges).__name__}", parameter="edges"
         )

@@ -16,6 +16,7 @@ from certdp.contracts import certified
 from certdp.core.change_metrics import ChangeOneDistance, DiscreteDistance, HammingDistance
 from certdp.core.domains import AtomDomain, VectorDomain
 from certdp.core.errors import MakeTransformationError
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import (
     AbsoluteDistance,
     InsertDeleteDistance,
@@ -33,15 +34,15 @@ __all__ = ["make_identity", "then_identity"]
 # proof: begin constructor
 def _metric_space(domain, metric) -> bool:
     """Does ``metric`` measure the members of ``domain``?"""
-    if type(metric) in (SymmetricDistance, InsertDeleteDistance):
+    if type_is(metric, SymmetricDistance, InsertDeleteDistance):
         return type(domain) is VectorDomain  # label: space-dataset
-    if type(metric) in (ChangeOneDistance, HammingDistance):
+    if type_is(metric, ChangeOneDistance, HammingDistance):
         return type(domain) is VectorDomain  # label: space-change
     if type(metric) is DiscreteDistance:
         return type(domain) is AtomDomain  # label: space-discrete
     if type(metric) is AbsoluteDistance:
         return type(domain) is AtomDomain and domain.T == metric.T  # label: space-absolute
-    if type(metric) in (L1Distance, L2Distance, LInfDistance):
+    if type_is(metric, L1Distance, L2Distance, LInfDistance):
         if type(domain) is not VectorDomain:
             return False
         element = domain.element_domain

@@ -25,6 +25,7 @@ from certdp.contracts.contract import D_IN, Precondition
 from certdp.contracts.coupling import CoupledContract
 from certdp.core.domains import atom_domain, carrier_bound, vector_domain
 from certdp.core.errors import DPError
+from certdp.core.exact_type import type_is
 
 from .make_impute_uniform_float import _FORMATS, make_impute_uniform_float
 
@@ -44,7 +45,7 @@ def arguments(draw):
 
 
 def _bounds_ok(a) -> bool:
-    if type(a.bounds) not in (tuple, list) or len(a.bounds) != 2:
+    if not type_is(a.bounds, tuple, list) or len(a.bounds) != 2:
         return False
     T = a.input_domain.element_domain.T
     try:

@@ -16,6 +16,7 @@ from fractions import Fraction
 from certdp.contracts import certified
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_bound, vector_domain
 from certdp.core.errors import DPError, MakeTransformationError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -51,7 +52,7 @@ def make_impute_uniform_float(input_domain, input_metric, bounds) -> Transformat
             parameter="input_metric",
         )
     T = element_domain.T
-    if type(bounds) not in (tuple, list) or len(bounds) != 2:  # label: bounds-pair
+    if not type_is(bounds, tuple, list) or len(bounds) != 2:  # label: bounds-pair
         raise MakeTransformationError(
             f"must be a pair (lower, upper), got {shown(bounds)}", parameter="bounds"
         )

@@ -16,6 +16,7 @@ from certdp.core.domains import (
     vector_domain,
 )
 from certdp.core.errors import DPError
+from certdp.core.exact_type import type_is
 from certdp.core.types import carrier, infer_type
 
 from .make_index import make_index
@@ -26,7 +27,7 @@ def _toa(a):
 
 
 def _toa_ok(a) -> bool:
-    if type(a.categories) not in (list, tuple) or (a.TOA is None and not a.categories):
+    if not type_is(a.categories, list, tuple) or (a.TOA is None and not a.categories):
         return False
     try:
         _toa(a)

@@ -12,6 +12,7 @@ from certdp.contracts import certified
 from certdp.core.admission import sequence_parameter
 from certdp.core.domains import AtomDomain, VectorDomain, atom_domain, carrier_constant
 from certdp.core.errors import DPError, MakeTransformationError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier, infer_type
@@ -37,7 +38,7 @@ def make_index(input_domain, input_metric, categories, null, TOA=None) -> Transf
             parameter="input_domain",
         )
     categories = sequence_parameter(categories)  # label: categories-array
-    if type(categories) not in (list, tuple):  # label: categories-sequence
+    if not type_is(categories, list, tuple):  # label: categories-sequence
         raise MakeTransformationError(
             f"must be a list or tuple, got {type(categories).__name__}", parameter="categories"
         )

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from certdp.contracts.common import dataset_metrics
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.core.domains import VectorDomain, atom_domain, vector_domain
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
 
 from .make_metric_bounded import make_metric_bounded
@@ -44,7 +45,7 @@ CONTRACT = TransformationContract(
         ),
         Precondition(
             "metric-pair",
-            lambda a: type(a.input_metric) in (SymmetricDistance, InsertDeleteDistance),
+            lambda a: type_is(a.input_metric, SymmetricDistance, InsertDeleteDistance),
             "input_metric must be symmetric_distance() or insert_delete_distance()",
             parameter="input_metric",
         ),

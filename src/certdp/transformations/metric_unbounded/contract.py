@@ -13,6 +13,7 @@ from certdp.core.change_metrics import (
     hamming_distance,
 )
 from certdp.core.domains import VectorDomain, atom_domain, vector_domain
+from certdp.core.exact_type import type_is
 
 from .make_metric_unbounded import make_metric_unbounded
 
@@ -37,7 +38,7 @@ CONTRACT = TransformationContract(
         ),
         Precondition(
             "metric-pair",
-            lambda a: type(a.input_metric) in (ChangeOneDistance, HammingDistance),
+            lambda a: type_is(a.input_metric, ChangeOneDistance, HammingDistance),
             "input_metric must be change_one_distance() or hamming_distance()",
             parameter="input_metric",
         ),

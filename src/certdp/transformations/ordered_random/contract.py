@@ -21,6 +21,7 @@ from certdp.contracts.contract import D_IN, Precondition
 from certdp.contracts.coupling import CoupledContract
 from certdp.core.change_metrics import ChangeOneDistance, change_one_distance
 from certdp.core.domains import VectorDomain, atom_domain, vector_domain
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import SymmetricDistance, record_key, symmetric_distance
 
 from .make_ordered_random import make_ordered_random
@@ -80,7 +81,7 @@ CONTRACT = CoupledContract(
         ),
         Precondition(
             "metric-pair",
-            lambda a: type(a.input_metric) in (SymmetricDistance, ChangeOneDistance),
+            lambda a: type_is(a.input_metric, SymmetricDistance, ChangeOneDistance),
             "input_metric must be symmetric_distance() or change_one_distance()",
             parameter="input_metric",
         ),

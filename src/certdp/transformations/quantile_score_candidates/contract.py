@@ -19,6 +19,7 @@ from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.contracts.neighbours import members
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
 from certdp.core.errors import ArithmeticOverflowError
+from certdp.core.exact_type import type_is
 
 from .make_quantile_score_candidates import (
     U64_MAX,
@@ -40,7 +41,7 @@ def _domain_ok(a) -> bool:
 
 
 def _candidates_ok(a) -> bool:
-    if type(a.candidates) not in (list, tuple) or not a.candidates:
+    if not type_is(a.candidates, list, tuple) or not a.candidates:
         return False
     T = a.input_domain.element_domain.T
     values = [carrier_constant(c, T) for c in a.candidates]

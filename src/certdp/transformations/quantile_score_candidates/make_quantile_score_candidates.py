@@ -29,6 +29,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
+from certdp.core.exact_type import kind_ids, type_ids, type_is
 from certdp.core.partial import partial_constructor
 from certdp.core.partition_metrics import linf_distance
 from certdp.core.transformation import Transformation
@@ -103,12 +104,12 @@ def _plain_values(candidates, T) -> bool:
     """Is ``candidates`` a list or tuple of values ``carrier_constant`` returns unchanged and
     ``exact_argument`` leaves as they are: plain non-NaN ``float``s for ``f64``, plain ``int``s
     within the range of an integer ``T``?  (A bulk test of the per-entry checks.)"""
-    if type(candidates) not in (list, tuple):  # label: plain-sequence
+    if not type_is(candidates, list, tuple):  # label: plain-sequence
         return False
-    kinds = set(map(type, candidates))  # label: plain-kinds
-    if T.name == "f64" and kinds == {float}:  # label: plain-floats
+    class_ids = kind_ids(candidates)  # label: plain-kinds
+    if T.name == "f64" and class_ids == type_ids(float):  # label: plain-floats
         return not any(map(math.isnan, candidates))  # label: plain-not-nan
-    if T.is_integer and T.bits <= 64 and kinds == {int}:  # label: plain-ints
+    if T.is_integer and T.bits <= 64 and class_ids == type_ids(int):  # label: plain-ints
         return T.min <= min(candidates) and max(candidates) <= T.max  # label: plain-range
     return False  # label: plain-other
 
@@ -116,13 +117,13 @@ def _plain_values(candidates, T) -> bool:
 def _candidates(candidates, T) -> tuple:
     """The candidates as non-NaN values of ``T``, strictly increasing, at least one."""
     # an immutable copy (empty for anything else): the bulk checks read the tuple they return
-    frozen = tuple(candidates) if type(candidates) in (list, tuple) else ()  # label: snapshot
+    frozen = tuple(candidates) if type_is(candidates, list, tuple) else ()  # label: snapshot
     increasing = map(operator.lt, frozen, itertools.islice(frozen, 1, None))  # label: pairs
     if _plain_values(frozen, T) and all(increasing):  # label: candidates-fast
         return frozen  # label: candidates-fast-frozen
     candidates = exact_argument(candidates, "candidates", MakeTransformationError)
     candidates = sequence_parameter(candidates)  # label: candidates-array
-    if type(candidates) not in (list, tuple):  # label: candidates-sequence
+    if not type_is(candidates, list, tuple):  # label: candidates-sequence
         raise type_mismatch(MakeTransformationError)(
             f"must be a list of values of {T}, got {shown(candidates)}", parameter="candidates"
         )

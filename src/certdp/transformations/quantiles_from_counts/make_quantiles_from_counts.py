@@ -21,6 +21,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.errors import FailedFunctionError, MakeTransformationError, shown, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.postprocess import Function
 from certdp.core.types import _NUMPY_ALIASES, CarrierType
 from certdp.transformations._postprocess.arguments import (
@@ -84,7 +85,7 @@ def _from_array(value, parameter: str):
 
 def _edges(bin_edges, TA: str) -> list:
     """``bin_edges`` of type ``TA``: non-empty, no NaN, strictly increasing."""
-    if type(bin_edges) not in (list, tuple) or not 0 < len(bin_edges) <= MAX_LENGTH:
+    if not type_is(bin_edges, list, tuple) or not 0 < len(bin_edges) <= MAX_LENGTH:
         raise MakeTransformationError(  # label: edges-length
             f"must be a non-empty list, got {shown(bin_edges)}", parameter="bin_edges"
         )
@@ -102,13 +103,13 @@ def _edges(bin_edges, TA: str) -> list:
 
 def _alphas(alphas, F: str) -> list:
     """``alphas`` in the format ``F``: strictly increasing, within ``[+0.0, 1]``, no NaN."""
-    if type(alphas) not in (list, tuple) or len(alphas) > MAX_LENGTH:
+    if not type_is(alphas, list, tuple) or len(alphas) > MAX_LENGTH:
         raise MakeTransformationError(  # label: alphas-type
             f"must be a list, got {shown(alphas)}", parameter="alphas"
         )
     values = []
     for a in alphas:
-        if type(a) not in (float, np.float64, np.float32) or math.isnan(a):
+        if not type_is(a, float, np.float64, np.float32) or math.isnan(a):
             raise type_mismatch(MakeTransformationError)(  # label: alphas-float
                 f"every alpha must be a float (not NaN), got {shown(a)}", parameter="alphas"
             )
@@ -143,8 +144,9 @@ def make_quantiles_from_counts(
     bin_edges, edges_type = _from_array(bin_edges, "bin_edges")  # label: edges-array
     alphas, _ = _from_array(alphas, "alphas")  # label: alphas-array
     if TA is None:  # label: infer
-        first = bin_edges[0] if type(bin_edges) in (list, tuple) and bin_edges else None
-        TA = edges_type or {int: "i32", float: "f64"}.get(type(first), first)
+        first = bin_edges[0] if type_is(bin_edges, list, tuple) and bin_edges else None
+        inferred = "i32" if type_is(first, int) else "f64" if type_is(first, float) else first
+        TA = edges_type or inferred
     TA = type_name(TA, "TA", _NUMBER_TYPES, MakeTransformationError)  # label: ta
     F = type_name(F, "F", ("f32", "f64"), MakeTransformationError)  # label: f
     if interpolation not in ("linear", "nearest"):  # label: interpolation
@@ -155,7 +157,7 @@ def make_quantiles_from_counts(
     edges, levels, G = _edges(bin_edges, TA), _alphas(alphas, F), FORMAT[F]
 
     def quantiles(arg):
-        if type(arg) in (list, tuple) and len(arg) == 0 and len(edges) == 1:  # label: empty
+        if type_is(arg, list, tuple) and len(arg) == 0 and len(edges) == 1:  # label: empty
             return [_plain(edges[0])] * len(levels)
         read = float_vector if TA in FORMAT else integer_vector
         counts = read(arg, TA)  # label: q-input

@@ -9,6 +9,7 @@ from certdp.contracts.common import optional_sizes
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
 from certdp.core.change_metrics import HammingDistance, hamming_distance
 from certdp.core.domains import VectorDomain, atom_domain, vector_domain
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import InsertDeleteDistance, insert_delete_distance
 
 from .make_unordered import make_unordered
@@ -34,7 +35,7 @@ CONTRACT = TransformationContract(
         ),
         Precondition(
             "metric-pair",
-            lambda a: type(a.input_metric) in (InsertDeleteDistance, HammingDistance),
+            lambda a: type_is(a.input_metric, InsertDeleteDistance, HammingDistance),
             "input_metric must be insert_delete_distance() or hamming_distance()",
             parameter="input_metric",
         ),
