@@ -135,3 +135,18 @@ def test_float_threshold_index_one_too_high_is_refuted(tmp_path):
 def test_float_instances_are_proved(tmp_path):
     summary = prove_edited(tmp_path, "make_laplace_threshold", {}, select="f32")
     assert summary["status"] == "proved", summary
+
+
+DOUBLED_GRID_SCALE = (
+    "grid_map = integer_map(grid_scale, index)  # label: grid-map",
+    "grid_map = integer_map(2 * grid_scale, index)  # label: grid-map",
+)
+
+
+@pytest.mark.parametrize("name", RELEASES)
+def test_the_shared_float_branch_with_a_doubled_grid_scale_is_refuted(name, tmp_path):
+    """Both constructors run one float branch (float_threshold_measurement): a map built for
+    twice the grid scale of the noise states half the epsilon (a quarter of the rho), which
+    each constructor's float instances refute with a pair whose shared keys move further."""
+    summary = prove_edited(tmp_path, name, {FLOAT_RELEASE: [DOUBLED_GRID_SCALE]}, select="f32 k=0 ")
+    assert summary["status"] == "counterexample", summary

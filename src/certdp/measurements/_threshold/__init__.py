@@ -1,12 +1,13 @@
 """Support shared by the thresholded noise measurements: the exact tail probability of the
 noise beyond the threshold and the delta it costs (exact for Laplace noise, an upper bound
-for Gaussian noise), and measurements whose input distances are
-triples ``(l0, lp, linf)``, and the argument checks and release function of the
-threshold measurements. Each module has a ``.tex`` lemma beside it."""
+for Gaussian noise), measurements whose input distances are triples ``(l0, lp, linf)``, the
+argument checks and release function of the integer branch, and the whole float branch.
+Each module has a ``.tex`` lemma beside it."""
 
 from .float_release import (
     float_threshold_arguments,
     float_threshold_function,
+    float_threshold_measurement,
     float_values,
     grid_distance,
 )
@@ -27,5 +28,6 @@ __all__ = [
     "float_values",
     "float_threshold_arguments",
     "float_threshold_function",
+    "float_threshold_measurement",
     "grid_distance",
 ]

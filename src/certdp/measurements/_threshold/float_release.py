@@ -14,6 +14,11 @@ the grid threshold, released as ``round_T(2^k (c + Z))``. :func:`grid_distance` 
 distance ``(l0, lp, linf)`` to a distance of the grid indices: ``((lp + relaxation
 root_p(l0)) / 2^k, (linf + relaxation) / 2^k)`` with ``root_p(l0)`` an upper bound of
 ``l0^(1/p)``, and refuses ``linf > threshold`` with :class:`FailedMapError`.
+:func:`float_threshold_measurement` is the float branch of both constructors: given a noise
+family (``sampler``, ``integer_map``) whose integer release on integer-valued maps is valid
+under ``output_measure`` (the hypothesis of Lemma [float threshold measurement]), it returns a
+valid measurement that draws ``sampler(grid scale)`` on the grid indices and whose map is
+``integer_map(grid scale, grid threshold)`` at the grid distance.
 """
 
 from __future__ import annotations
@@ -33,11 +38,14 @@ from certdp.numeric import is_representable
 from certdp.samplers import entropy_source
 from certdp.samplers.discrete_laplace_z2k import grid_point_to_float, nearest_grid_index
 
+from .triple_measurement import TripleMeasurement
+
 __all__ = [
     "float_values",
     "float_threshold_arguments",
     "float_threshold_function",
     "grid_distance",
+    "float_threshold_measurement",
 ]
 
 
@@ -126,6 +134,29 @@ def grid_distance(d_in, threshold, k: int, relaxation: Fraction, p: int):
     grid_lp = (lp + relaxation * root_up(l0, p)) / unit  # label: grid-lp
     grid_linf = (linf + relaxation) / unit  # label: grid-linf
     return l0, grid_lp, grid_linf  # label: grid-distance
+
+
+def float_threshold_measurement(
+    input_domain, input_metric, scale, threshold, k, p: int, sampler, integer_map, output_measure
+) -> TripleMeasurement:
+    """The float release of a threshold measurement: ``sampler(grid scale)`` noise on the grid
+    indices, and the map ``integer_map(grid scale, grid threshold)`` at the grid distance."""
+    T, k, grid_scale, index, relaxation = float_threshold_arguments(  # label: release-arguments
+        input_domain, input_metric, scale, threshold, k, p
+    )
+    function = float_threshold_function(sampler(grid_scale), index, k, T)  # label: float-function
+    grid_map = integer_map(grid_scale, index)  # label: grid-map
+
+    def privacy_map(d_in) -> tuple[float, float]:
+        return grid_map(grid_distance(d_in, threshold, k, relaxation, p))  # label: float-map
+
+    return TripleMeasurement(  # label: float-measurement
+        input_domain=input_domain,
+        function=function,
+        input_metric=input_metric,
+        output_measure=output_measure,
+        privacy_map=privacy_map,
+    )
 
 
 # proof: end float-release

@@ -1,6 +1,9 @@
-"""The SMT cases shared by the threshold measurements' models: the real map at each input
-distance, and a formula over a pair of maps that is satisfiable exactly when the pair breaks
-the stated value (each model gives its own variables, closeness and violation)."""
+"""The SMT kernel shared by the threshold measurements' models: the real map at each input
+distance, a formula over a pair of maps that is satisfiable exactly when the pair breaks the
+stated value, the pairs of integer-valued and float-valued maps, the lone keys' part of the
+violation (the delta, the same for every noise family), and the obligations built from them.
+Each model gives what is its own: its metric's closeness, the loss the shared keys' moves
+must stay within (epsilon or rho), the real constructor and its instances."""
 
 from __future__ import annotations
 
@@ -9,10 +12,18 @@ from fractions import Fraction
 
 import z3
 
+from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import exact, traced
 
 __all__ = [
     "threshold_cases",
+    "integer_pair_variables",
+    "lone_key_violation",
+    "built_release",
+    "integer_instance",
+    "float_instance",
+    "threshold_obligations",
+    "instances_text",
     "FLOAT_INSTANCES",
     "FLOAT_D_INS",
     "float_grid",
@@ -116,3 +127,114 @@ def float_pair_factory(T: str, k: int, size: int, p: int):
         )
 
     return pair_variables, close
+
+
+def integer_pair_variables(size: int) -> list:
+    """Per key of ``size``: presence on each side and the two integer values (0 when absent),
+    the per-key distance and whether the key is changed (the closeness is the model's own)."""
+    keys = []
+    for k in range(size):
+        on_x, on_y = z3.Bool(f"on_x{k}"), z3.Bool(f"on_y{k}")
+        x, y = z3.Int(f"x{k}"), z3.Int(f"y{k}")
+        x0, y0 = z3.If(on_x, x, 0), z3.If(on_y, y, 0)
+        d = z3.If(x0 >= y0, x0 - y0, y0 - x0)
+        alone = on_x != on_y
+        changed = z3.Or(alone, d > 0)
+        keys.append({"on_x": on_x, "on_y": on_y, "x": x, "y": y, "x0": x0, "y0": y0, "d": d,
+                     "alone": alone, "changed": changed})  # fmt: skip
+    return keys
+
+
+def _abs(v):
+    return z3.If(v >= 0, v, -v)
+
+
+def lone_key_violation(keys, threshold, delta, delta_call):
+    """Satisfiable exactly when the pair breaks the map's ``delta``: with ``delta_call`` (the
+    recorded ``distance`` ``t`` and ``l0`` of the delta function) a key of one side only has a
+    value ``v`` with ``|threshold| - |v| < t``, or more than ``l0`` keys are on one side only;
+    without it (the map did not call the delta function) ``delta = 0`` while a key changed, or
+    ``0 < delta < 1`` (a value not from the delta function: always refuted)."""
+    lone_values = [z3.If(k["on_x"], k["x"], k["y"]) for k in keys]
+    if delta_call is None:
+        if delta >= 1:
+            return z3.BoolVal(False)
+        any_change = z3.Or(*[k["changed"] for k in keys])
+        return any_change if delta == 0 else z3.BoolVal(True)
+    t, l0 = delta_call["distance"], delta_call["l0"]
+    too_near = z3.Or(
+        *[z3.And(k["alone"], abs(threshold) - _abs(v) < t) for k, v in zip(keys, lone_values)]
+    )
+    too_many = z3.Sum([z3.If(k["alone"], 1, 0) for k in keys]) > l0
+    return z3.Or(too_near, too_many)
+
+
+def built_release(constructor, p: int, T: str, *arguments):
+    """The real ``constructor`` over ``T`` values (String keys, no NaN for a float ``T``) under
+    ``l0{p}inf_distance(absolute_distance(T))``, with ``arguments`` (scale, threshold[, k])."""
+    import certdp.prelude as dp
+
+    values = dp.atom_domain(T=T, nan=False) if T in K_MIN else dp.atom_domain(T=T)
+    domain = dp.map_domain(dp.atom_domain(T="String"), values)
+    metric = (dp.l01inf_distance if p == 1 else dp.l02inf_distance)(dp.absolute_distance(T=T))
+    return constructor(domain, metric, *arguments)
+
+
+def integer_instance(name, delta_name, built, d_ins, pair_variables, close, violation_formula,
+                     scale, threshold, claim: str, size: int) -> Obligation:  # fmt: skip
+    """The real map of ``built(scale, threshold)`` at every triple of ``d_ins`` against every
+    pair of integer-valued maps: ``violation_formula`` with ``close``."""
+
+    def violation():
+        return threshold_cases(built(scale, threshold), d_ins, delta_name, pair_variables, close,
+                               violation_formula, scale, threshold)  # fmt: skip
+
+    return Obligation(constructor=name, claim=claim, format="int", size=size,
+                      violation=violation)  # fmt: skip
+
+
+def float_instance(name, delta_name, make, p: int, violation_formula, T, k, scale, threshold,
+                   size: int) -> Obligation:  # fmt: skip
+    """The real float map of ``make()`` (the constructor, over ``T`` values under
+    ``l0{p}inf``, at ``k``, ``scale``, ``threshold``) at every triple of ``FLOAT_D_INS``: the
+    model's integer ``violation_formula`` read on the grid indices of float values
+    (:func:`float_pair_factory`), with the grid scale and threshold of the lemma."""
+    kk, grid_scale, grid_threshold = float_grid(T, k, scale, threshold)
+    pair_variables, close = float_pair_factory(T, kk, size, p)
+
+    def violation():
+        built = built_release(make(), p, T, scale, threshold, k)
+        return threshold_cases(built, FLOAT_D_INS, delta_name, pair_variables, close,
+                               violation_formula, grid_scale, grid_threshold)  # fmt: skip
+
+    return Obligation(
+        constructor=name,
+        claim=f"real {name} {T} k={k} scale={scale} threshold={threshold}, d_in in "
+        f"{len(FLOAT_D_INS)} triples, every pair of float-valued maps on {size} keys (values "
+        "any multiples of 2^K_MIN): the map's value covers the grid indices' moves (exact)",
+        format="int", size=size, violation=violation,
+    )  # fmt: skip
+
+
+def threshold_obligations(name, delta_name, make, p: int, names, code_instance,
+                          violation_formula, scales, thresholds, size: int) -> list:  # fmt: skip
+    """``name``'s obligations (none unless ``names`` is ``None`` or holds it): the model's
+    ``code_instance`` at every scale and threshold (integer values), then the float instances
+    of :data:`FLOAT_INSTANCES` (:func:`float_instance`)."""
+    if names is not None and name not in names:
+        return []
+    integer = [code_instance(scale, threshold) for scale in scales for threshold in thresholds]
+    return integer + [
+        float_instance(name, delta_name, make, p, violation_formula, *instance, size=size)
+        for instance in FLOAT_INSTANCES
+    ]
+
+
+def instances_text(scales, thresholds, d_ins, size: int) -> str:
+    """The ``instances`` of a threshold model's scope."""
+    return (
+        f"i32 values; scales {scales} x thresholds {thresholds} x {len(d_ins)} "
+        f"triples d_in; every pair of maps on {size} keys (unbounded integers); float values: "
+        f"{FLOAT_INSTANCES} (T, k, scale, threshold) x {len(FLOAT_D_INS)} triples, values any "
+        "multiples of 2^K_MIN (every finite float is one; values are not limited to floats)"
+    )

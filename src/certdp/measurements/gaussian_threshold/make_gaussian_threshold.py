@@ -37,11 +37,9 @@ from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Measurement
 from certdp.measurements._threshold import (
     TripleMeasurement,
-    float_threshold_arguments,
-    float_threshold_function,
+    float_threshold_measurement,
     float_values,
     gaussian_threshold_delta,
-    grid_distance,
     threshold_arguments,
     threshold_function,
 )
@@ -90,15 +88,6 @@ def gaussian_threshold_map(scale: Fraction, threshold: int):
     return privacy_map
 
 
-def float_gaussian_threshold_map(grid_map, threshold: float, k: int, relaxation):
-    """The privacy map of the float release: the grid distance through ``grid_map``."""
-
-    def privacy_map(d_in) -> tuple[float, float]:
-        return grid_map(grid_distance(d_in, threshold, k, relaxation, p=2))  # label: float-map
-
-    return privacy_map
-
-
 @certified
 def make_gaussian_threshold(
     input_domain,
@@ -116,20 +105,11 @@ def make_gaussian_threshold(
             parameter="MO",
         )
     if float_values(input_domain):  # label: float-branch
-        T, k, scale, index, relaxation = float_threshold_arguments(  # label: float-arguments
-            input_domain, input_metric, scale, threshold, k, p=2
-        )
-        return TripleMeasurement(
-            input_domain=input_domain,
-            function=float_threshold_function(  # label: float-function
-                discrete_gaussian_sampler(scale), index, k, T
-            ),
-            input_metric=input_metric,
+        return float_threshold_measurement(  # label: float-release
+            input_domain, input_metric, scale, threshold, k, p=2,
+            sampler=discrete_gaussian_sampler, integer_map=gaussian_threshold_map,
             output_measure=approximate(zero_concentrated_divergence()),
-            privacy_map=float_gaussian_threshold_map(  # label: float-privacy-map
-                gaussian_threshold_map(scale, index), threshold, k, relaxation
-            ),
-        )
+        )  # fmt: skip
     T, scale = threshold_arguments(  # label: arguments
         input_domain, input_metric, scale, threshold, k, p=2
     )

@@ -34,10 +34,8 @@ from certdp.core.transformation import Measurement
 from certdp.measurements._laplace import laplace_map
 from certdp.measurements._threshold import (
     TripleMeasurement,
-    float_threshold_arguments,
-    float_threshold_function,
+    float_threshold_measurement,
     float_values,
-    grid_distance,
     threshold_arguments,
     threshold_delta,
     threshold_function,
@@ -83,15 +81,6 @@ def threshold_map(scale: Fraction, threshold: int):
     return privacy_map
 
 
-def float_threshold_map(grid_map, threshold: float, k: int, relaxation):
-    """The privacy map of the float release: the grid distance through ``grid_map``."""
-
-    def privacy_map(d_in) -> tuple[float, float]:
-        return grid_map(grid_distance(d_in, threshold, k, relaxation, p=1))  # label: float-map
-
-    return privacy_map
-
-
 @certified
 def make_laplace_threshold(
     input_domain, input_metric, scale, threshold, k=None, MO="Approximate<MaxDivergence>"
@@ -104,20 +93,11 @@ def make_laplace_threshold(
             parameter="MO",
         )
     if float_values(input_domain):  # label: float-branch
-        T, k, scale, index, relaxation = float_threshold_arguments(  # label: float-arguments
-            input_domain, input_metric, scale, threshold, k, p=1
-        )
-        return TripleMeasurement(
-            input_domain=input_domain,
-            function=float_threshold_function(  # label: float-function
-                discrete_laplace_sampler(scale), index, k, T
-            ),
-            input_metric=input_metric,
+        return float_threshold_measurement(  # label: float-release
+            input_domain, input_metric, scale, threshold, k, p=1,
+            sampler=discrete_laplace_sampler, integer_map=threshold_map,
             output_measure=approximate(max_divergence()),
-            privacy_map=float_threshold_map(  # label: float-privacy-map
-                threshold_map(scale, index), threshold, k, relaxation
-            ),
-        )
+        )  # fmt: skip
     T, scale = threshold_arguments(  # label: arguments
         input_domain, input_metric, scale, threshold, k, p=1
     )

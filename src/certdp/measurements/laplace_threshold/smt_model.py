@@ -21,6 +21,11 @@ map's value:
 What ``threshold_delta`` computes from ``(scale, t, l0)`` (the exact ``1 - (1 - P[Z >= t])^l0``,
 rounded up) is its own lemma (_threshold/threshold_delta.tex, tested against an independent
 80-digit sum); the one-key bound and the product argument are the proof's exact-real part.
+
+The pairs, the lone keys' part of the violation (``delta``), the float instances and the
+obligations' frame are the kernel shared with make_gaussian_threshold's model
+(_threshold/threshold_smt.py); this model holds what is the Laplace release's own: the
+``l1`` closeness, the ``epsilon`` part and the real constructor.
 """
 
 from __future__ import annotations
@@ -32,17 +37,12 @@ import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import Scope, exact
-from certdp.measurements._threshold.threshold_smt import (
-    FLOAT_D_INS,
-    FLOAT_INSTANCES,
-    float_grid,
-    float_pair_factory,
-    threshold_cases,
-)
+from certdp.measurements._threshold import threshold_smt as kernel
 
 __all__ = ["SCALES", "THRESHOLDS", "D_INS", "KEYS", "pair_variables", "code_instance"]
 
 _NAME = "make_laplace_threshold"
+_DELTA = "threshold_delta"
 SCALES = (0.5, 1.0, 2.5)
 THRESHOLDS = (-3, 0, 1, 5, 14)
 D_INS = (
@@ -55,17 +55,7 @@ KEYS = 3
 def pair_variables():
     """Per key: presence on each side and the two values (0 when absent), the per-key distance
     and whether the key is changed; with the closeness constraints added by :func:`close`."""
-    keys = []
-    for k in range(KEYS):
-        on_x, on_y = z3.Bool(f"on_x{k}"), z3.Bool(f"on_y{k}")
-        x, y = z3.Int(f"x{k}"), z3.Int(f"y{k}")
-        x0, y0 = z3.If(on_x, x, 0), z3.If(on_y, y, 0)
-        d = z3.If(x0 >= y0, x0 - y0, y0 - x0)
-        alone = on_x != on_y
-        changed = z3.Or(alone, d > 0)
-        keys.append({"on_x": on_x, "on_y": on_y, "x": x, "y": y, "x0": x0, "y0": y0, "d": d,
-                     "alone": alone, "changed": changed})  # fmt: skip
-    return keys
+    return kernel.integer_pair_variables(KEYS)
 
 
 def close(keys, d_in):
@@ -80,19 +70,15 @@ def close(keys, d_in):
     )
 
 
-def _abs(v):
-    return z3.If(v >= 0, v, -v)
+def _make():
+    from .make_laplace_threshold import make_laplace_threshold
+
+    return make_laplace_threshold
 
 
 def built_map(scale, threshold):
     """The real measurement (i32 values, String keys)."""
-    import certdp.prelude as dp
-
-    from .make_laplace_threshold import make_laplace_threshold
-
-    domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="i32"))
-    metric = dp.l01inf_distance(dp.absolute_distance(T="i32"))
-    return make_laplace_threshold(domain, metric, scale, threshold)
+    return kernel.built_release(_make(), 1, "i32", scale, threshold)
 
 
 def violation_formula(keys, scale, threshold, value, delta_call):
@@ -102,91 +88,25 @@ def violation_formula(keys, scale, threshold, value, delta_call):
     shared = z3.Sum([z3.If(z3.And(k["on_x"], k["on_y"]), k["d"], 0) for k in keys])
     moved = shared * exact(Fraction(1)) > exact(epsilon) * exact(scale) if epsilon != math.inf \
         else z3.BoolVal(False)  # fmt: skip
-    lone_values = [z3.If(k["on_x"], k["x"], k["y"]) for k in keys]
-    if delta_call is None:
-        if delta >= 1:
-            short = z3.BoolVal(False)
-        else:
-            any_change = z3.Or(*[k["changed"] for k in keys])
-            short = any_change if delta == 0 else z3.BoolVal(True)
-    else:
-        t, l0 = delta_call["distance"], delta_call["l0"]
-        too_near = z3.Or(
-            *[z3.And(k["alone"], abs(threshold) - _abs(v) < t) for k, v in zip(keys, lone_values)]
-        )
-        too_many = z3.Sum([z3.If(k["alone"], 1, 0) for k in keys]) > l0
-        short = z3.Or(too_near, too_many)
-    return z3.Or(moved, short)
+    return z3.Or(moved, kernel.lone_key_violation(keys, threshold, delta, delta_call))
 
 
 def code_instance(scale, threshold, built_of=built_map) -> Obligation:
     """The real map at every triple of :data:`D_INS` (``built_of`` replaces the constructor:
     tests)."""
-
-    def violation():
-        return threshold_cases(
-            built_of(scale, threshold),
-            D_INS,
-            "threshold_delta",
-            pair_variables,
-            close,
-            violation_formula,
-            scale,
-            threshold,
-        )
-
-    return Obligation(
-        constructor=_NAME,
+    return kernel.integer_instance(
+        _NAME, _DELTA, built_of, D_INS, pair_variables, close, violation_formula, scale,
+        threshold,
         claim=f"real make_laplace_threshold i32 scale={scale} threshold={threshold}, d_in in "
         f"{len(D_INS)} triples, every pair of maps on {KEYS} keys: epsilon covers the shared "
         "keys' moves and the delta's tail starts no further than a lone key's value (exact)",
-        format="int", size=KEYS, violation=violation,
-    )  # fmt: skip
-
-
-def built_float_map(T, k, scale, threshold):
-    """The real measurement over float values of type ``T`` (String keys)."""
-    import certdp.prelude as dp
-
-    from .make_laplace_threshold import make_laplace_threshold
-
-    domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T=T, nan=False))
-    metric = dp.l01inf_distance(dp.absolute_distance(T=T))
-    return make_laplace_threshold(domain, metric, scale, threshold, k)
-
-
-def float_code_instance(T, k, scale, threshold, built_of=built_float_map) -> Obligation:
-    """The real float map at every triple of ``FLOAT_D_INS``: the integer violation formula
-    read on the grid indices of float values (threshold_smt.float_pair_factory)."""
-    kk, grid_scale, grid_threshold = float_grid(T, k, scale, threshold)
-    pair_variables_f, close_f = float_pair_factory(T, kk, KEYS, p=1)
-
-    def violation():
-        return threshold_cases(
-            built_of(T, k, scale, threshold),
-            FLOAT_D_INS,
-            "threshold_delta",
-            pair_variables_f,
-            close_f,
-            violation_formula,
-            grid_scale,
-            grid_threshold,
-        )
-
-    return Obligation(
-        constructor=_NAME,
-        claim=f"real make_laplace_threshold {T} k={k} scale={scale} threshold={threshold}, d_in in "
-        f"{len(FLOAT_D_INS)} triples, every pair of float-valued maps on {KEYS} keys (values "
-        "any multiples of 2^K_MIN): the map's value covers the grid indices' moves (exact)",
-        format="int", size=KEYS, violation=violation,
+        size=KEYS,
     )  # fmt: skip
 
 
 def obligations(names=None) -> list[Obligation]:
-    if names is not None and _NAME not in names:
-        return []
-    integer = [code_instance(scale, threshold) for scale in SCALES for threshold in THRESHOLDS]
-    return integer + [float_code_instance(*instance) for instance in FLOAT_INSTANCES]
+    return kernel.threshold_obligations(_NAME, _DELTA, _make, 1, names, code_instance,
+                                        violation_formula, SCALES, THRESHOLDS, KEYS)  # fmt: skip
 
 
 SCOPE = {
@@ -195,10 +115,7 @@ SCOPE = {
         sizes=(KEYS,),
         bound_to_code="the real make_laplace_threshold is built at each instance and its own map "
         "is called (under a tracer that records the arguments it passes to threshold_delta)",
-        instances=f"i32 values; scales {SCALES} x thresholds {THRESHOLDS} x {len(D_INS)} "
-        "triples d_in; every pair of maps on 3 keys (unbounded integers); float values: "
-        f"{FLOAT_INSTANCES} (T, k, scale, threshold) x {len(FLOAT_D_INS)} triples, values any "
-        "multiples of 2^K_MIN (every finite float is one; values are not limited to floats)",
+        instances=kernel.instances_text(SCALES, THRESHOLDS, D_INS, KEYS),
         abstractions=(
             "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|] and the product "
             "argument of the proof, in exact reals",
