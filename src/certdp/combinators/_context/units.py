@@ -33,7 +33,8 @@ from certdp.core.metrics import (
     symmetric_distance,
 )
 from certdp.core.option_domain import option_domain
-from certdp.core.types import ALL_TYPES, NUMERIC_TYPES, carrier
+from certdp.core.typenames import RuntimeType
+from certdp.core.types import _NUMPY_ALIASES, ALL_TYPES, NUMERIC_TYPES, carrier
 from certdp.numeric import inf_cast, neg_inf_cast
 
 from .errors import ContextArgumentError, ContextTypeError
@@ -330,12 +331,38 @@ def _infer(example):
         if isinstance(inner, tuple):
             raise ContextTypeError("nested datasets are not supported", parameter="data")
         return ("Vec", inner)
+    if kind is dict:
+        keys = _one_atom(example.keys(), "keys")  # label: infer-dict
+        return ("HashMap", keys, _one_atom(example.values(), "values"))
     for python, name in ((bool, "bool"), (int, "i32"), (float, "f64"), (str, "String")):
         if kind is python:
             return name
+    for numpy_type, name in _NUMPY_ALIASES.items():  # np.int8(1) is an i8, as in OpenDP
+        if kind is numpy_type:
+            return name  # label: infer-numpy-scalar
     raise ContextTypeError(
         f"cannot infer a domain from a {kind.__name__}; pass domain=", parameter="data"
     )
+
+
+def _one_atom(items, what: str) -> str:
+    """The one scalar type of every item of a dict's keys or values, as OpenDP infers it (it
+    reads the type of every item); none, several types or a non-scalar item are refused."""
+    names = []
+    for item in items:
+        name = _infer(item)
+        if isinstance(name, tuple):
+            raise ContextTypeError(
+                f"the {what} of a dict must be scalars; pass domain=", parameter="data"
+            )
+        if name not in names:
+            names.append(name)
+    if len(names) != 1:  # label: dict-one-type
+        found = f"types {', '.join(names)}" if names else "none"
+        raise ContextTypeError(
+            f"the {what} of a dict must all have one type, found {found}", parameter="data"
+        )
+    return names[0]
 
 
 _MAP = re.compile(r"^\s*HashMap\s*<\s*([^,<>]+?)\s*,\s*([^,<>]+?)\s*>\s*$")
@@ -345,7 +372,9 @@ _OPTION = re.compile(r"^\s*Option\s*<\s*([^,<>]+?)\s*>\s*$")
 def _parse(T):
     """A descriptor ``("Vec", atom)``, ``("HashMap", key, value)``, ``("Option", atom)`` or
     ``atom`` from ``list[int]``, ``dict[str, int]``, ``"Vec<i32>"``, ``"Option<int>"``,
-    ``dp.i32``."""
+    ``dp.i32``, or a ``dp.RuntimeType`` (read as the name it prints)."""
+    if type(T) is RuntimeType:  # label: parse-runtime-type
+        T = str(T)
     origin = getattr(T, "__origin__", None)
     if origin is list:
         (inner,) = T.__args__
@@ -373,8 +402,10 @@ def _parse(T):
 
 
 def domain_of(T, infer: bool = False) -> Domain:
-    """The domain of carrier type ``T`` (``list[int]``, ``"Vec<f64>"``, ``"i32"``, ``float``), or,
-    with ``infer=True``, of the example dataset ``T`` (its structure is then public)."""
+    """The domain of carrier type ``T`` (``list[int]``, ``"Vec<f64>"``, ``"i32"``, ``float``,
+    ``dp.HashMap[str, int]``, a ``dp.RuntimeType``), or, with ``infer=True``, of the example
+    dataset ``T`` (its structure is then public; a dict gives the map domain of its keys' and
+    values' one type each)."""
     if type(infer) is not bool:
         raise ContextArgumentError(f"must be True or False, got {shown(infer)}", parameter="infer")
     descriptor = _infer(T) if infer else _parse(T)
@@ -394,6 +425,8 @@ def metric_of(M) -> Metric:
     """The metric named by ``M`` (``"SymmetricDistance"``, ``"L1Distance<f64>"``, ...), or ``M``."""
     if isinstance(M, Metric):
         return M
+    if type(M) is RuntimeType:  # dp.RuntimeType.parse("L1Distance<f64>"): its name
+        M = str(M)
     match = _METRIC.match(M) if isinstance(M, str) else None
     if match is None:
         raise ContextTypeError(f"unrecognized metric {M!r}", parameter="M")
