@@ -67,7 +67,9 @@ def test_origin_args_equality_and_hash():
     assert nested.origin == "Vec" and nested.args == [RT("Vec", ["i32"])]
     assert RT.parse("Vec<i32>") == "Vec<i32>" and "Vec<i32>" == RT.parse("Vec<int>")
     assert RT.parse("Vec<i32>") != "Vec<i64>" and RT.parse("Vec<i32>") != 3
-    assert RT.parse("Vec<i32>") == dp.Vec[dp.i32] and RT.parse(dict[str, int]) == dp.HashMap[str, int]
+    assert (
+        RT.parse("Vec<i32>") == dp.Vec[dp.i32] and RT.parse(dict[str, int]) == dp.HashMap[str, int]
+    )
     assert {RT.parse("Vec<i32>"): 1}.get("Vec<i32>") == 1  # hashes as its name
     assert RT("Vec", ["i32"]) == "Vec<i32>" and RT("Vec").args == [] and repr(RT("Vec")) == "Vec"
     assert RT.parse(RT.parse("Vec<i32>")) == "Vec<i32>"

@@ -204,7 +204,9 @@ class RuntimeType:
             return cls._infer_array(public_example, py_object)
         if type(public_example) is dict:
             keys = cls._infer_one(public_example.keys(), py_object)
-            return RuntimeType("HashMap", [keys, cls._infer_one(public_example.values(), py_object)])
+            return RuntimeType(
+                "HashMap", [keys, cls._infer_one(public_example.values(), py_object)]
+            )
         if public_example is None:
             raise UnknownTypeException(
                 "the type of an Option cannot be inferred from None", parameter="public_example"
