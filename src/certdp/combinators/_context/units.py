@@ -33,7 +33,6 @@ from certdp.core.metrics import (
     symmetric_distance,
 )
 from certdp.core.option_domain import option_domain
-from certdp.core.typenames import RuntimeType
 from certdp.core.types import _NUMPY_ALIASES, ALL_TYPES, NUMERIC_TYPES, carrier
 from certdp.numeric import inf_cast, neg_inf_cast
 
@@ -372,9 +371,7 @@ _OPTION = re.compile(r"^\s*Option\s*<\s*([^,<>]+?)\s*>\s*$")
 def _parse(T):
     """A descriptor ``("Vec", atom)``, ``("HashMap", key, value)``, ``("Option", atom)`` or
     ``atom`` from ``list[int]``, ``dict[str, int]``, ``"Vec<i32>"``, ``"Option<int>"``,
-    ``dp.i32``, or a ``dp.RuntimeType`` (read as the name it prints)."""
-    if type(T) is RuntimeType:  # label: parse-runtime-type
-        T = str(T)
+    ``dp.i32``."""
     origin = getattr(T, "__origin__", None)
     if origin is list:
         (inner,) = T.__args__
@@ -403,7 +400,7 @@ def _parse(T):
 
 def domain_of(T, infer: bool = False) -> Domain:
     """The domain of carrier type ``T`` (``list[int]``, ``"Vec<f64>"``, ``"i32"``, ``float``,
-    ``dp.HashMap[str, int]``, a ``dp.RuntimeType``), or, with ``infer=True``, of the example
+    ``dp.HashMap[str, int]``), or, with ``infer=True``, of the example
     dataset ``T`` (its structure is then public; a dict gives the map domain of its keys' and
     values' one type each)."""
     if type(infer) is not bool:
@@ -425,8 +422,6 @@ def metric_of(M) -> Metric:
     """The metric named by ``M`` (``"SymmetricDistance"``, ``"L1Distance<f64>"``, ...), or ``M``."""
     if isinstance(M, Metric):
         return M
-    if type(M) is RuntimeType:  # dp.RuntimeType.parse("L1Distance<f64>"): its name
-        M = str(M)
     match = _METRIC.match(M) if isinstance(M, str) else None
     if match is None:
         raise ContextTypeError(f"unrecognized metric {M!r}", parameter="M")
