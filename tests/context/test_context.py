@@ -225,7 +225,7 @@ def _context(**split):
         ({"split_by_weights": [0, 0]}, ContextArgumentError, "split_by_weights"),
         ({"margins": [object()]}, ContextTypeError, "margins"),
         ({"domain": "Vec<f64>"}, ContextArgumentError, "domain"),
-        ({"data": {"a": 1}}, ContextTypeError, "data"),
+        ({"data": {"a": 1, "b": 2.0}}, ContextTypeError, "data"),  # a dict of two value types
     ],
 )  # fmt: skip
 def test_compositor_refuses(kwargs, error, parameter):

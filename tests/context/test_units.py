@@ -152,7 +152,7 @@ def test_domain_of_refuses_what_certdp_does_not_build(T):
         dp.domain_of(T)
 
 
-@pytest.mark.parametrize("data", [[], [[1]], {"a": 1}, None, 1 + 2j])
+@pytest.mark.parametrize("data", [[], [[1]], {}, {"a": [1]}, None, 1 + 2j])
 def test_domain_of_refuses_to_infer(data):
     with pytest.raises(ContextTypeError) as raised:
         dp.domain_of(data, infer=True)

@@ -85,6 +85,8 @@ class AtomDomain(Domain):
         return None if self.bounds is None else self.bounds[1]
 
     def admit(self, value):
+        if type(value) is np.ndarray and value.ndim == 0:  # label: atom-zero-d
+            value = value[()]  # a 0-d array is its one element, as at the boundary (and OpenDP)
         value = self.T.exact(value)  # label: atom-exact
         if value is None:
             raise refuse(self, f"type: not a value of {self.T}")

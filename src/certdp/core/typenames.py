@@ -1,15 +1,27 @@
-"""OpenDP's type names as Python values (``dp.i32``, ``dp.f64``, ``dp.String``, ``dp.Vec[...]``).
+"""OpenDP's type names as Python values (``dp.i32``, ``dp.f64``, ``dp.String``, ``dp.Vec[...]``,
+``dp.HashMap[...]``) and ``dp.RuntimeType``, the parsed form of a type name.
 
 OpenDP code passes these where a type is expected (``T=dp.i32``).  Each atomic name is the plain
 string certdp's ``T=`` parameters already take, so a name certdp supports means exactly what
 the string does, and a name it does not support (``dp.isize``, ``dp.Vec[dp.i32]`` as an atom)
-is refused by the parameter's own check with a typed error naming the type.
+is refused by the parameter's own check with a typed error naming the type.  ``dp.Vec[...]``
+and ``dp.HashMap[...]`` are the strings OpenDP prints (``"Vec<i32>"``, ``"HashMap<String,
+i32>"``); they compare equal to the :class:`RuntimeType` OpenDP's ``Vec[...]`` returns.
+
+:class:`RuntimeType` reads type names with the alias tables of ``core/types.py`` (``int`` is
+``i32``, ``float`` ``f64``, ``str`` ``String``, NumPy scalar types by their width), as
+``carrier`` reads them.  Nothing here is proven: it only names types.
 """
 
 from __future__ import annotations
 
-from .errors import MakeDomainError
-from .types import _PYTHON_ALIASES
+import typing
+from types import GenericAlias
+
+import numpy as np
+
+from .errors import MakeDomainError, type_mismatch
+from .types import _NUMPY_ALIASES, _PYTHON_ALIASES, _STRING_ALIASES
 
 __all__ = [
     "i8",
@@ -28,6 +40,9 @@ __all__ = [
     "f64",
     "String",
     "Vec",
+    "HashMap",
+    "RuntimeType",
+    "UnknownTypeException",
 ]
 
 i8, i16, i32, i64, i128 = "i8", "i16", "i32", "i64", "i128"
@@ -37,33 +52,254 @@ f32, f64 = "f32", "f64"
 String = "String"
 
 
-def _type_name(item) -> str:
-    """``item`` as a type name: a string as given, a Python type by OpenDP's reading (the
-    alias table ``carrier`` reads, core/types.py)."""
-    for python_type, name in _PYTHON_ALIASES.items():
-        if item is python_type:
+class UnknownTypeException(MakeDomainError):
+    """A value names no type (OpenDP's ``UnknownTypeException``): it cannot be parsed as a type
+    name, or no type can be inferred from it."""
+
+
+#: The exact Python and NumPy scalar types with a type name, as OpenDP 0.16 names them.
+_ELEMENTARY = {**_PYTHON_ALIASES, **_NUMPY_ALIASES}
+
+#: The typing constructs OpenDP reads as generic types (``list[int]`` is ``Vec<i32>``).
+_GENERIC_ORIGINS = {list: "Vec", dict: "HashMap", tuple: "Tuple"}
+
+
+def _elementary(kind):
+    """The name of the exact scalar type ``kind`` (``int`` is ``i32``), or ``None``."""
+    for python_type, name in _ELEMENTARY.items():
+        if kind is python_type:
             return name
-    if type(item) is str:
-        return item
-    raise MakeDomainError(
-        f"cannot name a type with {item!r}: give a type name such as dp.i32 or a Python type",
-        parameter="T",
-    )
+    return None
 
 
-class _Vec:
-    """``Vec[T]``: the name ``"Vec<T>"`` of a vector type, as OpenDP spells it."""
+def _split_arguments(text: str) -> list[str]:
+    """The comma-separated arguments of ``text``, split only at commas outside ``<>`` and
+    ``()`` (``"String, Vec<(i32, f64)>"`` gives two); an unbalanced bracket is refused."""
+    parts, depth, start = [], 0, 0
+    for position, character in enumerate(text):
+        if character in "<(":
+            depth += 1
+        elif character in ">)":
+            depth -= 1
+        elif character == "," and depth == 0:
+            parts.append(text[start:position])
+            start = position + 1
+        if depth < 0:
+            break
+    if depth != 0:
+        raise UnknownTypeException(f"unbalanced brackets in {text!r}", parameter="type_name")
+    parts.append(text[start:])
+    return [part.strip() for part in parts]
+
+
+class RuntimeType:
+    """A generic type name: ``origin`` (``"Vec"``, ``"HashMap"``, ``"Option"``, ``"Tuple"``,
+    ...) applied to ``args`` (type names or ``RuntimeType``\\ s), as OpenDP 0.16's
+    ``dp.RuntimeType``.  It equals another ``RuntimeType`` with the same origin and arguments,
+    and a string that parses to it (``RuntimeType.parse("Vec<int>") == "Vec<i32>"``); it
+    hashes as its string, and prints as OpenDP prints it (a tuple as ``(i32, f64)``)."""
+
+    def __init__(self, origin, args=None):
+        if type(origin) is not str:
+            raise UnknownTypeException(
+                f"must be a string, got {type(origin).__name__}", parameter="origin"
+            )
+        self.origin = origin
+        self.args = list(args or [])
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            try:
+                other = RuntimeType.parse(other)
+            except UnknownTypeException:
+                return False
+        if not isinstance(other, RuntimeType):
+            return False
+        return self.origin == other.origin and self.args == other.args
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        if self.origin == "Tuple":
+            return f"({', '.join(map(str, self.args))})"
+        if self.args:
+            return f"{self.origin}<{', '.join(map(str, self.args))}>"
+        return self.origin
+
+    __str__ = __repr__
+
+    @classmethod
+    def parse(cls, type_name, generics=None):
+        """The normal form of the type descriptor ``type_name``: a string for an atomic type
+        (``int`` and ``"int"`` give ``"i32"``, ``np.float32`` gives ``"f32"``, an unknown name
+        itself), a ``RuntimeType`` for a generic one (``"Vec<i32>"``, ``list[int]``,
+        ``dict[str, int]``, ``"(i32, f64)"``, a tuple of descriptors).  Anything else raises
+        :class:`UnknownTypeException` naming ``type_name``.  ``generics`` is accepted for
+        OpenDP's signature and must be empty: certdp has no generic placeholders."""
+        if generics:
+            raise UnknownTypeException(
+                "certdp parses no generic placeholders; pass no generics", parameter="generics"
+            )
+        if isinstance(type_name, RuntimeType):
+            return type_name
+        if isinstance(type_name, (GenericAlias, typing._GenericAlias)):
+            origin = typing.get_origin(type_name)
+            args = [cls.parse(arg) for arg in typing.get_args(type_name)]
+            name = _GENERIC_ORIGINS.get(origin)
+            if name is None:
+                raise UnknownTypeException(
+                    f"unable to parse type: {type_name!r}", parameter="type_name"
+                )
+            return RuntimeType(name, args)
+        if type(type_name) is tuple:
+            return RuntimeType("Tuple", [cls.parse(item) for item in type_name])
+        if type(type_name) is str:
+            return cls._parse_string(type_name.strip())
+        name = _elementary(type_name)
+        if name is not None:
+            return name
+        raise UnknownTypeException(f"unable to parse type: {type_name!r}", parameter="type_name")
+
+    @classmethod
+    def _parse_string(cls, text: str):
+        if text.startswith("(") and text.endswith(")"):
+            inner = text[1:-1].strip()
+            args = [cls._parse_string(a) for a in _split_arguments(inner)] if inner else []
+            return RuntimeType("Tuple", args)
+        start, end = text.find("<"), text.rfind(">")
+        if 0 < start < end == len(text) - 1:
+            inner = text[start + 1 : end].strip()
+            args = [cls._parse_string(a) for a in _split_arguments(inner)] if inner else []
+            return RuntimeType(text[:start].strip(), args)
+        if start == end == -1 and text and "," not in text and ")" not in text:
+            return _STRING_ALIASES.get(text, text)
+        raise UnknownTypeException(f"unable to parse type: {text!r}", parameter="type_name")
+
+    @classmethod
+    def infer(cls, public_example, py_object: bool = False):
+        """The type OpenDP 0.16 infers for ``public_example``: its exact scalar type's name
+        (``int`` ``"i32"``, ``float`` ``"f64"``, ``np.int8`` ``"i8"``), ``Vec<T>`` for a list of
+        values of one type ``T``, ``HashMap<K, V>`` for a dict (every key of type ``K``, every
+        value of type ``V``), a tuple's item types, ``Vec<T>`` for a 1-d NumPy array of a
+        named dtype and a 0-d array's item's type; a metric's type; ``"CallbackFn"`` for a
+        callable.  An empty list or dict, ``None`` and any other value raise
+        :class:`UnknownTypeException` (``"ExtrinsicObject"`` with ``py_object``); items of
+        several types raise it as a ``TypeError``, as in OpenDP."""
+        name = _elementary(type(public_example))
+        if name is not None:
+            return name
+        from .metrics import Metric  # noqa: PLC0415  (metrics import this module's package)
+
+        if isinstance(public_example, Metric):
+            return cls.parse(public_example.type)
+        if type(public_example) is tuple:
+            return RuntimeType("Tuple", [cls.infer(item, py_object) for item in public_example])
+        if type(public_example) is list:
+            return RuntimeType("Vec", [cls._infer_one(public_example, py_object)])
+        if type(public_example) is np.ndarray:
+            return cls._infer_array(public_example, py_object)
+        if type(public_example) is dict:
+            keys = cls._infer_one(public_example.keys(), py_object)
+            return RuntimeType(
+                "HashMap", [keys, cls._infer_one(public_example.values(), py_object)]
+            )
+        if public_example is None:
+            raise UnknownTypeException(
+                "the type of an Option cannot be inferred from None", parameter="public_example"
+            )
+        if callable(public_example):
+            return "CallbackFn"
+        if py_object:
+            return "ExtrinsicObject"
+        raise UnknownTypeException(
+            f"cannot infer a type from a {type(public_example).__name__}",
+            parameter="public_example",
+        )
+
+    @classmethod
+    def _infer_one(cls, values, py_object: bool):
+        """The one type of all ``values`` (refused when empty or of several types)."""
+        found = []
+        for value in values:
+            inferred = cls.infer(value, py_object)
+            if inferred not in found:
+                found.append(inferred)
+        if not found:
+            raise UnknownTypeException(
+                "cannot infer an element type when empty", parameter="public_example"
+            )
+        if len(found) == 1:
+            return found[0]
+        if py_object:
+            return "ExtrinsicObject"
+        raise type_mismatch(UnknownTypeException)(
+            f"elements must be homogeneously typed, found {', '.join(map(str, found))}",
+            parameter="public_example",
+        )
+
+    @classmethod
+    def _infer_array(cls, array: np.ndarray, py_object: bool):
+        if array.ndim == 0:
+            return cls.infer(array.item(), py_object)
+        if array.ndim == 1:
+            name = _elementary(array.dtype.type)
+            if name is None:
+                raise UnknownTypeException(
+                    f"no type name for an array of dtype {array.dtype}",
+                    parameter="public_example",
+                )
+            return RuntimeType("Vec", [name])
+        raise UnknownTypeException(
+            f"arrays of more than one axis are not supported, got {array.ndim}",
+            parameter="public_example",
+        )
+
+    @classmethod
+    def parse_or_infer(cls, type_name=None, public_example=None, generics=None):
+        """``parse(type_name)`` if ``type_name`` is given, else ``infer(public_example)``."""
+        if type_name is not None:
+            return cls.parse(type_name, generics)
+        if public_example is not None:
+            return cls.infer(public_example)
+        raise UnknownTypeException(
+            "either type_name or public_example must be passed", parameter="type_name"
+        )
+
+
+def _type_name(item) -> str:
+    """``item`` as a type name, read as :meth:`RuntimeType.parse` reads it (``int`` is
+    ``"i32"``, ``list[int]`` ``"Vec<i32>"``); refused naming ``T``."""
+    try:
+        return str(RuntimeType.parse(item))
+    except UnknownTypeException:
+        raise MakeDomainError(
+            f"cannot name a type with {item!r}: give a type name such as dp.i32 or a Python type",
+            parameter="T",
+        ) from None
+
+
+class _Carrier:
+    """``Origin[T, ...]``: the name ``"Origin<T, ...>"`` of a generic type, as OpenDP spells it
+    (``Vec[int]`` is ``"Vec<i32>"``, ``HashMap[str, int]`` ``"HashMap<String, i32>"``)."""
+
+    def __init__(self, origin: str):
+        self._origin = origin
 
     def __getitem__(self, items) -> str:
         items = items if type(items) is tuple else (items,)
         if not items:
-            raise MakeDomainError("Vec needs an element type", parameter="T")
-        return f"Vec<{', '.join(_type_name(item) for item in items)}>"
+            raise MakeDomainError(f"{self._origin} needs a type argument", parameter="T")
+        return f"{self._origin}<{', '.join(_type_name(item) for item in items)}>"
 
     def __repr__(self) -> str:
-        return "Vec"
+        return self._origin
 
     __str__ = __repr__
 
 
-Vec = _Vec()
+Vec = _Carrier("Vec")
+HashMap = _Carrier("HashMap")

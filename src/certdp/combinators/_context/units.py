@@ -34,7 +34,7 @@ from certdp.core.metrics import (
     symmetric_distance,
 )
 from certdp.core.option_domain import option_domain
-from certdp.core.types import ALL_TYPES, NUMERIC_TYPES, carrier
+from certdp.core.types import _NUMPY_ALIASES, ALL_TYPES, NUMERIC_TYPES, carrier
 from certdp.numeric import inf_cast, neg_inf_cast
 
 from .errors import ContextArgumentError, ContextTypeError
@@ -331,12 +331,38 @@ def _infer(example):
         if isinstance(inner, tuple):
             raise ContextTypeError("nested datasets are not supported", parameter="data")
         return ("Vec", inner)
+    if kind is dict:
+        keys = _one_atom(example.keys(), "keys")  # label: infer-dict
+        return ("HashMap", keys, _one_atom(example.values(), "values"))
     for python, name in ((bool, "bool"), (int, "i32"), (float, "f64"), (str, "String")):
         if kind is python:
             return name
+    for numpy_type, name in _NUMPY_ALIASES.items():  # np.int8(1) is an i8, as in OpenDP
+        if kind is numpy_type:
+            return name  # label: infer-numpy-scalar
     raise ContextTypeError(
         f"cannot infer a domain from a {kind.__name__}; pass domain=", parameter="data"
     )
+
+
+def _one_atom(items, what: str) -> str:
+    """The one scalar type of every item of a dict's keys or values, as OpenDP infers it (it
+    reads the type of every item); none, several types or a non-scalar item are refused."""
+    names = []
+    for item in items:
+        name = _infer(item)
+        if isinstance(name, tuple):
+            raise ContextTypeError(
+                f"the {what} of a dict must be scalars; pass domain=", parameter="data"
+            )
+        if name not in names:
+            names.append(name)
+    if len(names) != 1:  # label: dict-one-type
+        found = f"types {', '.join(names)}" if names else "none"
+        raise ContextTypeError(
+            f"the {what} of a dict must all have one type, found {found}", parameter="data"
+        )
+    return names[0]
 
 
 _MAP = re.compile(r"^\s*HashMap\s*<\s*([^,<>]+?)\s*,\s*([^,<>]+?)\s*>\s*$")
@@ -374,8 +400,10 @@ def _parse(T):
 
 
 def domain_of(T, infer: bool = False) -> Domain:
-    """The domain of carrier type ``T`` (``list[int]``, ``"Vec<f64>"``, ``"i32"``, ``float``), or,
-    with ``infer=True``, of the example dataset ``T`` (its structure is then public)."""
+    """The domain of carrier type ``T`` (``list[int]``, ``"Vec<f64>"``, ``"i32"``, ``float``,
+    ``dp.HashMap[str, int]``), or, with ``infer=True``, of the example
+    dataset ``T`` (its structure is then public; a dict gives the map domain of its keys' and
+    values' one type each)."""
     if type(infer) is not bool:
         raise ContextArgumentError(f"must be True or False, got {shown(infer)}", parameter="infer")
     descriptor = _infer(T) if infer else _parse(T)

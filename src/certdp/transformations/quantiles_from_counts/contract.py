@@ -1,7 +1,8 @@
 """Contract of ``make_quantiles_from_counts``: the theorem of make_quantiles_from_counts.tex,
 executable.
 
-Preconditions: strictly increasing, non-empty edges; strictly increasing alphas in
+Preconditions: TA, when given, one of OpenDP 0.16's (i32, i64, u32, u64, usize, f32, f64);
+strictly increasing, non-empty edges; strictly increasing alphas in
 ``[+0.0, 1]``; ``interpolation`` linear or nearest.  Postcondition (``postconditions.py``): for
 ``nearest`` each output is an edge, not decreasing with alpha, and an exact nearest quantile
 within the rounding allowance; for ``linear`` each output lies in the edges' hull and steps
@@ -13,13 +14,24 @@ import math
 from hypothesis import strategies as st
 
 from certdp.contracts.contract import Precondition
+from certdp.core.errors import MakeTransformationError
+from certdp.transformations._postprocess.arguments import type_name
 from certdp.transformations._postprocess.contract_support import FunctionContract
 from certdp.transformations._postprocess.postconditions import (
     linear_quantiles_shape,
     nearest_quantiles_postcondition,
 )
 
-from .make_quantiles_from_counts import make_quantiles_from_counts
+from .make_quantiles_from_counts import _TA_TYPES, make_quantiles_from_counts
+
+
+def _names_ta(TA) -> bool:
+    """Does ``TA`` name a type OpenDP 0.16 builds this Function for?"""
+    try:
+        type_name(TA, "TA", _TA_TYPES, MakeTransformationError)
+    except MakeTransformationError:
+        return False
+    return True
 
 
 def _increasing(values) -> bool:
@@ -58,6 +70,12 @@ def _holds(kwargs, counts, out) -> bool:
 CONTRACT = FunctionContract(
     constructor=make_quantiles_from_counts,
     preconditions=[
+        Precondition(
+            "ta-type",
+            lambda a: a.TA is None or _names_ta(a.TA),
+            "TA must be one of i32, i64, u32, u64, usize, f32, f64 (as in OpenDP 0.16)",
+            parameter="TA",
+        ),
         Precondition(
             "edges-increasing",
             lambda a: (

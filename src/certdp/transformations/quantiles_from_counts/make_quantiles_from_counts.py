@@ -36,7 +36,10 @@ from certdp.transformations._postprocess.arguments import (
 __all__ = ["make_quantiles_from_counts"]
 
 # proof: begin quantiles
+#: The numeric dtypes a 1-d array of edges is read in (its dtype then names TA).
 _NUMBER_TYPES = ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "f32", "f64")
+#: The TA OpenDP 0.16 builds this Function for (its i8, i16, u8 and u16 have no match).
+_TA_TYPES = ("i32", "i64", "u32", "u64", "usize", "f32", "f64")
 
 
 def _count_below(x: list, target) -> int:
@@ -81,6 +84,31 @@ def _from_array(value, parameter: str):
         if name in _NUMBER_TYPES:  # label: array-dtype
             return value.tolist(), name
     return value, None
+
+
+def _first_edge_type(first):
+    """``i32`` for an ``int`` first edge, ``f64`` for a ``float`` (classes tested by identity),
+    else ``None``."""
+    return "i32" if type_is(first, int) else "f64" if type_is(first, float) else None
+
+
+def _inferred_ta(bin_edges, edges_type):
+    """TA as OpenDP infers it from ``bin_edges``: an array's dtype, else ``i32``/``f64`` from
+    the first edge; edges that are no non-empty list, or name no TA in ``_TA_TYPES``, are
+    refused naming ``bin_edges`` (TA was not given)."""
+    if edges_type is None and (not type_is(bin_edges, list, tuple) or not bin_edges):
+        raise MakeTransformationError(  # label: infer-edges
+            f"must be a non-empty list (TA is inferred from it), got {shown(bin_edges)}",
+            parameter="bin_edges",
+        )
+    TA = edges_type or _first_edge_type(bin_edges[0])
+    if TA not in _TA_TYPES:  # label: infer-type
+        raise type_mismatch(MakeTransformationError)(
+            f"edges of type {TA or type(bin_edges[0]).__name__} name no TA this Function "
+            f"takes (one of {', '.join(_TA_TYPES)}, as in OpenDP 0.16)",
+            parameter="bin_edges",
+        )
+    return TA
 
 
 def _edges(bin_edges, TA: str) -> list:
@@ -144,10 +172,8 @@ def make_quantiles_from_counts(
     bin_edges, edges_type = _from_array(bin_edges, "bin_edges")  # label: edges-array
     alphas, _ = _from_array(alphas, "alphas")  # label: alphas-array
     if TA is None:  # label: infer
-        first = bin_edges[0] if type_is(bin_edges, list, tuple) and bin_edges else None
-        inferred = "i32" if type_is(first, int) else "f64" if type_is(first, float) else first
-        TA = edges_type or inferred
-    TA = type_name(TA, "TA", _NUMBER_TYPES, MakeTransformationError)  # label: ta
+        TA = _inferred_ta(bin_edges, edges_type)
+    TA = type_name(TA, "TA", _TA_TYPES, MakeTransformationError)  # label: ta
     F = type_name(F, "F", ("f32", "f64"), MakeTransformationError)  # label: f
     if interpolation not in ("linear", "nearest"):  # label: interpolation
         raise MakeTransformationError(
