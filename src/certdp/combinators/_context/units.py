@@ -350,11 +350,12 @@ def _one_atom(items, what: str) -> str:
     reads the type of every item); none, several types or a non-scalar item are refused."""
     names = []
     for item in items:
-        name = _infer(item)
-        if isinstance(name, tuple):
+        # a container or an array is refused before any recursion (a dict holding itself)
+        if type_is(item, dict, list, tuple) or type(item) is np.ndarray:  # label: dict-scalars
             raise ContextTypeError(
                 f"the {what} of a dict must be scalars; pass domain=", parameter="data"
             )
+        name = _infer(item)
         if name not in names:
             names.append(name)
     if len(names) != 1:  # label: dict-one-type
