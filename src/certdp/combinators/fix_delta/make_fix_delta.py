@@ -44,7 +44,9 @@ def _is_delta(value) -> bool:
 
 @certified
 def make_fix_delta(measurement, delta) -> Measurement:
-    """The same release; the privacy profile read at ``delta``."""
+    """The same release; the privacy profile read at ``delta`` (under
+    ``Approximate(SmoothedMaxDivergence)``, ``delta`` is the total: the profile is read at
+    ``delta`` minus the inner pair's delta, rounded down)."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
         raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
     measure = measurement.output_measure
