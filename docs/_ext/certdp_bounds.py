@@ -102,7 +102,9 @@ SYMBOLS = {
         "for ``make_np_sum``, the rounding allowance: a bound on the :math:`L_p` norm of the"
         " rounding error of the column sums of the rows summed (0 under"
         " ``idealized-numerics``); for ``make_zCDP_to_approxDP``, the zero-concentrated"
-        " divergence :math:`\\rho` the inner measurement's map gives at :math:`d_{in}`"
+        " divergence :math:`\\rho` the inner measurement's map gives at :math:`d_{in}` (under"
+        " ``Approximate(ZeroConcentratedDivergence)``, the first item of its pair; the map"
+        " returns the profile beside the pair's :math:`\\delta`, unchanged)"
     ),
     "known": Meaning(
         "whether the domain has a known size",
@@ -133,9 +135,15 @@ SYMBOLS = {
         "the :math:`\\varepsilon` of the guarantee: for ``make_pureDP_to_zCDP`` the inner"
         " measurement's map at :math:`d_{in}`; for ``make_zCDP_to_approxDP`` any"
         " :math:`\\varepsilon \\ge 0` at which the profile is read; for ``make_fix_delta`` the"
-        " :math:`\\varepsilon` the profile gives at ``delta``"
+        " :math:`\\varepsilon` the profile gives at ``delta`` (under"
+        " ``Approximate(SmoothedMaxDivergence)``, at ``delta`` minus the pair's"
+        " :math:`\\delta` rounded down)"
     ),
-    "delta": Meaning("the ``delta`` argument: the :math:`\\delta` at which the profile is read"),
+    "delta": Meaning(
+        "the ``delta`` argument: the :math:`\\delta` at which the profile is read; under"
+        " ``Approximate(SmoothedMaxDivergence)`` the total, of which the inner pair's"
+        " :math:`\\delta` is a part (the map refuses a ``delta`` that does not exceed it)"
+    ),
     "d": Meaning(
         "the inner measurement's map at :math:`d_{in}`: for ``make_approximate``, its"
         " :math:`\\varepsilon` (max-divergence) or :math:`\\rho` (zero-concentrated divergence),"

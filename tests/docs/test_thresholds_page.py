@@ -34,4 +34,8 @@ def test_the_thresholds_page_runs_and_prints_its_numbers():
     assert "(ρ, δ): (0.5, 8.528410684278336e-81)" in output
     for k, epsilon in ((None, 1.5), (-10, 1.5009765625), (0, 2.0), (2, 8.0)):
         assert f"k={k}: map((2, 1.5, 1.0)) = ({epsilon}, " in output
+    # the Gaussian release converted and fixed at delta = 1e-6 (the total)
+    assert "threshold δ: 8.528410684278336e-81" in output
+    assert "profile δ(1.0): 0.24684633078294466" in output
+    assert "fixed (ε, δ): (5.22153444453017, 1e-06)" in output
     disable_features(*KNOWN_FEATURES)

@@ -84,7 +84,7 @@ def test_half_the_epsilon_in_the_code_is_refuted(tmp_path):
 
     edit = {
         "combinators/fix_delta/make_fix_delta.py": [
-            ("return epsilon, delta  # label: pair", "return epsilon / 2, delta  # label: pair")
+            ("return epsilon  # label: read", "return epsilon / 2  # label: read")
         ]
     }
     summary = prove_edited(tmp_path, "make_fix_delta", edit, select="profile cdp rho=0.5,")

@@ -287,7 +287,34 @@ def _mean_exact(size, d_in):
     return exact
 
 
+def _fix_delta_slack(m):
+    """make_fix_delta over an Approximate(SmoothedMaxDivergence) pair (profile, 1e-22) at the
+    total 1e-6, where the profile steps from 1 to RU(1e-6 - 1e-22) at epsilon 1: the slack
+    ``delta - fixed - profile(epsilon)`` of the pair returned (``+inf`` for epsilon = +inf),
+    which the proof shows is >= 0.  Read at the difference rounded up, the bisection takes the
+    step and the slack is negative."""
+    from certdp.contracts.smt_code import stub_measurement
+
+    delta, fixed = 1e-6, 1e-22
+    low = numeric.inf_cast(Fraction(delta) - Fraction(fixed))
+    profile = dp.PrivacyProfile(lambda epsilon: low if epsilon >= 1 else 1.0)
+    inner = stub_measurement((profile, fixed), dp.approximate(dp.smoothed_max_divergence()))
+    epsilon, total = m.make_fix_delta(inner, delta).map(1.0)
+    if math.isinf(epsilon):
+        return math.inf
+    return Fraction(total) - Fraction(fixed) - Fraction(profile.delta(epsilon))
+
+
 RATIONAL_ROWS = [
+    Row(
+        "fix_delta (Approximate profile):remaining delta down",
+        "certdp.combinators.fix_delta.make_fix_delta",
+        "remaining",
+        "neg_inf_cast(",
+        "numeric.inf_cast(",
+        _fix_delta_slack,
+        lambda: Fraction(0),
+    ),
     Row(
         "pureDP_to_zCDP:rho up",
         "certdp.combinators.pureDP_to_zCDP.make_pureDP_to_zCDP",

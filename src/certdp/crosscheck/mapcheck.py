@@ -12,7 +12,8 @@ Classes, decided with exact arithmetic (rationals; sympy for the proof's closed 
   False``, or a function of the arguments that says False for them) gives no exact bound:
   its values below certdp's stay unclassified.
 
-For (epsilon, delta) pairs and privacy profiles the exact bound is the smallest delta that
+For (epsilon, delta) pairs and privacy profiles (also the profile of a (profile, delta) pair,
+whose delta is compared as a number) the exact bound is the smallest delta that
 rho-zCDP gives at the target's epsilon, from rho = the exact bound of the inner Gaussian
 (evaluated at 80 digits; "below" needs a margin of 1e-20 relative, so the enclosure is not
 trusted at its last digits).
@@ -135,6 +136,33 @@ def _classify_curve(point, d_in, target, certdp) -> list[MapOutcome]:
     return found
 
 
+def _classify_profile(point, d_in, target, certdp, oracle, label="") -> list[MapOutcome]:
+    """The target's profile against certdp's, by the epsilon each gives at every delta of the
+    point (a delta at which the target refuses claims nothing)."""
+    rho = _inner_rho(oracle, d_in) if oracle is not None else None
+    if rho is not None and not isinstance(rho, sympy.Basic):
+        rho = None  # an inner pair (rho, delta), not a rho: no exact profile floor
+    found = []
+    for delta in point.deltas:
+        try:
+            eps_t = target.epsilon(delta)
+        except Exception:
+            continue
+        eps_c = None
+        if certdp is not None:
+            try:
+                eps_c = certdp.epsilon(delta)
+            except Exception:
+                eps_c = None
+        klass, _ = _classify_number(eps_t, eps_c, None)
+        if klass == "unclassified":
+            klass = "below" if _below_profile(delta, rho, eps_t) else "tighter"
+        found.append(
+            MapOutcome(d_in, klass, (eps_t, delta), (eps_c, delta), rho, f"{label}epsilon(delta)")
+        )
+    return found
+
+
 def compare_maps(point, target_built, oracle_built) -> list[MapOutcome]:
     """Every ``d_in`` of the point: the target's value classified against certdp's."""
     outcomes = []
@@ -157,25 +185,18 @@ def _classify(point, d_in, target, certdp, oracle) -> list[MapOutcome]:
     if point.alphas and callable(target):  # a Rényi curve, compared order by order
         return _classify_curve(point, d_in, target, certdp)
     if hasattr(target, "epsilon") and point.deltas:  # a privacy profile
-        rho = _inner_rho(oracle, d_in) if oracle is not None else None
-        found = []
-        for delta in point.deltas:
-            try:
-                eps_t = target.epsilon(delta)
-            except Exception:
-                continue
-            eps_c = None
-            if certdp is not None:
-                try:
-                    eps_c = certdp.epsilon(delta)
-                except Exception:
-                    eps_c = None
-            klass, _ = _classify_number(eps_t, eps_c, None)
-            if klass == "unclassified":
-                klass = "below" if _below_profile(delta, rho, eps_t) else "tighter"
-            found.append(
-                MapOutcome(d_in, klass, (eps_t, delta), (eps_c, delta), rho, "epsilon(delta)")
-            )
+        return _classify_profile(point, d_in, target, certdp, oracle)
+    if (  # (privacy profile, delta): Approximate(SmoothedMaxDivergence)
+        isinstance(target, tuple) and len(target) == 2 and hasattr(target[0], "epsilon")
+        and point.deltas
+    ):  # fmt: skip
+        profile_c, delta_c = certdp if isinstance(certdp, tuple) else (None, None)
+        found = _classify_profile(point, d_in, target[0], profile_c, oracle, "profile ")
+        try:
+            klass, _ = _classify_number(target[1], delta_c, None)
+        except (TypeError, ValueError):
+            klass = "unclassified"
+        found.append(MapOutcome(d_in, klass, target[1], delta_c, None, "delta beside the profile"))
         return found
     if isinstance(target, tuple) and len(target) == 3:  # (l0, lp, linf), component by component
         exact = exact_bound(oracle, d_in) if oracle is not None else None

@@ -812,9 +812,15 @@ def _pure_to_zcdp_points(quick: bool) -> list[Point]:
 _DELTAS = (1e-12, 1e-6, 0.01, 0.5)
 
 
+def _gaussian_threshold_code() -> str:
+    """A Gaussian threshold under Approximate(ZeroConcentratedDivergence): integer counts,
+    scale 1, threshold 10 (OpenDP's thresholds page)."""
+    return f"dp.m.make_gaussian_threshold({_threshold_space('i32', 'f64', p=2)}, 1.0, 10)"
+
+
 @register("make_zCDP_to_approxDP", "combinator")
 def _zcdp_to_approx_points(quick: bool) -> list[Point]:
-    return [
+    found = [
         Point(
             "make_zCDP_to_approxDP",
             f"dp.c.make_zCDP_to_approxDP({_gaussian_code(scale, T)})",
@@ -825,11 +831,22 @@ def _zcdp_to_approx_points(quick: bool) -> list[Point]:
         for scale in (_QUICK_SCALES if quick else _SCALES)
         for T in (("f64",) if quick else ("f64", "i32"))
     ]
+    # Approximate(ZeroConcentratedDivergence): the map gives (profile, delta)
+    found.append(
+        Point(
+            "make_zCDP_to_approxDP",
+            f"dp.c.make_zCDP_to_approxDP({_gaussian_threshold_code()})",
+            _THRESHOLD_D_INS,
+            search="",
+            deltas=_DELTAS[1:3] if quick else _DELTAS,
+        )
+    )
+    return found
 
 
 @register("make_fix_delta", "combinator")
 def _fix_delta_points(quick: bool) -> list[Point]:
-    return [
+    found = [
         Point(
             "make_fix_delta",
             f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_code(scale)}), {delta!r})",
@@ -839,6 +856,18 @@ def _fix_delta_points(quick: bool) -> list[Point]:
         for scale in (_QUICK_SCALES if quick else _SCALES)
         for delta in (_DELTAS[1:2] if quick else _DELTAS)
     ]
+    # Approximate(SmoothedMaxDivergence): delta is the total, the threshold's delta a part
+    found += [
+        Point(
+            "make_fix_delta",
+            f"dp.c.make_fix_delta(dp.c.make_zCDP_to_approxDP({_gaussian_threshold_code()}), "
+            f"{delta!r})",
+            _THRESHOLD_D_INS,
+            search="",
+        )
+        for delta in (_DELTAS[1:2] if quick else _DELTAS)
+    ]
+    return found
 
 
 def _odometer_queries(kind: str, scales) -> str:

@@ -32,6 +32,8 @@ __all__ = [
     "CombinatorContract",
     "pure_measurements",
     "zcdp_measurements",
+    "approximate_zcdp_measurements",
+    "FIXED_DELTAS",
     "component_divergence",
     "mp_cdp_delta",
     "EPSILONS",
@@ -79,6 +81,37 @@ def zcdp_measurements(T: str) -> st.SearchStrategy:
     from certdp.measurements.gaussian import make_gaussian
 
     return _SCALES.map(lambda scale: _attach(make_gaussian, {**_space(T), "scale": scale}))
+
+
+#: The deltas an inner Approximate(ZeroConcentratedDivergence) measurement states beside rho.
+FIXED_DELTAS = (0.0, 1e-300, 1.1102230246251565e-16, 1e-9, 1e-7)
+
+
+def _with_fixed_delta(gaussian, fixed):
+    """The Gaussian's release under ``Approximate(ZeroConcentratedDivergence)``, its map
+    ``d_in -> (gaussian.map(d_in), fixed)``: every pair of its releases is ``(rho, 0)``-close
+    with rho the Gaussian's, so also ``(rho, fixed)``-close; ``inner_zcdp`` is the Gaussian
+    (whose contract gives the exact rho of a pair) and ``fixed_delta`` the stated delta."""
+    from certdp.core.measures import approximate, zero_concentrated_divergence
+    from certdp.core.transformation import Measurement
+
+    built = Measurement(
+        input_domain=gaussian.input_domain,
+        function=gaussian.invoke,
+        input_metric=gaussian.input_metric,
+        output_measure=approximate(zero_concentrated_divergence()),
+        privacy_map=lambda d_in: (gaussian.map(d_in), fixed),
+    )
+    built.inner_zcdp = gaussian
+    built.fixed_delta = fixed
+    return built
+
+
+def approximate_zcdp_measurements(T: str, fixed: tuple = FIXED_DELTAS) -> st.SearchStrategy:
+    """Gaussian measurements on one atom domain of ``T`` under
+    ``Approximate(ZeroConcentratedDivergence)``, stating a delta drawn from ``fixed``."""
+    drawn = st.tuples(zcdp_measurements(T), st.sampled_from(fixed))
+    return drawn.map(lambda pair: _with_fixed_delta(*pair))
 
 
 def component_divergence(measurement, x, x_prime):

@@ -4,7 +4,10 @@ The map returns ``(epsilon, delta)``: at run time, ``delta`` must be the fixed d
 inner privacy profile must give at most ``delta`` at ``epsilon``; at test time the inner
 measurement is a converted Gaussian, and ``delta`` must be at least the infimum over orders
 of the Canonne--Kamath--Steinke bound (mpmath, 80 digits) at ``epsilon`` for the exact zCDP
-divergence of the pair.
+divergence of the pair.  Under Approximate(SmoothedMaxDivergence), whose inner map gives
+``(profile, fixed)``: at run time the profile at ``epsilon`` plus ``fixed`` must be at most
+``delta`` (exact rationals); at test time the inner measurement is a converted Gaussian stating
+``fixed`` beside its rho, and ``delta`` must be at least that bound plus ``fixed``.
 """
 
 import math
@@ -17,33 +20,53 @@ from hypothesis import strategies as st
 
 from certdp.combinators._support.contract_support import (
     CombinatorContract,
+    approximate_zcdp_measurements,
     component_divergence,
     mp_cdp_delta,
     zcdp_measurements,
 )
 from certdp.combinators.zCDP_to_approxDP import make_zCDP_to_approxDP
-from certdp.contracts.common import measurement_with_output_measure
 from certdp.contracts.contract import Precondition, PrivacyViolation
 from certdp.core.errors import ContractError
 from certdp.core.exact_type import type_is
-from certdp.core.measures import SmoothedMaxDivergence
+from certdp.core.measures import ApproximateDivergence, SmoothedMaxDivergence
+from certdp.core.transformation import Measurement
 
 from .make_fix_delta import make_fix_delta
 
 EPSILON, DELTA = sympy.symbols("epsilon delta", nonnegative=True)
 
 
-def _converted(gaussian):
-    converted = make_zCDP_to_approxDP(gaussian)
-    converted.inner_zcdp = gaussian
+def _converted(inner):
+    converted = make_zCDP_to_approxDP(inner)
+    converted.inner_zcdp = getattr(inner, "inner_zcdp", inner)
     return converted
 
 
 @st.composite
 def arguments(draw):
-    gaussian = draw(st.sampled_from(["f64", "i32"]).flatmap(zcdp_measurements))
-    delta = draw(st.sampled_from([1e-6, 1e-3, 1e-9, 0.5, 0.0, 1.0]))
-    return {"measurement": _converted(gaussian), "delta": delta}
+    T = draw(st.sampled_from(["f64", "i32"]))
+    if draw(st.booleans()):
+        gaussian = draw(zcdp_measurements(T))
+        delta = draw(st.sampled_from([1e-6, 1e-3, 1e-9, 0.5, 0.0, 1.0]))
+        return {"measurement": _converted(gaussian), "delta": delta}
+    # Approximate(SmoothedMaxDivergence): a stated delta below the total (the map refuses
+    # delta <= fixed)
+    delta = draw(st.sampled_from([1e-6, 1e-3, 1e-9, 0.5, 1.0]))
+    fixed = (0.0, 1e-300, 1.1102230246251565e-16, delta / 4, delta / 2)
+    inner = draw(approximate_zcdp_measurements(T, fixed))
+    return {"measurement": _converted(inner), "delta": delta}
+
+
+def _pair_measure(measure) -> bool:
+    return type(measure) is ApproximateDivergence and type(measure.measure) is SmoothedMaxDivergence
+
+
+def _profile_or_pair(measurement) -> bool:
+    return isinstance(measurement, Measurement) and (
+        isinstance(measurement.output_measure, SmoothedMaxDivergence)
+        or _pair_measure(measurement.output_measure)
+    )
 
 
 def _delta_valid(delta) -> bool:
@@ -56,22 +79,32 @@ def _delta_valid(delta) -> bool:
 class FixedDeltaContract(CombinatorContract):
     def check_map_value(self, arguments, built, d_in, d_out) -> None:
         epsilon, delta = d_out
-        profile = arguments.measurement.map(d_in)
+        inner = arguments.measurement.map(d_in)
+        profile, fixed = (
+            inner if _pair_measure(arguments.measurement.output_measure) else (inner, 0)
+        )
+        at_epsilon = None if math.isinf(epsilon) else profile.delta(epsilon)
         if delta != arguments.delta or (
-            not math.isinf(epsilon) and not profile.delta(epsilon) <= delta
+            at_epsilon is not None and not Fraction(at_epsilon) + Fraction(fixed) <= Fraction(delta)
         ):
             raise ContractError(
                 f"{self.name}: map({d_in}) = {d_out!r}, but the profile gives "
-                f"{profile.delta(epsilon)!r} at epsilon {epsilon!r} (delta {arguments.delta})",
+                f"{at_epsilon!r} at epsilon {epsilon!r}, plus the inner delta {fixed!r} "
+                f"(delta {arguments.delta})",
                 condition="privacy-map",
             )
 
     def check_pair(self, built, kwargs, x, x_prime, d_in, stated) -> float:
         epsilon, delta = stated
-        rho = component_divergence(kwargs["measurement"].inner_zcdp, x, x_prime)
+        measurement = kwargs["measurement"]
+        rho = component_divergence(measurement.inner_zcdp, x, x_prime)
+        fixed = measurement.map(d_in)[1] if _pair_measure(measurement.output_measure) else 0
         if math.isinf(epsilon):
             return 1.0
         smallest = 1 if rho == sympy.oo else mp_cdp_delta(rho, epsilon)
+        with mpmath.workdps(80):  # plus the inner pair's delta, the theorem's sum
+            fixed = mpmath.mpf(Fraction(fixed).numerator) / Fraction(fixed).denominator
+            smallest = min(mpmath.mpf(1), smallest + fixed)
         if mpmath.mpf(delta) < smallest:
             raise PrivacyViolation(
                 x=x,
@@ -86,8 +119,12 @@ class FixedDeltaContract(CombinatorContract):
 CONTRACT = FixedDeltaContract(
     constructor=make_fix_delta,
     preconditions=[
-        measurement_with_output_measure(
-            "measurement-smoothed-max-divergence", SmoothedMaxDivergence
+        Precondition(
+            "measurement-smoothed-max-divergence",
+            lambda a: _profile_or_pair(a.measurement),
+            "measurement must be a (valid) measurement with output measure "
+            "SmoothedMaxDivergence or Approximate(SmoothedMaxDivergence)",
+            parameter="measurement",
         ),
         Precondition(
             "delta-in-unit-interval",

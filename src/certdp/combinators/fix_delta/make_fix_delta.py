@@ -4,7 +4,10 @@ Guarantee (make_fix_delta.tex): for a measurement whose output measure is the sm
 max-divergence and a ``delta`` in ``[0, 1]``, the returned measurement has the same function,
 the output measure ``Approximate(MaxDivergence)`` and the map ``d_in -> (epsilon, delta)``
 where ``epsilon = map(d_in).epsilon(delta)`` is a point at which the profile was evaluated
-and found ``<= delta``; the map is valid.
+and found ``<= delta``; the map is valid.  Under ``Approximate(SmoothedMaxDivergence)``, whose
+map gives a pair ``(profile, fixed)``, ``delta`` is the total as in OpenDP 0.16: the profile
+is read at ``delta - fixed`` rounded down (the map refuses ``delta <= fixed``), so that the
+profile's delta plus ``fixed`` is at most ``delta``, exactly.
 """
 
 from __future__ import annotations
@@ -15,21 +18,45 @@ from fractions import Fraction
 from certdp.contracts import certified
 from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
 from certdp.core.exact_type import type_is
-from certdp.core.measures import SmoothedMaxDivergence, approximate, max_divergence
+from certdp.core.measures import (
+    ApproximateDivergence,
+    SmoothedMaxDivergence,
+    approximate,
+    max_divergence,
+)
 from certdp.core.transformation import Measurement, converted
+from certdp.numeric import neg_inf_cast
 
 __all__ = ["make_fix_delta"]
 
 
 # proof: begin constructor
+def _is_delta(value) -> bool:
+    """Is ``value`` an exact ``int``, ``float`` or ``Fraction`` (with ``int`` fields) in
+    ``[0, 1]`` (so not NaN)?"""
+    exact = type_is(value, int, float) or (
+        type_is(value, Fraction)
+        and type_is(value.numerator, int)
+        and type_is(value.denominator, int)
+    )
+    return exact and 0 <= value <= 1  # label: is-delta
+
+
 @certified
 def make_fix_delta(measurement, delta) -> Measurement:
-    """The same release; the privacy profile read at ``delta``."""
+    """The same release; the privacy profile read at ``delta`` (under
+    ``Approximate(SmoothedMaxDivergence)``, ``delta`` is the total: the profile is read at
+    ``delta`` minus the inner pair's delta, rounded down)."""
     if not isinstance(measurement, Measurement):  # label: is-measurement
         raise type_mismatch(MakeMeasurementError)("must be a measurement", parameter="measurement")
-    if not isinstance(measurement.output_measure, SmoothedMaxDivergence):  # label: measure
+    measure = measurement.output_measure
+    pair = (  # label: pair-measure
+        type(measure) is ApproximateDivergence and type(measure.measure) is SmoothedMaxDivergence
+    )
+    if not (isinstance(measure, SmoothedMaxDivergence) or pair):  # label: measure
         raise MakeMeasurementError(
-            f"output measure must be SmoothedMaxDivergence, got {measurement.output_measure}",
+            "output measure must be SmoothedMaxDivergence or "
+            f"Approximate(SmoothedMaxDivergence), got {measure}",
             parameter="measurement",
         )
     if not type_is(delta, int, float, Fraction):  # label: delta-type
@@ -46,13 +73,35 @@ def make_fix_delta(measurement, delta) -> Measurement:
     def privacy_map(d_in) -> tuple[float, float]:
         return convert(measurement.map(d_in))  # label: inner-map
 
-    def convert(profile) -> tuple[float, float]:
-        epsilon = profile.epsilon(delta)  # label: epsilon
-        if not math.isinf(epsilon) and not profile.delta(epsilon) <= delta:  # label: recheck
+    def convert(distance) -> tuple[float, float]:
+        if not pair:
+            return read(distance, delta), delta  # label: plain
+        if type(distance) is not tuple or len(distance) != 2:  # label: inner-pair
             raise FailedMapError(
-                f"the profile gives no epsilon for delta {shown(delta)}", parameter="delta"
+                f"the inner map must return a pair (profile, delta), got {distance!r}",
+                parameter="d_in",
             )
-        return epsilon, delta  # label: pair
+        profile, fixed = distance
+        if not _is_delta(fixed):  # label: inner-delta
+            raise FailedMapError(
+                f"the inner map's delta must be a number in [0, 1], got {fixed!r}",
+                parameter="d_in",
+            )
+        if not fixed < delta:  # label: below-fixed
+            raise FailedMapError(
+                f"must exceed the delta {shown(fixed)} the inner map gives at this d_in",
+                parameter="delta",
+            )
+        remaining = neg_inf_cast(Fraction(delta) - Fraction(fixed))  # label: remaining
+        return read(profile, remaining), delta  # label: pair
+
+    def read(profile, budget) -> float:
+        epsilon = profile.epsilon(budget)  # label: epsilon
+        if not math.isinf(epsilon) and not profile.delta(epsilon) <= budget:  # label: recheck
+            raise FailedMapError(
+                f"the profile gives no epsilon for delta {shown(budget)}", parameter="delta"
+            )
+        return epsilon  # label: read
 
     converting = Measurement(
         input_domain=measurement.input_domain,

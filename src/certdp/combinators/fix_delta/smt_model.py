@@ -19,6 +19,17 @@ inner profiles: the real ``make_zCDP_to_approxDP`` (the code's ``cdp_delta``) at
 to huge and ``+inf``, and curves ``epsilon -> exp(-r epsilon)`` and steps, which reach every
 branch of the search (growth to ``+inf``, an answer at 0, at a step).
 
+Under ``Approximate(SmoothedMaxDivergence)`` (:func:`pair_instance`, one obligation per family
+of :data:`PAIR_PROFILES`): the real ``make_fix_delta`` is built over inner maps ``d_in ->
+(profile at d_in, min(1, fixed d_in))`` for every ``fixed`` of :data:`PAIR_FIXED` and called at
+every ``(d_in, delta)``; the pair it returns must keep ``delta`` and have ``epsilon = +inf`` or
+``profile(epsilon) + fixed <= delta`` at that ``d_in``, compared as exact rationals (the map
+refuses ``delta <= fixed`` with a ``FailedMapError``, which claims nothing).  The families: the
+real ``make_zCDP_to_approxDP`` profiles at ``rho d_in**2`` (rho from 1e-10 to ``+inf``), and a
+step from 1 to ``RU(delta - fixed)`` at ``epsilon = 1``: the code reads the profile at
+``RD(delta - fixed)`` and never takes that step when the difference is not a float, while a map
+that rounds the difference up, or forgets ``fixed``, answers ``epsilon = 1`` and is refuted.
+
 The map reads the inner privacy profile at ``delta`` with ``PrivacyProfile.epsilon`` (the
 bisection of ``core/measures.py``, proved in core/measures.tex) and then re-checks the answer
 (``recheck`` in make_fix_delta.py): it returns ``(epsilon, delta)`` only when ``epsilon`` is
@@ -76,6 +87,10 @@ __all__ = [
     "PROFILES",
     "code_map",
     "code_instance",
+    "PAIR_FIXED",
+    "PAIR_PROFILES",
+    "pair_code_maps",
+    "pair_instance",
     "obligations",
     "MODELLED",
     "SCOPE",
@@ -324,10 +339,120 @@ def code_instance(profile_name: str, map_of=None) -> Obligation:
     )  # fmt: skip
 
 
+#: Approximate(SmoothedMaxDivergence): the inner pair's delta at ``d_in = 1`` (at ``d_in`` it is
+#: ``min(1, fixed d_in)``, :func:`grown_delta`).
+PAIR_FIXED = (0.0, 5e-324, 1.1102230246251565e-16, 1e-7, 0.25)
+
+
+def _just_above(delta, fixed):
+    """The step ``epsilon -> RU(delta - fixed) if epsilon >= 1 else 1``: its low value is the
+    profile part the total ``delta`` leaves, rounded up, so a map that reads the profile at
+    ``delta - fixed`` rounded up (or at ``delta``) answers ``epsilon = 1``, where the profile
+    plus ``fixed`` exceeds ``delta`` whenever the difference is not a float."""
+    from certdp.numeric import inf_cast
+
+    low = inf_cast(Fraction(delta) - Fraction(fixed)) if fixed < delta else 0.0
+    return _curve(lambda epsilon: low if epsilon >= 1 else 1.0)
+
+
+#: Inner profile families of the pair obligations, by name: each a function of ``(d_in, delta,
+#: fixed)`` (``fixed`` the inner delta at that ``d_in``) giving the profile of the pair.
+PAIR_PROFILES = {
+    **{f"cdp rho={rho!r} * d_in**2": (
+        lambda d_in, delta, fixed, rho=rho: _cdp_profile(quadratic(rho, d_in)))
+       for rho in (1e-10, 0.5, 10.0, math.inf)},
+    "step at 1 to RU(delta - fixed)": lambda d_in, delta, fixed: _just_above(delta, fixed),
+}  # fmt: skip
+
+
+def pair_code_maps(profile_at, fixed, delta, d_in) -> tuple:
+    """The outcome of the map and of the privacy-map closure, at ``d_in``, of the real
+    ``make_fix_delta`` at ``delta`` over an Approximate(SmoothedMaxDivergence) measurement whose
+    map is ``d -> (profile_at(d), min(1, fixed d))`` (``None`` for a ``FailedMapError``)."""
+    from certdp.core.errors import FailedMapError
+    from certdp.core.measures import approximate, smoothed_max_divergence
+
+    from .make_fix_delta import make_fix_delta
+
+    def inner_map(d):
+        return profile_at(d), grown_delta(fixed, d)
+
+    inner = d_in_stub_measurement(inner_map, approximate(smoothed_max_divergence()))
+    built = make_fix_delta(inner, delta)
+    outcomes = []
+    for call in (built.map, built._map):
+        try:
+            outcomes.append(call(d_in))
+        except FailedMapError:
+            outcomes.append(None)
+    return tuple(outcomes)
+
+
+def _invalid_pair(profile, fixed, delta, pair):
+    """Satisfiable exactly when the map returned and its pair is not ``(epsilon, delta)`` with
+    ``epsilon = +inf`` or ``profile(epsilon) + fixed <= delta`` (exact)."""
+    if pair is None:
+        return z3.BoolVal(False)
+    if type(pair) is not tuple or len(pair) != 2:
+        return z3.BoolVal(True)
+    epsilon, stated = pair
+    if stated != delta or not isinstance(epsilon, float) or math.isnan(epsilon) or epsilon < 0:
+        return z3.BoolVal(True)
+    if math.isinf(epsilon):
+        return z3.BoolVal(False)
+    return exact(profile.delta(epsilon)) + exact(fixed) > exact(delta)
+
+
+def pair_instance(profile_name: str, map_of=None) -> Obligation:
+    """The real map over the pair ``(PAIR_PROFILES[profile_name], min(1, fixed d_in))`` for every
+    ``fixed`` of PAIR_FIXED, at every ``(d_in, delta)`` of :func:`_calls`; ``map_of(profile,
+    fixed, delta, d_in)`` replaces :func:`pair_code_maps` (for the tests)."""
+
+    def violation():
+        family = PAIR_PROFILES[profile_name]
+        cases = []
+        for fixed in PAIR_FIXED:
+            for d_in, delta in _calls():
+                fixed_at = grown_delta(fixed, d_in)
+                profile = family(d_in, delta, fixed_at)
+                where = {"profile": profile_name, "fixed": repr(fixed), "d_in": repr(d_in),
+                         "delta": repr(delta)}  # fmt: skip
+
+                def profile_at(d, fixed=fixed, delta=delta):
+                    return family(d, delta, grown_delta(fixed, d))
+
+                try:
+                    pairs = (
+                        (map_of(profile, fixed_at, delta, d_in),)
+                        if map_of
+                        else pair_code_maps(profile_at, fixed, delta, d_in)
+                    )
+                except Exception as error:  # anything but a FailedMapError refusal is refuted
+                    cases.append(raised_case(error, where))
+                    continue
+                for path, pair in zip(("map", "closure"), pairs):
+                    example = {**where, "path": path, "code map": repr(pair)}
+                    invalid = _invalid_pair(profile, fixed_at, delta, pair)
+                    cases.append((invalid, lambda m, e=example: e))
+        return cases
+
+    return Obligation(
+        constructor=_NAME,
+        claim=f"real make_fix_delta under Approximate(SmoothedMaxDivergence) over the pair "
+        f"(profile {profile_name}, min(1, fixed * d_in)), fixed in {PAIR_FIXED}, at delta in "
+        f"{DELTAS} and every d_in of {shown_d_ins()}: the pair returned (by the map and by the "
+        "privacy-map closure called directly) keeps delta, and its epsilon is +inf or the inner "
+        "profile there plus the inner delta, at that same d_in, is <= delta (exact); a "
+        "FailedMapError refusal (delta <= the inner delta) claims nothing",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and _NAME not in names:
         return []
     code = [code_instance(name) for name in PROFILES]
+    code += [pair_instance(name) for name in PAIR_PROFILES]
     return code + [_step(fmt=fmt) for fmt in STEP_FORMATS] + [_growth(), _answer()]
 
 
@@ -342,11 +467,15 @@ SCOPE = {
         "the value of the inner profile at that same d_in: a conversion that, at one of the "
         "checked d_in, reads a lower profile than its own d_in gives is refuted where its answer "
         "is then too small, a misreading at other d_in only is not checked; a FailedMapError "
-        "refusal claims nothing, any other exception is a counterexample",
+        "refusal claims nothing, any other exception is a counterexample; under "
+        "Approximate(SmoothedMaxDivergence) the inner map gives (profile, min(1, fixed * d_in)) "
+        "and the pair returned is checked as profile(epsilon) + inner delta <= delta, exactly",
         instances=f"{len(PROFILES)} inner profile families (real make_zCDP_to_approxDP at rho "
         f"from 1e-10 to +inf, linear and quadratic in d_in; exponential curves; steps) x "
         f"{len(DELTAS)} deltas from 0 to 1 x every d_in of {shown_d_ins()} x 2 (map and "
-        "closure)",
+        "closure); and "
+        f"{len(PAIR_PROFILES)} pair families x {len(PAIR_FIXED)} inner deltas x the same "
+        "(d_in, delta) x 2",
         bit_precise=(
             "at the instances: the profile's value at the returned epsilon is compared "
             "exactly with delta",
@@ -356,7 +485,11 @@ SCOPE = {
             "the bisection's midpoint step, for every f32 and every f16 pair (the code's f64 "
             "step exceeds the time budget)",
         ),
-        assumed=("the inner measurement's profile is valid at every epsilon (its own theorem)",),
+        assumed=(
+            "the inner measurement's profile is valid at every epsilon (its own theorem); under "
+            "Approximate(SmoothedMaxDivergence), its pair (profile, fixed) is valid in the sense "
+            "of definitions.tex (approximate-profile)",
+        ),
     )
 }
 

@@ -3,7 +3,10 @@
 The map returns a privacy profile.  At every epsilon of a fixed list, its delta must be at
 least the infimum over orders of the Canonne--Kamath--Steinke bound evaluated with mpmath at
 80 digits, for the inner map's rho (run time) or for the exact zCDP divergence of a pair of
-inputs under the inner Gaussian (test time).
+inputs under the inner Gaussian (test time).  Under Approximate(ZeroConcentratedDivergence)
+the map returns a pair (profile, delta): the profile is checked so against the pair's rho, and
+delta must equal the inner map's delta (run time: exactly; test time: at least the delta the
+inner measurement states, while its releases are (rho, 0)-close).
 """
 
 from dataclasses import dataclass
@@ -15,13 +18,15 @@ from hypothesis import strategies as st
 from certdp.combinators._support.contract_support import (
     EPSILONS,
     CombinatorContract,
+    approximate_zcdp_measurements,
     check_profile,
     component_divergence,
     mp_cdp_delta,
     zcdp_measurements,
 )
 from certdp.contracts.contract import Precondition, PrivacyViolation
-from certdp.core.measures import ZeroConcentratedDivergence
+from certdp.core.errors import ContractError
+from certdp.core.measures import ApproximateDivergence, ZeroConcentratedDivergence
 from certdp.core.transformation import Measurement
 
 from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
@@ -36,18 +41,56 @@ CKS_BOUND = sympy.exp((ORDER - 1) * (ORDER * RHO - EPSILON) + ORDER * sympy.log(
 
 
 def arguments():
+    measurements = st.sampled_from(["f64", "i32"]).flatmap(
+        lambda T: st.one_of(zcdp_measurements(T), approximate_zcdp_measurements(T))
+    )
+    return measurements.map(lambda m: {"measurement": m})
+
+
+def _approximate_zcdp(measure) -> bool:
     return (
-        st.sampled_from(["f64", "i32"]).flatmap(zcdp_measurements).map(lambda m: {"measurement": m})
+        type(measure) is ApproximateDivergence
+        and type(measure.measure) is ZeroConcentratedDivergence
+    )
+
+
+def _zcdp_or_approximate(measurement) -> bool:
+    return isinstance(measurement, Measurement) and (
+        isinstance(measurement.output_measure, ZeroConcentratedDivergence)
+        or _approximate_zcdp(measurement.output_measure)
     )
 
 
 @dataclass
 class ProfileContract(CombinatorContract):
     def check_map_value(self, arguments, built, d_in, d_out) -> None:
-        check_profile(d_out, arguments.measurement.map(d_in), self.name, "privacy-map")
+        inner = arguments.measurement.map(d_in)
+        if not _approximate_zcdp(arguments.measurement.output_measure):
+            check_profile(d_out, inner, self.name, "privacy-map")
+            return
+        rho, fixed = inner
+        if not (type(d_out) is tuple and len(d_out) == 2 and d_out[1] == fixed):
+            raise ContractError(
+                f"{self.name}: map({d_in}) = {d_out!r} must be (profile, {fixed!r}), the inner "
+                f"map's delta kept",
+                condition="privacy-map",
+            )
+        check_profile(d_out[0], rho, self.name, "privacy-map")
 
     def check_pair(self, built, kwargs, x, x_prime, d_in, stated) -> float:
-        rho = component_divergence(kwargs["measurement"], x, x_prime)
+        measurement = kwargs["measurement"]
+        if _approximate_zcdp(measurement.output_measure):
+            profile, delta = stated
+            if delta < measurement.fixed_delta:
+                raise PrivacyViolation(
+                    x=x, x_prime=x_prime, d_in=d_in,
+                    divergence=f"delta >= {measurement.fixed_delta!r}", d_out_stated=stated,
+                )  # fmt: skip
+            return self._check_profile_pair(measurement.inner_zcdp, x, x_prime, d_in, profile)
+        return self._check_profile_pair(measurement, x, x_prime, d_in, stated)
+
+    def _check_profile_pair(self, gaussian, x, x_prime, d_in, stated) -> float:
+        rho = component_divergence(gaussian, x, x_prime)
         if rho == sympy.oo:
             if any(stated.delta(epsilon) < 1 for epsilon in EPSILONS):
                 raise PrivacyViolation(
@@ -73,12 +116,9 @@ CONTRACT = ProfileContract(
     preconditions=[
         Precondition(
             "measurement-zcdp",
-            lambda a: (
-                isinstance(a.measurement, Measurement)
-                and isinstance(a.measurement.output_measure, ZeroConcentratedDivergence)
-            ),
+            lambda a: _zcdp_or_approximate(a.measurement),
             "measurement must be a (valid) measurement with output measure "
-            "ZeroConcentratedDivergence",
+            "ZeroConcentratedDivergence or Approximate(ZeroConcentratedDivergence)",
             parameter="measurement",
         ),
     ],

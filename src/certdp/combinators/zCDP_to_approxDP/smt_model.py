@@ -30,6 +30,15 @@ through ``quick_inf_exp`` and ``quick_inf_ln_1p``, the same bits by numeric/quic
 which is assumed here, not checked.  ``rho = 0`` and
 ``epsilon = +inf`` make every delta valid; delta ``>= 1`` is always valid.
 
+Under ``Approximate(ZeroConcentratedDivergence)`` (:func:`pair_instance`, one obligation per
+rho of :data:`PAIR_RHOS`): the real constructor is built over inner maps ``d_in -> (rho d_in,
+min(1, delta d_in))`` and ``d_in -> (rho d_in**2, min(1, delta d_in))`` for every delta of
+:data:`PAIR_DELTAS`, and at every ``d_in`` of ``CONVERSION_D_INS`` the pair it returns (map
+and closure) must have a delta at least the inner delta at that ``d_in`` (exact) and a profile
+that passes the check above, at every epsilon of :data:`PAIR_EPSILONS`, for the inner rho at
+that ``d_in``.  So a conversion that drops or lowers the inner delta, or reads either
+coordinate of the inner pair at another distance, is refuted at these instances.
+
 Model of the arithmetic (cdp_delta.py, lines ``ar-e`` to ``at-most-one``), for an order ``a``,
 ``rho > 0`` and ``epsilon >= 0``::
 
@@ -69,6 +78,7 @@ from certdp.combinators._support.conversion_smt import (
     CONVERSION_D_INS,
     LOSS_FAMILIES,
     d_in_stub_measurement,
+    grown_delta,
     linear,
     raised_case,
     shown_d_ins,
@@ -85,6 +95,10 @@ __all__ = [
     "code_delta",
     "code_order",
     "code_instance",
+    "pair_instance",
+    "PAIR_RHOS",
+    "PAIR_DELTAS",
+    "PAIR_EPSILONS",
     "obligations",
     "MODELLED",
     "SCOPE",
@@ -363,6 +377,97 @@ def code_instance(rho: float, map_of=None, d_ins=(1,)) -> Obligation:
     )  # fmt: skip
 
 
+#: Approximate(ZeroConcentratedDivergence): the base rhos, the inner deltas (at ``d_in = 1``;
+#: at ``d_in`` the inner delta is ``min(1, delta d_in)``) and the epsilons of the pair
+#: obligations.
+PAIR_RHOS = (1e-10, 0.5, 10.0, math.inf)
+PAIR_DELTAS = (0.0, 5e-324, 1.1102230246251565e-16, 1e-6, 0.5, 1.0)
+PAIR_EPSILONS = (0.0, 5e-324, 1e-10, 0.5, 1.0, 10.0, 1e300, math.inf)
+
+
+def _built_pair(rho, fixed, family):
+    from certdp.core.measures import approximate, zero_concentrated_divergence
+
+    from .make_zCDP_to_approxDP import make_zCDP_to_approxDP
+
+    measure = approximate(zero_concentrated_divergence())
+    inner = d_in_stub_measurement(lambda d: (family(rho, d), grown_delta(fixed, d)), measure)
+    return make_zCDP_to_approxDP(inner)
+
+
+def _pair_delta_case(value, inner_delta):
+    """Satisfiable exactly when ``value`` is not a pair whose second item is a number at least
+    the inner map's delta (exact)."""
+    if type(value) is not tuple or len(value) != 2:
+        return z3.BoolVal(True)
+    stated = value[1]
+    if not isinstance(stated, (int, float, Fraction)) or stated != stated:
+        return z3.BoolVal(True)
+    return exact(stated) < exact(inner_delta)
+
+
+def pair_instance(rho, map_of=None) -> Obligation:
+    """The real map over the Approximate(ZeroConcentratedDivergence) inner maps ``d -> (rho d,
+    min(1, delta d))`` and ``d -> (rho d**2, min(1, delta d))`` at every ``d_in`` of
+    CONVERSION_D_INS, every delta of PAIR_DELTAS: the pair's delta must be at least the inner
+    delta at that ``d_in`` and its profile, at every epsilon of PAIR_EPSILONS, must be certified
+    as in :func:`code_instance` for the inner rho at that ``d_in``.  ``map_of(built, d_in)``
+    replaces the map and the closure (for the tests)."""
+    watched = ("cdp_delta", "inf_ln_1p", "inf_exp", "quick_inf_ln_1p", "quick_inf_exp")
+
+    def violation():
+        from certdp.combinators._support.chain_smt import both_values
+
+        cases = []
+        for shown, family in LOSS_FAMILIES:
+            for fixed in PAIR_DELTAS:
+                for d_in in CONVERSION_D_INS:
+                    loss, inner_delta = family(rho, d_in), grown_delta(fixed, d_in)
+                    where = {"inner map": f"(rho {shown}, delta * d_in)", "rho": repr(rho),
+                             "delta": repr(fixed), "d_in": repr(d_in)}  # fmt: skip
+                    # a fresh pair per epsilon: the profile's memo would hide the code's order
+                    for epsilon in (None, *PAIR_EPSILONS):
+                        at = {**where, "epsilon": repr(epsilon)}
+                        built = _built_pair(rho, fixed, family)
+                        try:
+                            values = map_of(built, d_in) if map_of else both_values(built, d_in)
+                        except Exception as error:  # the map raises here: refuted
+                            cases.append(raised_case(error, at))
+                            continue
+                        for path, value in zip(("map", "closure"), values):
+                            example = {**at, "path": path, "code value": repr(value)}
+                            if epsilon is None:  # the pair's delta, once per d_in
+                                case = _pair_delta_case(value, inner_delta)
+                                cases.append((case, lambda m, e=example: e))
+                                continue
+                            if type(value) is not tuple or len(value) != 2:
+                                continue  # refuted by the pair's own case
+                            try:
+                                delta, records = traced(
+                                    lambda p=value[0], e=epsilon: p.delta(e), watched
+                                )
+                            except Exception as error:
+                                cases.append(raised_case(error, example))
+                                continue
+                            example["code delta"] = repr(delta)
+                            uncertified = _uncertified(loss, epsilon, delta, code_order(records))
+                            cases.append((uncertified, lambda m, e=example: e))
+        return cases
+
+    return Obligation(
+        constructor="make_zCDP_to_approxDP",
+        claim=f"real make_zCDP_to_approxDP under Approximate(ZeroConcentratedDivergence) over "
+        f"the inner maps d_in -> ({rho!r} * d_in, min(1, delta * d_in)) and d_in -> ({rho!r} * "
+        f"d_in**2, min(1, delta * d_in)), delta in {PAIR_DELTAS}, at every d_in of "
+        f"{shown_d_ins()} (map and privacy-map closure): the pair's delta is at least the inner "
+        f"delta (exact) and its profile, at every epsilon of {PAIR_EPSILONS}, is in [0, 1] and, "
+        "when below 1, at least the CKS bound for the inner rho at that d_in, at the code's "
+        "order or at (epsilon+1)/(2 rho) (exact; exp and ln free, the code's inf_exp/inf_ln_1p "
+        "results assumed >= exp/ln)",
+        format="f64", size=1, violation=violation,
+    )  # fmt: skip
+
+
 def obligations(names=None) -> list[Obligation]:
     if names is not None and "make_zCDP_to_approxDP" not in names:
         return []
@@ -370,6 +475,7 @@ def obligations(names=None) -> list[Obligation]:
     return (
         [code_instance(rho) for rho in F64_SAMPLES]
         + at_d_ins
+        + [pair_instance(rho) for rho in PAIR_RHOS]
         + [delta_instance(fmt) for fmt in _FORMATS]
     )
 
@@ -385,12 +491,18 @@ SCOPE = {
         "one of the checked d_in, reads a smaller inner rho than its own d_in gives (another "
         "distance, or the value at d_in = 1 scaled linearly) is refuted, a misreading at other "
         "d_in only is not checked; a call that raises is a counterexample; and the order and the "
-        "inf_exp/inf_ln_1p calls the code made are read by a tracer",
+        "inf_exp/inf_ln_1p calls the code made are read by a tracer. Under "
+        "Approximate(ZeroConcentratedDivergence) the real constructor is built over inner maps "
+        "d_in -> (rho * d_in or rho * d_in**2, min(1, delta * d_in)) and the pair it returns "
+        "(map and closure) is judged at each checked d_in: its delta against the inner delta "
+        "there (exact), its profile as above",
         instances=f"{len(F64_SAMPLES)} x {len(F64_SAMPLES)} pairs (rho, epsilon) of f64 values "
         "spanning the format (0, subnormals, 1, huge values, MAX, +inf, seeded draws) at d_in = "
         f"1; and {len(D_IN_RHOS)} base rhos {D_IN_RHOS} x 2 inner families x "
         f"{len(F64_SAMPLES)} epsilons at every d_in of {shown_d_ins()} (int, f64, Fraction, "
-        "beyond the f64 range); x 2 (map and closure)",
+        "beyond the f64 range); x 2 (map and closure); Approximate(ZeroConcentratedDivergence): "
+        f"{len(PAIR_RHOS)} rhos {PAIR_RHOS} x {len(PAIR_DELTAS)} inner deltas x 2 families x "
+        f"every d_in x {len(PAIR_EPSILONS)} epsilons x 2 (map and closure)",
         bit_precise=(
             "at the instances: the returned delta is compared exactly (rational arithmetic) "
             "with the bound of Canonne, Kamath and Steinke",
