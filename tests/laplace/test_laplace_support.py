@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from numbers import Rational
 
 import numpy as np
 import pytest
@@ -153,6 +154,79 @@ def test_exact_scale_refuses(scale):
     with pytest.raises(MakeMeasurementError) as error:
         exact_scale(scale)
     assert error.value.parameter == "scale"
+
+
+@pytest.mark.parametrize(
+    "scale, expected",
+    [
+        (Fraction(np.int64(3), np.int64(2)), Fraction(3, 2)),
+        (Fraction(np.int64(2**62), np.int64(3)), Fraction(2**62, 3)),
+        (Fraction(np.uint64(2**64 - 1), np.uint64(5)), Fraction(2**64 - 1, 5)),
+        (Fraction(np.int8(7)), Fraction(7)),
+        (np.int64(3), Fraction(3)),
+        (np.uint8(0), Fraction(0)),
+    ],
+)
+def test_exact_scale_of_numpy_integer_fields_is_exact_with_int_fields(scale, expected):
+    """A Fraction keeps NumPy integer fields (and a NumPy integer is its own numerator): called
+    directly, exact_scale raised an untyped AttributeError (no ``bit_length``); now the value is
+    rebuilt exactly from ``int`` of the fields, as the boundary (core/conversion.py) does."""
+    exact = exact_scale(scale)
+    assert exact == expected
+    assert type(exact) is Fraction
+    assert type(exact.numerator) is int and type(exact.denominator) is int
+
+
+def test_exact_scale_refuses_a_negative_numpy_field_fraction_by_its_rule():
+    with pytest.raises(MakeMeasurementError, match="must not be negative, got Fraction\\(-3, 2\\)"):
+        exact_scale(Fraction(np.int64(-3), np.int64(2)))
+
+
+class _Rational:
+    """A class registered as ``numbers.Rational`` with the fields given."""
+
+    def __init__(self, numerator, denominator):
+        self.numerator, self.denominator = numerator, denominator
+
+
+Rational.register(_Rational)
+
+
+@pytest.mark.parametrize(
+    "scale, kinds",
+    [
+        (_Rational(1.5, 2), "float and int"),
+        (_Rational(np.float64(3), np.int64(2)), "float64 and int64"),
+        (_Rational(True, 2), "bool and int"),
+        (np.timedelta64(3), "timedelta64 and int"),
+    ],
+)
+def test_exact_scale_refuses_a_rational_of_non_integers_typed(scale, kinds):
+    with pytest.raises(MakeMeasurementError) as error:
+        exact_scale(scale)
+    assert isinstance(error.value, TypeError)
+    assert error.value.parameter == "scale"
+    assert "must be a rational of integers" in str(error.value) and kinds in str(error.value)
+
+
+def test_exact_scale_refuses_a_rational_with_denominator_zero():
+    with pytest.raises(MakeMeasurementError, match="denominator must not be 0") as error:
+        exact_scale(_Rational(1, np.int64(0)))
+    assert error.value.parameter == "scale"
+
+
+def test_exact_scale_reads_a_long_double_exactly():
+    """``float()`` of a long double rounds it to binary64, and ``math.isinf`` calls a finite
+    one beyond the binary64 range infinite; exact_scale reads it in its own format."""
+    one_ulp_above = np.longdouble(1) + np.finfo(np.longdouble).eps
+    assert exact_scale(one_ulp_above) == Fraction(*one_ulp_above.as_integer_ratio())
+    assert exact_scale(np.longdouble("0.25")) == Fraction(1, 4)
+    huge = np.longdouble(2) ** 2000  # finite where long double is wider than binary64
+    if np.isfinite(huge):
+        with pytest.raises(MakeMeasurementError, match="at most 1075 bits"):
+            exact_scale(huge)
+    with pytest.raises(MakeMeasurementError, match="must be finite"):
+        exact_scale(np.longdouble("inf"))
 
 
 # The contract's pmf cross-check at the largest floats on a fine grid: the centre is ~2**1057,

@@ -1,9 +1,11 @@
 """The noise scale of a Laplace measurement, as an exact rational.
 
 Guarantee (parameters.tex): :func:`exact_scale` returns the exact value of a finite,
-non-negative int, float or rational ``scale`` whose numerator and denominator have at most
-:data:`MAX_SCALE_BITS` bits, and raises :class:`MakeMeasurementError`
-naming ``scale`` for anything else (negative, NaN, infinite, boolean, not a number);
+non-negative int, float or rational ``scale`` (NumPy integers and floats, a long double
+included, and a ``Fraction`` with NumPy integer fields) whose numerator and denominator have at
+most :data:`MAX_SCALE_BITS` bits, and raises :class:`MakeMeasurementError` naming ``scale`` for
+anything else (negative, NaN, infinite, boolean, not a number, a rational whose numerator or
+denominator is not an integer);
 :func:`integer_grid` tells whether ``k`` is absent for an integer measurement (None or 0).
 """
 
@@ -15,6 +17,7 @@ from numbers import Rational
 
 import numpy as np
 
+from certdp.core.conversion import NUMPY_INTEGER_TYPE_IDS
 from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
 
 __all__ = ["exact_scale", "integer_grid"]
@@ -35,10 +38,30 @@ def exact_scale(scale) -> Fraction:
     if isinstance(scale, (float, np.floating)):
         if math.isnan(scale):
             raise MakeMeasurementError("must not be NaN", parameter="scale")
-        if math.isinf(scale):
+        if np.isinf(scale):  # label: scale-finite
             raise MakeMeasurementError(f"must be finite, got {shown(scale)}", parameter="scale")
-        scale = float(scale)
-    exact = Fraction(scale)
+        if type(scale) is not np.longdouble:  # label: long-double
+            scale = float(scale)
+        exact = Fraction(*scale.as_integer_ratio())  # label: float-value
+    else:
+        # a Fraction keeps the fields it was built from (NumPy integers, say), whose own
+        # methods and arithmetic are not Python's
+        fields = (scale.numerator, scale.denominator)  # label: rational-fields
+        if not all(
+            type(field) is int or id(type(field)) in NUMPY_INTEGER_TYPE_IDS for field in fields
+        ):  # label: integer-fields
+            kinds = " and ".join(type(field).__name__ for field in fields)
+            raise type_mismatch(MakeMeasurementError)(
+                f"must be a rational of integers, got one whose numerator and denominator are "
+                f"of types {kinds}",
+                parameter="scale",
+            )
+        numerator, denominator = int(fields[0]), int(fields[1])
+        if denominator == 0:  # no Fraction has one, but another Rational class may
+            raise MakeMeasurementError("a rational's denominator must not be 0", parameter="scale")
+        exact = Fraction(numerator, denominator)  # label: rational-value
+        if type(scale) is Fraction:
+            scale = exact  # the same value and text, with Python int fields
     if exact < 0:
         raise MakeMeasurementError(f"must not be negative, got {shown(scale)}", parameter="scale")
     if max(exact.numerator.bit_length(), exact.denominator.bit_length()) > MAX_SCALE_BITS:
