@@ -14,7 +14,7 @@ import pytest
 
 from certdp._imported import imported_files
 from certdp.audit.discovery import discover
-from certdp.audit.ledger import files_unchanged, read_ledger
+from certdp.audit.ledger import Ledger, files_unchanged, ledger_file_text, read_ledger
 from certdp.audit.regular_file import (
     NotRegularFile,
     has_digest,
@@ -181,3 +181,31 @@ def test_gate_a_fifo_at_the_proof_the_entry_names_is_refused_at_once(repo):
 def test_audit_a_fifo_at_the_proof_the_entry_names_is_outdated_at_once(repo):
     _proof_made_a_fifo(repo)
     assert _in_copy(repo, _AUDIT_SCRIPT) == "outdated"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link"])
+def test_a_ledger_that_is_not_a_regular_file_is_no_ledger_for_gate_and_audit(repo, deadline, kind):
+    """The ledger is read by the regular-file reader too: a FIFO there (which ``is_file`` then
+    ``read_text`` could meet between the two calls) is not waited on, and a symbolic link is
+    not followed; the gate and the audit both read no vettings."""
+    package = repo / "src/certdp"
+    path = package / "proofs/vetting-ledger.json"
+    assert KEY in read_ledger(package) and ledger_file_text(package) == path.read_text()
+    if kind == "fifo":
+        path.unlink()
+        os.mkfifo(path)
+    else:
+        copy = repo / "ledger-copy.json"
+        os.replace(path, copy)
+        path.symlink_to(copy)
+    assert ledger_file_text(package) is None
+    assert dict(read_ledger(package)) == {}
+    ledger = Ledger(package)
+    assert not ledger.exists and ledger.entries == {}
+
+
+def test_gate_a_fifo_at_the_ledger_is_refused_at_once(repo):
+    path = repo / "src/certdp/proofs/vetting-ledger.json"
+    path.unlink()
+    os.mkfifo(path)
+    assert _in_copy(repo, _GATE_SCRIPT) == "refused"

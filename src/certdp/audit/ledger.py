@@ -40,7 +40,7 @@ from certdp.core.errors import DPError
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
-from .regular_file import has_digest, read_regular
+from .regular_file import NotRegularFile, has_digest, read_regular, read_regular_text
 from .shadowing import is_a
 from .sources import SourceMarkers, parse_markers
 
@@ -52,6 +52,7 @@ __all__ = [
     "Ledger",
     "read_entries",
     "read_ledger",
+    "ledger_file_text",
     "ledger_entries",
     "entry_of",
     "entries_of",
@@ -347,11 +348,21 @@ def entries_of(raw) -> Mapping[str, Vetting]:
     return Vettings(entries, as_fingerprint, as_file)  # label: checked
 
 
+def ledger_file_text(package: Path) -> str | None:
+    """The text of ``package``'s ledger file, read by the regular-file reader (its name not
+    followed, never blocking), or ``None`` when no regular file is there (none, a path
+    through a non-folder, a symbolic link, FIFO, folder, ...)."""
+    try:
+        return read_regular_text(package / LEDGER_PATH)  # label: read-ledger-file
+    except (FileNotFoundError, NotADirectoryError, NotRegularFile):  # label: no-ledger
+        return None
+
+
 def read_ledger(package: Path) -> Mapping[str, Vetting]:
     """The vettings of ``package``'s ledger (none if it has none): the whole file decoded by
     ``json.loads`` and every entry converted by :func:`entries_of`."""
-    path = package / LEDGER_PATH
-    raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
+    text = ledger_file_text(package)
+    raw = json.loads(text) if text is not None else {}  # label: json
     return entries_of(raw)  # label: convert
 
 
@@ -677,8 +688,9 @@ class Ledger:
         package = package or package_root()
         self.package = package
         self.path = package / LEDGER_PATH
-        self.exists = self.path.is_file()
-        raw = json.loads(self.path.read_text(encoding="utf-8")) if self.exists else {}
+        text = ledger_file_text(package)  # the gate's reading of the same file
+        self.exists = text is not None
+        raw = json.loads(text) if text is not None else {}
         self.entries = dict(entries_of(raw))
         #: The pairs of the file as read (format 2), kept by :meth:`record`.
         self.pairs = dict(ledger_entries(raw)[1] or {})
