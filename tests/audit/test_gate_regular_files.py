@@ -209,3 +209,18 @@ def test_gate_a_fifo_at_the_ledger_is_refused_at_once(repo):
     path.unlink()
     os.mkfifo(path)
     assert _in_copy(repo, _GATE_SCRIPT) == "refused"
+
+
+def test_the_audit_index_of_proof_documents_skips_what_is_not_a_regular_file(tmp_path, deadline):
+    """The closure's index of proof documents (``ProofIndex.documents``, the trusted base)
+    reads every ``*.tex`` of the package with the regular-file reader: a FIFO named ``x.tex``
+    is not waited on (``read_text`` waited for ever) and a link is no document."""
+    from certdp.audit.closure import ProofIndex
+
+    package = tmp_path / "certdp"
+    package.mkdir()
+    (package / "real.tex").write_text("\\documentclass{article}\n")
+    (tmp_path / "outside.tex").write_text("\\documentclass{article}\n")
+    (package / "linked.tex").symlink_to(tmp_path / "outside.tex")
+    os.mkfifo(package / "pipe.tex")
+    assert ProofIndex(package).documents == [package / "real.tex"]
