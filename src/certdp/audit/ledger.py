@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
-from stat import S_ISLNK
+from stat import S_ISLNK, S_ISREG
 
 from certdp.core.errors import DPError
 
@@ -728,6 +728,23 @@ class Ledger:
                 orphans.append(key)
         return tuple(orphans)
 
+    def _refuse_non_regular(self) -> None:
+        """Raise :class:`LedgerError` when something that is not a regular file (a symbolic
+        link, FIFO, folder, ...) is at the ledger's path: the reader took it for no ledger,
+        so writing would start from no entries and replace it, losing the vettings it
+        leads to.  Nothing there (or a regular file) passes."""
+        try:
+            mode = os.lstat(self.path).st_mode
+        except FileNotFoundError:
+            return
+        if not S_ISREG(mode):
+            raise LedgerError(
+                f"{self.path} exists but is not a regular file (a symbolic link, FIFO or "
+                "folder, say): it is read as no ledger, so writing would replace it and lose "
+                "its vettings; replace it with a regular file (or remove it) first",
+                parameter="ledger",
+            )
+
     def _write(self, entries: dict[str, Vetting], kept: dict | None) -> dict[str, Vetting]:
         """Write ``entries`` atomically (a reader sees the old file or the new one, never a
         part), and only when the text reads back as them: it is written to a temporary
@@ -735,6 +752,7 @@ class Ledger:
         otherwise :class:`LedgerError`, the ledger left as it was.  Entries of
         :meth:`_unwritable_orphans` are left out (their keys in :attr:`dropped`); returns
         the entries written."""
+        self._refuse_non_regular()
         self.dropped = self._unwritable_orphans(entries)
         entries = {key: value for key, value in entries.items() if key not in self.dropped}
         text = ledger_text(entries, kept)

@@ -51,7 +51,11 @@ def is_a(path: str, test, follow: bool = True) -> bool:
 
 def _stale_pyc(cached: str, source: str) -> bool:
     """Is the ``__pycache__`` file ``cached`` of the module file ``source`` one Python may load
-    in place of the source (see :func:`_stale_pycs`)?  ``False`` when there is none.  Every
+    in place of the source (see :func:`_stale_pycs`)?  ``False`` when there is none, when
+    it cannot be opened or read (any other ``OSError``: CPython 3.11's source loader passes
+    over such a file and compiles the source) and when its flags have a bit above the two
+    lowest set (refused by CPython's ``_classify_pyc``); flags with bit 0 clear are a
+    timestamp file, bit 0 set a hash-based one whose bit 1 is ``check_source``.  Every
     file is read by :func:`read_regular_status` (never blocks, follows no final link): a
     ``cached`` that exists but is not a regular file (a symbolic link, which Python's loader
     would follow, a FIFO, a folder, ...) counts, and so does a ``source`` that the check of a
@@ -60,12 +64,17 @@ def _stale_pyc(cached: str, source: str) -> bool:
         # header and status from one descriptor: the status is that of the file whose header
         # was read, whatever replaces the name meanwhile
         header, opened = read_regular_status(cached, 16)  # label: pyc-header
-    except (FileNotFoundError, NotADirectoryError, ValueError):
-        return False  # label: pyc-absent
     except NotRegularFile:
         return True  # label: pyc-not-regular
+    except (OSError, ValueError):
+        # absent, unreadable (permission denied, name too long, ...): CPython 3.11's
+        # SourceLoader.get_code catches the OSError of reading the cached file and compiles
+        # the source, so nothing there is loaded
+        return False  # label: pyc-absent
     flags = int.from_bytes(header[4:8], "little") if len(header) == 16 else 1
-    if flags == 0:  # label: pyc-timestamp
+    if flags & ~0b11:  # label: pyc-flags-refused
+        return False  # CPython 3.11's _classify_pyc refuses the file; the source is compiled
+    if not flags & 0b1:  # label: pyc-timestamp
         try:
             mode = os.stat(source)
         except OSError:
@@ -75,15 +84,13 @@ def _stale_pyc(cached: str, source: str) -> bool:
             and header[12:16] == (mode.st_size & 0xFFFFFFFF).to_bytes(4, "little")
             and opened.st_mtime_ns < mode.st_mtime_ns
         )  # label: pyc-older
-    if flags == 1:  # label: pyc-unchecked
-        return True
-    if flags == 3:
-        try:
-            data = read_regular(source)  # label: pyc-source
-        except OSError:
-            return True  # label: pyc-source-unread
-        return header[8:16] != source_hash(data)  # label: pyc-hash
-    return False  # other flags: Python refuses the file and compiles the source
+    if flags == 0b01:  # label: pyc-unchecked
+        return True  # hash-based, check_source clear: loaded unread under 'default'
+    try:  # flags == 0b11: hash-based, check_source set
+        data = read_regular(source)  # label: pyc-source
+    except OSError:
+        return True  # label: pyc-source-unread
+    return header[8:16] != source_hash(data)  # label: pyc-hash
 
 
 def _stale_pycs(package: Path, relative: PurePosixPath, source: str) -> list[str]:
@@ -111,16 +118,16 @@ def _shadows_of(package: Path, key: str) -> list[str]:
     if relative.suffix != ".py":  # label: modules-only
         return []
     folder = os.path.join(str(package), *relative.parent.parts)  # label: folder-string
+    source = os.path.join(folder, relative.name)  # label: source-string
+    found = _stale_pycs(package, relative, source)  # label: pyc-every-module
     if relative.stem == "__init__":  # label: init-extension
         # the package folder is found first; inside it, __init__ with an extension suffix
         # is tried before __init__.py
-        return [
+        return found + [
             f"{relative.parent / ('__init__' + suffix)}"
             for suffix in EXTENSION_SUFFIXES
             if is_a(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
         ]
-    source = os.path.join(folder, relative.name)  # label: source-string
-    found = _stale_pycs(package, relative, source)
     if is_a(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
         found += [
             f"{relative.parent / relative.stem / ('__init__' + suffix)}"
