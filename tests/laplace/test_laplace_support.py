@@ -311,3 +311,61 @@ def test_maps_refuse_subclasses_of_number_types(base):
 
     with pytest.raises(FailedMapError, match="d_in"):
         laplace_map(Fraction(1), Fraction(0))(Sly(5))
+
+
+class _LongDouble(np.longdouble):
+    """A subclass of NumPy's long double (it could override as_integer_ratio or __float__)."""
+
+
+class _Float64(np.float64):
+    pass
+
+
+@pytest.mark.parametrize(
+    "scale",
+    [
+        _LongDouble(np.longdouble(1) + np.finfo(np.longdouble).eps),
+        _LongDouble("1e4000"),
+        _Float64(0.5),
+    ],
+)
+def test_exact_scale_refuses_a_numpy_float_subclass_typed(scale):
+    """refgate F5: ``type(scale) is not np.longdouble`` sent a subclass of long double through
+    ``float()``: 1 + 2**-63 became 1 (a wrong value), 1e4000 an untyped OverflowError.  The
+    boundary's rule (core/conversion.py) now applies: refused, typed, naming scale."""
+    assert type(scale) is not np.longdouble and isinstance(scale, np.floating)
+    with pytest.raises(MakeMeasurementError, match="subclass of a NumPy scalar type") as error:
+        exact_scale(scale)
+    assert isinstance(error.value, TypeError)
+    assert error.value.parameter == "scale"
+
+
+class _Float(float):
+    def __float__(self):
+        return 2.0
+
+
+class _Int(int):
+    numerator = property(lambda self: 5)
+
+
+def test_exact_scale_reads_a_float_subclass_as_stored_and_refuses_an_int_subclass():
+    """The stored double, not what an overriding ``__float__`` says; an ``int`` subclass's
+    ``numerator`` is never asked (it is refused as a rational of non-integers)."""
+    assert exact_scale(_Float(0.75)) == Fraction(3, 4)
+    with pytest.raises(MakeMeasurementError, match="rational of integers") as error:
+        exact_scale(_Int(3))
+    assert error.value.parameter == "scale"
+
+
+def test_exact_scale_tests_the_sizes_before_reducing():
+    """refgate F6: the 1075-bit refusal comes before ``Fraction`` reduces the fields (a gcd of
+    4,000,000-bit integers took 37 s before the same refusal)."""
+    import time
+
+    bits = 4 * 10**6
+    huge = Fraction((1 << bits) - 1, 3 ** (bits * 10 // 16), _normalize=False)
+    start = time.monotonic()
+    with pytest.raises(MakeMeasurementError, match="at most 1075 bits"):
+        exact_scale(huge)
+    assert time.monotonic() - start < 5
