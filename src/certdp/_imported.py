@@ -1,7 +1,9 @@
 """The certdp source files a module imports, read statically and transitively.
 
 ``imported_files`` parses a module with :mod:`ast` (every ``import`` and ``from ... import``
-statement, at any depth, including those inside functions) and follows, within the package,
+statement, at any depth, including those inside functions), each file read by the gate's
+reader of regular files (:func:`certdp.audit.regular_file.read_regular`: a FIFO or a symbolic
+link there raises instead of blocking or being followed), and follows, within the package,
 each imported module, the ``__init__.py`` of every package on its dotted path, and a submodule
 named in ``from package import name``.  Nothing is imported or executed.  The SMT models'
 fingerprints (the vetting ledger's ``model:`` keys and the ``certdp prove`` cache key) cover
@@ -14,6 +16,8 @@ import ast
 import functools
 import hashlib
 from pathlib import Path
+
+from certdp.audit.regular_file import read_regular
 
 __all__ = ["imported_files", "syntax_digest"]
 
@@ -83,7 +87,9 @@ def syntax_digest(source: bytes) -> str:
 
 def imported_files(path: Path, package: Path) -> list[Path]:
     """``path`` and every file of ``package`` it imports, transitively, sorted; a file that does
-    not parse is kept but not followed."""
+    not parse is kept but not followed.  Each file is read by
+    :func:`~certdp.audit.regular_file.read_regular`, so a file to read that is not a regular
+    file (a symbolic link, FIFO, ...) raises its ``NotRegularFile`` (an ``OSError``)."""
     package = package.resolve()
     seen: set[Path] = set()
     todo = [path.resolve()]
@@ -97,7 +103,8 @@ def imported_files(path: Path, package: Path) -> list[Path]:
         is_package = parts[-1] == "__init__"
         if is_package:
             parts = parts[:-1]
-        for dotted in _imports(current.read_bytes(), tuple(parts), is_package):
+        source = read_regular(current)  # label: read-module
+        for dotted in _imports(source, tuple(parts), is_package):
             todo.extend(f for f in _files_of(list(dotted), package) if f not in seen)
     return sorted(seen)
 

@@ -6,14 +6,21 @@ two FIFO-at-the-proof tests are referee ref-gate2's (session 12), assertions kep
 import hashlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 
 import pytest
 
+from certdp._imported import imported_files
 from certdp.audit.discovery import discover
-from certdp.audit.ledger import files_unchanged, read_ledger
-from certdp.audit.regular_file import NotRegularFile, has_digest, read_regular
+from certdp.audit.ledger import Ledger, files_unchanged, ledger_file_text, read_ledger
+from certdp.audit.regular_file import (
+    NotRegularFile,
+    has_digest,
+    read_regular,
+    read_regular_status,
+)
 
 from .conftest import FOLDER
 
@@ -46,13 +53,16 @@ def test_a_regular_file_is_read_and_its_digest_compared(tmp_path):
     assert not has_digest(str(path), sha(b"other text!\n"))
 
 
-@pytest.mark.parametrize("kind", ["fifo", "folder", "link", "link-loop", "missing"])
+@pytest.mark.parametrize("kind", ["fifo", "folder", "link", "link-loop", "socket", "missing"])
 def test_anything_but_a_regular_file_is_refused_without_blocking(tmp_path, deadline, kind):
     path = tmp_path / "x.tex"
     target = tmp_path / "real.tex"
     target.write_bytes(b"text\n")
+    listening = socket.socket(socket.AF_UNIX)
     if kind == "fifo":
         os.mkfifo(path)
+    elif kind == "socket":  # opening one fails with ENXIO
+        listening.bind(str(path))
     elif kind == "folder":
         path.mkdir()
     elif kind == "link":
@@ -62,6 +72,51 @@ def test_anything_but_a_regular_file_is_refused_without_blocking(tmp_path, deadl
     assert not has_digest(str(path), sha(b"text\n"))
     with pytest.raises(FileNotFoundError if kind == "missing" else NotRegularFile):
         read_regular(path)
+    with pytest.raises(FileNotFoundError if kind == "missing" else NotRegularFile):
+        read_regular_status(path, 16)
+    listening.close()
+
+
+def test_the_status_is_the_one_of_the_file_read_and_the_limit_is_kept(tmp_path):
+    path = tmp_path / "x.pyc"
+    path.write_bytes(bytes(range(40)))
+    data, status = read_regular_status(path, 16)
+    assert data == bytes(range(16))
+    assert (status.st_ino, status.st_size) == (os.stat(path).st_ino, 40)
+    assert read_regular_status(path) == (bytes(range(40)), status)
+    assert read_regular_status(path, 100)[0] == bytes(range(40))  # a shorter file: all of it
+
+
+def _model_package(tmp_path):
+    package = tmp_path / "certdp"
+    (package / "sub").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sub" / "__init__.py").write_text("")
+    (package / "sub" / "model.py").write_text("from certdp.sub import helper\n")
+    return package
+
+
+def test_imported_files_reads_regular_files_only(tmp_path, deadline):
+    """certdp._imported reads each file with the regular-file reader: a module file that is a
+    symbolic link (Python would import it) raises, a FIFO model raises at once, and a FIFO
+    module (Python's finder does not take it) is not followed."""
+    package = _model_package(tmp_path)
+    helper = package / "sub" / "helper.py"
+    (tmp_path / "real_helper.py").write_text("X = 1\n")
+    helper.symlink_to(tmp_path / "real_helper.py")
+    with pytest.raises(NotRegularFile):
+        imported_files(package / "sub" / "model.py", package)
+    helper.unlink()
+    os.mkfifo(helper)
+    assert [p.name for p in imported_files(package / "sub" / "model.py", package)] == [
+        "__init__.py",
+        "__init__.py",
+        "model.py",
+    ]
+    model = package / "sub" / "fifo_model.py"
+    os.mkfifo(model)
+    with pytest.raises(NotRegularFile):
+        imported_files(model, package)
 
 
 def test_a_fifo_named_in_an_entry_is_refused_by_the_cheap_check(repo, deadline):
@@ -126,3 +181,46 @@ def test_gate_a_fifo_at_the_proof_the_entry_names_is_refused_at_once(repo):
 def test_audit_a_fifo_at_the_proof_the_entry_names_is_outdated_at_once(repo):
     _proof_made_a_fifo(repo)
     assert _in_copy(repo, _AUDIT_SCRIPT) == "outdated"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link"])
+def test_a_ledger_that_is_not_a_regular_file_is_no_ledger_for_gate_and_audit(repo, deadline, kind):
+    """The ledger is read by the regular-file reader too: a FIFO there (which ``is_file`` then
+    ``read_text`` could meet between the two calls) is not waited on, and a symbolic link is
+    not followed; the gate and the audit both read no vettings."""
+    package = repo / "src/certdp"
+    path = package / "proofs/vetting-ledger.json"
+    assert KEY in read_ledger(package) and ledger_file_text(package) == path.read_text()
+    if kind == "fifo":
+        path.unlink()
+        os.mkfifo(path)
+    else:
+        copy = repo / "ledger-copy.json"
+        os.replace(path, copy)
+        path.symlink_to(copy)
+    assert ledger_file_text(package) is None
+    assert dict(read_ledger(package)) == {}
+    ledger = Ledger(package)
+    assert not ledger.exists and ledger.entries == {}
+
+
+def test_gate_a_fifo_at_the_ledger_is_refused_at_once(repo):
+    path = repo / "src/certdp/proofs/vetting-ledger.json"
+    path.unlink()
+    os.mkfifo(path)
+    assert _in_copy(repo, _GATE_SCRIPT) == "refused"
+
+
+def test_the_audit_index_of_proof_documents_skips_what_is_not_a_regular_file(tmp_path, deadline):
+    """The closure's index of proof documents (``ProofIndex.documents``, the trusted base)
+    reads every ``*.tex`` of the package with the regular-file reader: a FIFO named ``x.tex``
+    is not waited on (``read_text`` waited for ever) and a link is no document."""
+    from certdp.audit.closure import ProofIndex
+
+    package = tmp_path / "certdp"
+    package.mkdir()
+    (package / "real.tex").write_text("\\documentclass{article}\n")
+    (tmp_path / "outside.tex").write_text("\\documentclass{article}\n")
+    (package / "linked.tex").symlink_to(tmp_path / "outside.tex")
+    os.mkfifo(package / "pipe.tex")
+    assert ProofIndex(package).documents == [package / "real.tex"]

@@ -19,6 +19,7 @@ reads them through a monkeypatched ``status.read_ledger`` (the real one, of that
 import argparse
 import copy
 import json
+import os
 import shutil
 import subprocess
 
@@ -320,3 +321,43 @@ def test_record_keeps_every_pair_of_the_file(package):
     pairs = json.loads((package / LEDGER_PATH).read_text())["pairs"]
     assert {pair_id("x.py#x", "1" * 64), pair_id("x.py#x", "2" * 64)} <= pairs.keys()
     assert read_entries(package) == first.entries
+
+
+@pytest.mark.parametrize("kind", ["link", "dangling link", "fifo", "folder"])
+def test_the_writer_refuses_a_ledger_path_that_is_not_a_regular_file(package, tmp_path, kind):
+    """refgate F4: the reader takes a symbolic link (FIFO, folder) at the ledger's path for no
+    ledger; ``record`` then started from no entries and ``os.replace``d the link, so every
+    other vetting disappeared from the package.  The writer now refuses, typed, and leaves the
+    path (and what a link leads to) as it was."""
+    path = package / LEDGER_PATH
+    shared = tmp_path / "shared-ledger.json"
+    Ledger(package).record("b/make_b", Vetting({"b/make_b.py#b": "d" * 64}, "p", "c", "r"))
+    os.replace(path, shared)
+    before = shared.read_text()
+    if kind == "link":
+        path.symlink_to(shared)
+    elif kind == "dangling link":
+        path.symlink_to(tmp_path / "nothing.json")
+    elif kind == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    written = Ledger(package)
+    assert not written.exists and written.entries == {}  # the reader's "no ledger"
+    vetting = Vetting({"c/make_c.py#c": "e" * 64}, "p", "c", "r")
+    with pytest.raises(LedgerError, match="not a regular file") as error:
+        written.record("c/make_c", vetting)
+    assert error.value.parameter == "ledger"
+    with pytest.raises(LedgerError, match="not a regular file"):
+        written.write()  # certdp vet --migrate
+    assert path.is_symlink() == (kind in ("link", "dangling link"))
+    assert shared.read_text() == before  # the link's target keeps its vettings
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]  # no temporary left
+
+
+def test_the_writer_still_creates_a_missing_ledger(package):
+    """Nothing at the path: the writer starts a ledger, as before."""
+    assert not (package / LEDGER_PATH).exists()
+    written = Ledger(package)
+    written.record("c/make_c", Vetting({"c/make_c.py#c": "e" * 64}, "p", "c", "r"))
+    assert read_entries(package) == written.entries and len(written.entries) == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from numbers import Rational
 
 import numpy as np
 import pytest
@@ -155,6 +156,79 @@ def test_exact_scale_refuses(scale):
     assert error.value.parameter == "scale"
 
 
+@pytest.mark.parametrize(
+    "scale, expected",
+    [
+        (Fraction(np.int64(3), np.int64(2)), Fraction(3, 2)),
+        (Fraction(np.int64(2**62), np.int64(3)), Fraction(2**62, 3)),
+        (Fraction(np.uint64(2**64 - 1), np.uint64(5)), Fraction(2**64 - 1, 5)),
+        (Fraction(np.int8(7)), Fraction(7)),
+        (np.int64(3), Fraction(3)),
+        (np.uint8(0), Fraction(0)),
+    ],
+)
+def test_exact_scale_of_numpy_integer_fields_is_exact_with_int_fields(scale, expected):
+    """A Fraction keeps NumPy integer fields (and a NumPy integer is its own numerator): called
+    directly, exact_scale raised an untyped AttributeError (no ``bit_length``); now the value is
+    rebuilt exactly from ``int`` of the fields, as the boundary (core/conversion.py) does."""
+    exact = exact_scale(scale)
+    assert exact == expected
+    assert type(exact) is Fraction
+    assert type(exact.numerator) is int and type(exact.denominator) is int
+
+
+def test_exact_scale_refuses_a_negative_numpy_field_fraction_by_its_rule():
+    with pytest.raises(MakeMeasurementError, match="must not be negative, got Fraction\\(-3, 2\\)"):
+        exact_scale(Fraction(np.int64(-3), np.int64(2)))
+
+
+class _Rational:
+    """A class registered as ``numbers.Rational`` with the fields given."""
+
+    def __init__(self, numerator, denominator):
+        self.numerator, self.denominator = numerator, denominator
+
+
+Rational.register(_Rational)
+
+
+@pytest.mark.parametrize(
+    "scale, kinds",
+    [
+        (_Rational(1.5, 2), "float and int"),
+        (_Rational(np.float64(3), np.int64(2)), "float64 and int64"),
+        (_Rational(True, 2), "bool and int"),
+        (np.timedelta64(3), "timedelta64 and int"),
+    ],
+)
+def test_exact_scale_refuses_a_rational_of_non_integers_typed(scale, kinds):
+    with pytest.raises(MakeMeasurementError) as error:
+        exact_scale(scale)
+    assert isinstance(error.value, TypeError)
+    assert error.value.parameter == "scale"
+    assert "must be a rational of integers" in str(error.value) and kinds in str(error.value)
+
+
+def test_exact_scale_refuses_a_rational_with_denominator_zero():
+    with pytest.raises(MakeMeasurementError, match="denominator must not be 0") as error:
+        exact_scale(_Rational(1, np.int64(0)))
+    assert error.value.parameter == "scale"
+
+
+def test_exact_scale_reads_a_long_double_exactly():
+    """``float()`` of a long double rounds it to binary64, and ``math.isinf`` calls a finite
+    one beyond the binary64 range infinite; exact_scale reads it in its own format."""
+    one_ulp_above = np.longdouble(1) + np.finfo(np.longdouble).eps
+    assert exact_scale(one_ulp_above) == Fraction(*one_ulp_above.as_integer_ratio())
+    assert exact_scale(np.longdouble("0.25")) == Fraction(1, 4)
+    huge = np.longdouble(2) ** 2000  # finite where long double is wider than binary64
+    if np.isfinite(huge):
+        with pytest.raises(MakeMeasurementError, match="at most 1075 bits"):
+            exact_scale(huge)
+    with pytest.raises(MakeMeasurementError, match="must be finite"):
+        exact_scale(np.longdouble("inf"))
+
+
 # The contract's pmf cross-check at the largest floats on a fine grid: the centre is ~2**1057,
 # the exponent |z - centre| / b ~ 2**997, whose integer digits the working precision must cover.
 @pytest.mark.parametrize("scale", [0.5, 0.1, 965.480173418064])
@@ -237,3 +311,61 @@ def test_maps_refuse_subclasses_of_number_types(base):
 
     with pytest.raises(FailedMapError, match="d_in"):
         laplace_map(Fraction(1), Fraction(0))(Sly(5))
+
+
+class _LongDouble(np.longdouble):
+    """A subclass of NumPy's long double (it could override as_integer_ratio or __float__)."""
+
+
+class _Float64(np.float64):
+    pass
+
+
+@pytest.mark.parametrize(
+    "scale",
+    [
+        _LongDouble(np.longdouble(1) + np.finfo(np.longdouble).eps),
+        _LongDouble("1e4000"),
+        _Float64(0.5),
+    ],
+)
+def test_exact_scale_refuses_a_numpy_float_subclass_typed(scale):
+    """refgate F5: ``type(scale) is not np.longdouble`` sent a subclass of long double through
+    ``float()``: 1 + 2**-63 became 1 (a wrong value), 1e4000 an untyped OverflowError.  The
+    boundary's rule (core/conversion.py) now applies: refused, typed, naming scale."""
+    assert type(scale) is not np.longdouble and isinstance(scale, np.floating)
+    with pytest.raises(MakeMeasurementError, match="subclass of a NumPy scalar type") as error:
+        exact_scale(scale)
+    assert isinstance(error.value, TypeError)
+    assert error.value.parameter == "scale"
+
+
+class _Float(float):
+    def __float__(self):
+        return 2.0
+
+
+class _Int(int):
+    numerator = property(lambda self: 5)
+
+
+def test_exact_scale_reads_a_float_subclass_as_stored_and_refuses_an_int_subclass():
+    """The stored double, not what an overriding ``__float__`` says; an ``int`` subclass's
+    ``numerator`` is never asked (it is refused as a rational of non-integers)."""
+    assert exact_scale(_Float(0.75)) == Fraction(3, 4)
+    with pytest.raises(MakeMeasurementError, match="rational of integers") as error:
+        exact_scale(_Int(3))
+    assert error.value.parameter == "scale"
+
+
+def test_exact_scale_tests_the_sizes_before_reducing():
+    """refgate F6: the 1075-bit refusal comes before ``Fraction`` reduces the fields (a gcd of
+    4,000,000-bit integers took 37 s before the same refusal)."""
+    import time
+
+    bits = 4 * 10**6
+    huge = Fraction((1 << bits) - 1, 3 ** (bits * 10 // 16), _normalize=False)
+    start = time.monotonic()
+    with pytest.raises(MakeMeasurementError, match="at most 1075 bits"):
+        exact_scale(huge)
+    assert time.monotonic() - start < 5

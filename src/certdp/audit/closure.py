@@ -31,7 +31,7 @@ from functools import cached_property
 from pathlib import Path
 
 from .discovery import ConstructorFolder, ProofText
-from .regular_file import read_regular_text
+from .regular_file import NotRegularFile, read_regular_text
 from .sources import read_markers
 
 __all__ = ["Definition", "ProofIndex", "closure", "trusted_base", "uncited_documents"]
@@ -364,7 +364,10 @@ class ProofIndex:
     def documents(self) -> list[Path]:
         found = []
         for tex in sorted(self.package.rglob("*.tex")):
-            text = tex.read_text(encoding="utf-8")
+            try:
+                text = read_regular_text(tex)  # a FIFO named *.tex is not waited on
+            except NotRegularFile:
+                continue  # a link, FIFO, ...: no document (what it would prove is unproven)
             if "\\documentclass" in text:
                 found.append(tex)
         return found

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
-from stat import S_ISLNK
+from stat import S_ISLNK, S_ISREG
 
 from certdp.core.errors import DPError
 from certdp.core.exact_type import types_are
@@ -41,7 +41,7 @@ from certdp.core.exact_type import types_are
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
-from .regular_file import has_digest, read_regular
+from .regular_file import NotRegularFile, has_digest, read_regular, read_regular_text
 from .shadowing import is_a
 from .sources import SourceMarkers, parse_markers
 
@@ -53,6 +53,7 @@ __all__ = [
     "Ledger",
     "read_entries",
     "read_ledger",
+    "ledger_file_text",
     "ledger_entries",
     "entry_of",
     "entries_of",
@@ -348,11 +349,21 @@ def entries_of(raw) -> Mapping[str, Vetting]:
     return Vettings(entries, as_fingerprint, as_file)  # label: checked
 
 
+def ledger_file_text(package: Path) -> str | None:
+    """The text of ``package``'s ledger file, read by the regular-file reader (its name not
+    followed, never blocking), or ``None`` when no regular file is there (none, a path
+    through a non-folder, a symbolic link, FIFO, folder, ...)."""
+    try:
+        return read_regular_text(package / LEDGER_PATH)  # label: read-ledger-file
+    except (FileNotFoundError, NotADirectoryError, NotRegularFile):  # label: no-ledger
+        return None
+
+
 def read_ledger(package: Path) -> Mapping[str, Vetting]:
     """The vettings of ``package``'s ledger (none if it has none): the whole file decoded by
     ``json.loads`` and every entry converted by :func:`entries_of`."""
-    path = package / LEDGER_PATH
-    raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}  # label: json
+    text = ledger_file_text(package)
+    raw = json.loads(text) if text is not None else {}  # label: json
     return entries_of(raw)  # label: convert
 
 
@@ -678,8 +689,9 @@ class Ledger:
         package = package or package_root()
         self.package = package
         self.path = package / LEDGER_PATH
-        self.exists = self.path.is_file()
-        raw = json.loads(self.path.read_text(encoding="utf-8")) if self.exists else {}
+        text = ledger_file_text(package)  # the gate's reading of the same file
+        self.exists = text is not None
+        raw = json.loads(text) if text is not None else {}
         self.entries = dict(entries_of(raw))
         #: The pairs of the file as read (format 2), kept by :meth:`record`.
         self.pairs = dict(ledger_entries(raw)[1] or {})
@@ -717,6 +729,23 @@ class Ledger:
                 orphans.append(key)
         return tuple(orphans)
 
+    def _refuse_non_regular(self) -> None:
+        """Raise :class:`LedgerError` when something that is not a regular file (a symbolic
+        link, FIFO, folder, ...) is at the ledger's path: the reader took it for no ledger,
+        so writing would start from no entries and replace it, losing the vettings it
+        leads to.  Nothing there (or a regular file) passes."""
+        try:
+            mode = os.lstat(self.path).st_mode
+        except FileNotFoundError:
+            return
+        if not S_ISREG(mode):
+            raise LedgerError(
+                f"{self.path} exists but is not a regular file (a symbolic link, FIFO or "
+                "folder, say): it is read as no ledger, so writing would replace it and lose "
+                "its vettings; replace it with a regular file (or remove it) first",
+                parameter="ledger",
+            )
+
     def _write(self, entries: dict[str, Vetting], kept: dict | None) -> dict[str, Vetting]:
         """Write ``entries`` atomically (a reader sees the old file or the new one, never a
         part), and only when the text reads back as them: it is written to a temporary
@@ -724,6 +753,7 @@ class Ledger:
         otherwise :class:`LedgerError`, the ledger left as it was.  Entries of
         :meth:`_unwritable_orphans` are left out (their keys in :attr:`dropped`); returns
         the entries written."""
+        self._refuse_non_regular()
         self.dropped = self._unwritable_orphans(entries)
         entries = {key: value for key, value in entries.items() if key not in self.dropped}
         text = ledger_text(entries, kept)

@@ -3,7 +3,8 @@
 Every package file the gate and the audit read (proofs, lemma documents, models, code, the
 files a ledger entry names) goes through :func:`read_regular`: the name is not followed when
 it is a symbolic link, it is opened with ``O_NONBLOCK`` (a FIFO put there opens at once) and
-read only when the opened object is a regular file.  Anything else raises
+read only when the opened object is a regular file; :func:`read_regular_status` also returns
+the ``fstat`` of the descriptor read (the shadowing check's cached-bytecode header).  Anything else raises
 :class:`NotRegularFile`, an ``OSError``; the argument is in ``gate.tex`` (regular-file reader).
 """
 
@@ -15,7 +16,13 @@ import os
 from pathlib import Path
 from stat import S_ISREG
 
-__all__ = ["NotRegularFile", "has_digest", "read_regular", "read_regular_text"]
+__all__ = [
+    "NotRegularFile",
+    "has_digest",
+    "read_regular",
+    "read_regular_status",
+    "read_regular_text",
+]
 
 # proof: begin regular-file
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
@@ -25,8 +32,10 @@ class NotRegularFile(OSError):
     """A package file that is a symbolic link, folder, FIFO, socket or device."""
 
 
-def read_regular(path: str | Path) -> bytes:
-    """The bytes of the regular file ``path`` (the name itself, not followed); raises
+def read_regular_status(path: str | Path, limit: int | None = None) -> tuple[bytes, os.stat_result]:
+    """The bytes of the regular file ``path`` (the name itself, not followed), its first
+    ``limit`` bytes when ``limit`` is given, and ``os.fstat`` of the descriptor they are read
+    from (taken before the read: the status of the very file read); raises
     :class:`NotRegularFile` for anything else and ``OSError`` when it cannot be opened.
     Never blocks on opening (``O_NONBLOCK``) and reads only a regular file."""
     try:
@@ -35,14 +44,26 @@ def read_regular(path: str | Path) -> bytes:
         if error.errno == errno.ELOOP:  # the final name is a symbolic link
             message = "a symbolic link, not a regular file"
             raise NotRegularFile(errno.ELOOP, message, str(path)) from None
+        if error.errno == errno.ENXIO:  # label: open-socket
+            message = "a socket or a device without its driver, not a regular file"
+            raise NotRegularFile(errno.ENXIO, message, str(path)) from None
         raise
     try:
-        if not S_ISREG(os.fstat(descriptor).st_mode):  # label: opened-regular
+        status = os.fstat(descriptor)  # label: opened-status
+        if not S_ISREG(status.st_mode):  # label: opened-regular
             raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
         with os.fdopen(os.dup(descriptor), "rb") as file:
-            return file.read()  # label: read-bytes
+            data = file.read() if limit is None else file.read(limit)  # label: read-bytes
+        return data, status
     finally:
         os.close(descriptor)
+
+
+def read_regular(path: str | Path) -> bytes:
+    """The bytes of the regular file ``path`` (the name itself, not followed); raises
+    :class:`NotRegularFile` for anything else and ``OSError`` when it cannot be opened.
+    Never blocks on opening (``O_NONBLOCK``) and reads only a regular file."""
+    return read_regular_status(path)[0]
 
 
 def read_regular_text(path: str | Path) -> str:

@@ -7,8 +7,11 @@ and only then ``X.py``; inside a package folder, ``__init__.<extension suffix>``
 the vetted code while every byte the vetting recorded is unchanged.  So does a ``__pycache__``
 file Python may load without it being the source's compilation: an unchecked hash-based one, a
 checked one whose recorded hash is not the source's, and a timestamp one written before the
-source's last write; such files are reported too.  The gate and the audit report a proof
-whose modules are shadowed this way as not up to date, naming the shadowing files.
+source's last write; such files are reported too, and so is any cached path that exists but is
+not a regular file (Python follows a symbolic link there; a FIFO there would block it).  Every
+cached file and source is read by the regular-file reader, so no FIFO stops the check.  The
+gate and the audit report a proof whose modules are shadowed this way as not up to date,
+naming the shadowing files.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from importlib.machinery import EXTENSION_SUFFIXES, all_suffixes
 from importlib.util import cache_from_source, source_hash
 from pathlib import Path, PurePosixPath
 from stat import S_ISDIR, S_ISREG
+
+from .regular_file import NotRegularFile, read_regular, read_regular_status
 
 __all__ = ["shadowing_files", "is_a"]
 
@@ -44,43 +49,63 @@ def is_a(path: str, test, follow: bool = True) -> bool:
         return False
 
 
+def _stale_pyc(cached: str, source: str) -> bool:
+    """Is the ``__pycache__`` file ``cached`` of the module file ``source`` one Python may load
+    in place of the source (see :func:`_stale_pycs`)?  ``False`` when there is none, when
+    it cannot be opened or read (any other ``OSError``: CPython 3.11's source loader passes
+    over such a file and compiles the source) and when its flags have a bit above the two
+    lowest set (refused by CPython's ``_classify_pyc``); flags with bit 0 clear are a
+    timestamp file, bit 0 set a hash-based one whose bit 1 is ``check_source``.  Every
+    file is read by :func:`read_regular_status` (never blocks, follows no final link): a
+    ``cached`` that exists but is not a regular file (a symbolic link, which Python's loader
+    would follow, a FIFO, a folder, ...) counts, and so does a ``source`` that the check of a
+    hash-based file cannot read as a regular file."""
+    try:
+        # header and status from one descriptor: the status is that of the file whose header
+        # was read, whatever replaces the name meanwhile
+        header, opened = read_regular_status(cached, 16)  # label: pyc-header
+    except NotRegularFile:
+        return True  # label: pyc-not-regular
+    except (OSError, ValueError):
+        # absent, unreadable (permission denied, name too long, ...): CPython 3.11's
+        # SourceLoader.get_code catches the OSError of reading the cached file and compiles
+        # the source, so nothing there is loaded
+        return False  # label: pyc-absent
+    flags = int.from_bytes(header[4:8], "little") if len(header) == 16 else 1
+    if flags & ~0b11:  # label: pyc-flags-refused
+        return False  # CPython 3.11's _classify_pyc refuses the file; the source is compiled
+    if not flags & 0b1:  # label: pyc-timestamp
+        try:
+            mode = os.stat(source)
+        except OSError:
+            return False  # no source: the source loader does not load this file
+        return (
+            header[8:12] == (int(mode.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
+            and header[12:16] == (mode.st_size & 0xFFFFFFFF).to_bytes(4, "little")
+            and opened.st_mtime_ns < mode.st_mtime_ns
+        )  # label: pyc-older
+    if flags == 0b01:  # label: pyc-unchecked
+        return True  # hash-based, check_source clear: loaded unread under 'default'
+    try:  # flags == 0b11: hash-based, check_source set
+        data = read_regular(source)  # label: pyc-source
+    except OSError:
+        return True  # label: pyc-source-unread
+    return header[8:16] != source_hash(data)  # label: pyc-hash
+
+
 def _stale_pycs(package: Path, relative: PurePosixPath, source: str) -> list[str]:
     """The ``__pycache__`` files of module ``relative`` (every optimisation level) that Python
     may load in place of the source: an unchecked hash-based one (loaded without reading the
-    source); a checked hash-based one whose recorded source hash is not that of the source; a
-    timestamp one whose recorded mtime and size match the source's (so Python loads it) but
-    which was last written before the source was (its ``st_mtime_ns`` is smaller), so it may
-    have been compiled from other text of the same size within the same second.
-    ``source`` is ``str(package.joinpath(*relative.parts))``."""
+    source); a checked hash-based one whose recorded source hash is not that of the source (or
+    whose source is not a regular file); a timestamp one whose recorded mtime and size match
+    the source's (so Python loads it) but which was last written before the source was (its
+    ``st_mtime_ns`` is smaller), so it may have been compiled from other text of the same size
+    within the same second; and, conservatively, a cached path that exists but is not a
+    regular file.  ``source`` is ``str(package.joinpath(*relative.parts))``."""
     found = []
     for level in ("", 1, 2):
         cached = cache_from_source(source, optimization=level)
-        try:
-            with open(cached, "rb") as file:  # label: pyc-header
-                header = file.read(16)
-                written = os.fstat(file.fileno()).st_mtime_ns
-        except OSError:
-            continue
-        flags = int.from_bytes(header[4:8], "little") if len(header) == 16 else 1
-        if flags == 0:  # label: pyc-timestamp
-            try:
-                mode = os.stat(source)
-            except OSError:
-                continue  # no source: the source loader does not load this file
-            stale = (
-                header[8:12] == (int(mode.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
-                and header[12:16] == (mode.st_size & 0xFFFFFFFF).to_bytes(4, "little")
-                and written < mode.st_mtime_ns
-            )  # label: pyc-older
-        elif flags == 1:  # label: pyc-unchecked
-            stale = True
-        elif flags == 3:
-            with open(source, "rb") as file:
-                data = file.read()
-            stale = header[8:16] != source_hash(data)  # label: pyc-hash
-        else:
-            stale = False  # other flags: Python refuses the file and compiles the source
-        if stale:
+        if _stale_pyc(cached, source):  # label: pyc-levels
             found.append(str(PurePosixPath(Path(cached).relative_to(package).as_posix())))
     return found
 
@@ -93,16 +118,16 @@ def _shadows_of(package: Path, key: str) -> list[str]:
     if relative.suffix != ".py":  # label: modules-only
         return []
     folder = os.path.join(str(package), *relative.parent.parts)  # label: folder-string
+    source = os.path.join(folder, relative.name)  # label: source-string
+    found = _stale_pycs(package, relative, source)  # label: pyc-every-module
     if relative.stem == "__init__":  # label: init-extension
         # the package folder is found first; inside it, __init__ with an extension suffix
         # is tried before __init__.py
-        return [
+        return found + [
             f"{relative.parent / ('__init__' + suffix)}"
             for suffix in EXTENSION_SUFFIXES
             if is_a(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
         ]
-    source = os.path.join(folder, relative.name)  # label: source-string
-    found = _stale_pycs(package, relative, source)
     if is_a(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
         found += [
             f"{relative.parent / relative.stem / ('__init__' + suffix)}"

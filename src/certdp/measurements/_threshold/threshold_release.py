@@ -52,7 +52,7 @@ def threshold_arguments(input_domain, input_metric, scale, threshold, k, p: int)
             parameter="input_metric",
         )
     if type(scale) is np.longdouble:  # label: scale-longdouble
-        # read exactly as the boundary does: exact_scale would round it to binary64
+        # read exactly as the boundary does (exact_scale also reads it exactly: the same value)
         scale = exact_scalar(scale, "scale", MakeMeasurementError)
     scale = exact_scale(scale)  # label: scale-check
     if not integer_grid(k):  # label: k-check
