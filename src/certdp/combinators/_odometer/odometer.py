@@ -32,7 +32,7 @@ from certdp.core.errors import (
     MetricMismatchError,
     shown,
 )
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import type_is, types_are
 from certdp.core.measures import ApproximateDivergence
 from certdp.core.queryable import (
     _HOOKS,
@@ -147,8 +147,8 @@ def _fresh(data):
     kind = type(data)
     if type_is(data, *_IMMUTABLE):  # label: fresh-immutable
         return data
-    if kind is list and all(type_is(value, *_IMMUTABLE) for value in data):  # label: fresh-list
-        return list(data)
+    if kind is list and types_are(copied := list(data), *_IMMUTABLE):  # label: fresh-list
+        return copied  # the list whose items were tested, not a second read of data
     if kind is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
         return data.copy()
     return copy.deepcopy(data)  # label: fresh-deep

@@ -37,7 +37,7 @@ from certdp.core.errors import (
     MetricMismatchError,
     type_mismatch,
 )
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import type_is, types_are
 from certdp.core.metrics import Metric
 from certdp.core.partial import partial_constructor
 from certdp.core.queryable import Queryable, guarded, refuse_suspended
@@ -110,8 +110,8 @@ _IMMUTABLE = (int, float, str, bool)
 def _fresh(data):
     """A copy of ``data`` that shares no changeable object with it: a new list for a list of
     numbers or strings, a new array for a numeric array, a deep copy otherwise."""
-    if type(data) is list and all(type_is(v, *_IMMUTABLE) for v in data):  # label: fresh-list
-        return list(data)
+    if type(data) is list and types_are(copied := list(data), *_IMMUTABLE):  # label: fresh-list
+        return copied  # the list whose items were tested, not a second read of data
     if type(data) is np.ndarray and data.dtype.kind in "biufc":  # label: fresh-array
         return data.copy()
     return copy.deepcopy(data)  # label: fresh-deep

@@ -21,6 +21,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.errors import MakeDomainError, MakeTransformationError, shown, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -67,12 +68,12 @@ def _directions(rows: np.ndarray, origin: np.ndarray, p: int) -> tuple[np.ndarra
 @certified
 def make_np_clamp(input_domain, input_metric, norm, p, origin=None) -> Transformation:
     """Scale each row whose ``p``-norm around ``origin`` exceeds ``norm`` onto the ball."""
-    if not isinstance(input_domain, NPArray2Domain) or not input_domain.T.is_float:
+    if not type_is(input_domain, NPArray2Domain) or not input_domain.T.is_float:
         raise MakeTransformationError(  # label: domain-check
             f"must be an array2_domain of f32 or f64 entries, got {input_domain}",
             parameter="input_domain",
         )
-    if not isinstance(input_metric, (SymmetricDistance, InsertDeleteDistance)):
+    if not type_is(input_metric, SymmetricDistance, InsertDeleteDistance):
         error = (
             MakeTransformationError
             if isinstance(input_metric, Metric)

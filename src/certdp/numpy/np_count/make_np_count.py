@@ -11,6 +11,7 @@ from __future__ import annotations
 from certdp.contracts import certified
 from certdp.core.domains import atom_domain
 from certdp.core.errors import ArithmeticOverflowError, MakeTransformationError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import SymmetricDistance, absolute_distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -25,11 +26,11 @@ __all__ = ["make_np_count", "then_np_count"]
 def make_np_count(input_domain, input_metric) -> Transformation:
     """Count the rows of a 2-D array as an ``i32`` (saturating); stability ``d_in -> d_in``,
     or ``d_in -> 0`` when ``input_domain`` fixes the size."""
-    if not isinstance(input_domain, NPArray2Domain):  # label: domain-check
+    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
         raise MakeTransformationError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )
-    if not isinstance(input_metric, SymmetricDistance):  # label: metric-check
+    if not type_is(input_metric, SymmetricDistance):  # label: metric-check
         raise MakeTransformationError(
             f"must be symmetric_distance(), got {shown(input_metric)}", parameter="input_metric"
         )

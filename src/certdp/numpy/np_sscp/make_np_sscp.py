@@ -16,6 +16,7 @@ import numpy as np
 
 from certdp.contracts import certified
 from certdp.core.errors import MakeTransformationError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
@@ -30,11 +31,11 @@ __all__ = ["make_np_sscp", "then_np_sscp"]
 def make_np_sscp(input_domain, input_metric) -> Transformation:
     """The matrix ``X^T X`` of a 2-D f32/f64 array, computed row by row in order; its output
     metric is the symmetric distance between the source datasets (map ``d_in -> d_in``)."""
-    if not isinstance(input_domain, NPArray2Domain):  # label: domain-check
+    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
         raise MakeTransformationError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )
-    if not isinstance(input_metric, SymmetricDistance):  # label: metric-check
+    if not type_is(input_metric, SymmetricDistance):  # label: metric-check
         raise MakeTransformationError(
             f"must be symmetric_distance(), got {shown(input_metric)}", parameter="input_metric"
         )

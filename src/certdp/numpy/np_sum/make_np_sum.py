@@ -25,6 +25,7 @@ import numpy as np
 from certdp.contracts import certified
 from certdp.core.domains import atom_domain, vector_domain
 from certdp.core.errors import FailedMapError, MakeTransformationError, shown
+from certdp.core.exact_type import type_is
 from certdp.core.features import feature_enabled
 from certdp.core.metrics import SymmetricDistance, l1_distance, l2_distance
 from certdp.core.partial import partial_constructor
@@ -93,11 +94,11 @@ def unknown_size_bound(d_in: int, per_record: Fraction, rho: Fraction) -> Fracti
 @certified
 def make_np_sum(input_domain, input_metric) -> Transformation:
     """Sum the rows of a 2-D array into a vector; see the module docstring for the map."""
-    if not isinstance(input_domain, NPArray2Domain):  # label: domain-check
+    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
         raise MakeTransformationError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )
-    if not isinstance(input_metric, SymmetricDistance):  # label: metric-check
+    if not type_is(input_metric, SymmetricDistance):  # label: metric-check
         raise MakeTransformationError(
             f"must be symmetric_distance(), got {shown(input_metric)}", parameter="input_metric"
         )

@@ -37,11 +37,11 @@ def make_private_np_mean(
     """The noisy column sums (noise scale ``scale * n``) divided by the size ``n``; pure DP for
     ``p = 1``, zCDP for ``p = 2``.  ``norm`` (with ``p``, default 2, and ``origin``) clamps the
     rows first; without ``norm``, ``p`` defaults to the domain's."""
-    if not isinstance(input_domain, NPArray2Domain):  # label: domain-check
+    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
         raise MakeMeasurementError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )
-    if not isinstance(input_metric, SymmetricDistance):  # label: metric-check
+    if not type_is(input_metric, SymmetricDistance):  # label: metric-check
         raise MakeMeasurementError(
             f"must be symmetric_distance(), got {shown(input_metric)}", parameter="input_metric"
         )
@@ -91,7 +91,7 @@ def make_private_np_mean(
         raise MakeMeasurementError(
             f"scale * size = {shown(scale)} * {size} overflows f64", parameter="scale"
         )
-    if isinstance(summed.output_metric, L1Distance):  # label: measure
+    if type_is(summed.output_metric, L1Distance):  # label: measure
         noisy = summed >> make_laplace(*summed.output_space, noise_scale)  # label: laplace
     else:
         noisy = summed >> make_gaussian(*summed.output_space, noise_scale)  # label: gaussian
