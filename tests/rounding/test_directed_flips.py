@@ -32,7 +32,7 @@ import pytest
 import certdp.numeric as numeric
 import certdp.prelude as dp
 from certdp.numeric import round_rational, ulp
-from certdp.transformations._counting.count_type import count_map, count_type
+from certdp.transformations._counting.count_type import count_type
 
 from .flips import flipped
 
@@ -257,7 +257,6 @@ def _count_by_categories_run(m):
 def _count_by_run(m):
     domain = dp.vector_domain(dp.atom_domain(T="String"))
     return m.make_count_by(domain, dp.symmetric_distance(), TV="f32").map(2**24 + 1)[2]
-
 
 
 MEAN_BOUNDS = (0.0, 10.0)
@@ -1050,7 +1049,9 @@ def test_counts_map_through_the_pinned_count_map(monkeypatch):
 
     domain = dp.vector_domain(dp.atom_domain(T="i32"))
     flipped_map = flipped(
-        "certdp.transformations._counting.count_type", "map-float", "inf_cast(",
+        "certdp.transformations._counting.count_type",
+        "map-float",
+        "inf_cast(",
         "numeric.neg_inf_cast(",
     )
     flipped_map.numeric = numeric

@@ -29,7 +29,9 @@ def gaussian_map(scale: Fraction, relaxation: Fraction) -> Callable[[object], fl
     """The map ``d_in -> (d_in + relaxation)^2 / (2 scale^2)``, rounded up, with its edge
     cases."""
     return rounded_up_map(
-        scale, relaxation, lambda distance: distance * distance / (2 * scale * scale)  # label: rho
+        scale,
+        relaxation,
+        lambda distance: distance * distance / (2 * scale * scale),  # label: rho
     )
 
 
