@@ -101,6 +101,8 @@ def demo_repo(tmp_path: Path) -> Path:
     )
     (root / "src/certdp/core").mkdir()
     shutil.copy(REPO / "src/certdp/core/errors.py", root / "src/certdp/core/errors.py")
+    # errors.py tests classes by identity with core/exact_type.py
+    shutil.copy(REPO / "src/certdp/core/exact_type.py", root / "src/certdp/core/exact_type.py")
     # the ledger fingerprints a model's import closure with this module
     shutil.copy(REPO / "src/certdp/_imported.py", root / "src/certdp/_imported.py")
     demo = root / "src/certdp/transformations/demo"
