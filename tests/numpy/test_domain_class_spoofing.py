@@ -35,21 +35,20 @@ class FakeMetric:
         return getattr(dp.symmetric_distance(), name)
 
 
+BUILDS = {
+    "np_sum": lambda d, m: make_np_sum(d, m),
+    "np_count": lambda d, m: make_np_count(d, m),
+    "np_sscp": lambda d, m: make_np_sscp(d, m),
+    "private_np_mean": lambda d, m: make_private_np_mean(d, m, scale=1.0),
+    "np_clamp": lambda d, m: dp.numpy.make_np_clamp(d, m, norm=1.0, p=1),
+}
+
+
 def test_the_fake_would_pass_isinstance():
     assert isinstance(FakeDomain(), NPArray2Domain)
 
 
-@pytest.mark.parametrize(
-    "build",
-    [
-        lambda d, m: make_np_sum(d, m),
-        lambda d, m: make_np_count(d, m),
-        lambda d, m: make_np_sscp(d, m),
-        lambda d, m: make_private_np_mean(d, m, scale=1.0),
-        lambda d, m: dp.numpy.make_np_clamp(d, m, norm=1.0, p=1),
-    ],
-    ids=["np_sum", "np_count", "np_sscp", "private_np_mean", "np_clamp"],
-)
+@pytest.mark.parametrize("build", BUILDS.values(), ids=BUILDS.keys())
 def test_a_domain_or_metric_claiming_the_class_is_refused(build):
     dp.enable_features("contrib", "floating-point")
     with pytest.raises(DPError):
@@ -58,17 +57,7 @@ def test_a_domain_or_metric_claiming_the_class_is_refused(build):
         build(REAL, FakeMetric())
 
 
-@pytest.mark.parametrize(
-    "build",
-    [
-        lambda d, m: make_np_sum(d, m),
-        lambda d, m: make_np_count(d, m),
-        lambda d, m: make_np_sscp(d, m),
-        lambda d, m: make_private_np_mean(d, m, scale=1.0),
-        lambda d, m: dp.numpy.make_np_clamp(d, m, norm=1.0, p=1),
-    ],
-    ids=["np_sum", "np_count", "np_sscp", "private_np_mean", "np_clamp"],
-)
+@pytest.mark.parametrize("build", BUILDS.values(), ids=BUILDS.keys())
 def test_the_real_domain_and_metric_build(build):
     dp.enable_features("contrib", "floating-point")
     build(REAL, dp.symmetric_distance())  # the refusals above are the fakes', not the call's
