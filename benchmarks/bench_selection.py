@@ -56,10 +56,12 @@ def opendp_release(scores: list, noise: str, k: int, scale: float):
 #: Why certdp's exact sampler can miss the target: permute-and-flip makes one exact
 #: ``exp(-gap / scale)`` Bernoulli trial per score visited, a random number (many for far-apart
 #: scores); the exponential mechanism makes fewer than e proposals per round, drawn from buckets
-#: of whole gaps, but each round still passes once over the scores in Python.
+#: of whole gaps, and each round passes once over the scores: in NumPy's int64 loops when every
+#: score (times the common denominator) lies in [-2^62, 2^62], else over Python ints.
 REASONS = {
     "exponential": "exact permute-and-flip loop in Python, one exact trial per visited score",
-    "gumbel": "one Python pass over the scores per round (maximum, near-top grouping)",
+    "gumbel": "one pass over the scores per round (maximum, near-top buckets); Python ints "
+    "when the scores exceed the int64 column",
 }
 
 

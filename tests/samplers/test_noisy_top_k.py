@@ -23,6 +23,7 @@ from certdp.samplers.noisy_top_k import (
     peeled_selection,
     permute_and_flip_round,
     sample_noisy_top_k,
+    score_column,
 )
 from certdp.samplers.uniform import entropy_source
 
@@ -197,7 +198,12 @@ def test_exponential_race_equals_permute_and_flip_for_one_but_not_for_two():
 def test_rounds_only_return_alive_indices_and_a_lone_maximum_far_ahead_always_wins():
     source = entropy_source()
     values = [0, 5, -3, 10**6]
-    for step in (permute_and_flip_round, exponential_mechanism_round):
+    column = score_column(values)
+
+    def em_round(source, values, alive, scale):  # takes the alive scores, returns a position
+        return alive[exponential_mechanism_round(source, column[alive], scale)]
+
+    for step in (permute_and_flip_round, em_round):
         assert step(source, values, [3, 0, 1], Fraction(1)) == 3
         assert step(source, values, [2], Fraction(1)) == 2
         assert step(source, values, [0, 2], Fraction(1, 10**9)) == 0

@@ -14,6 +14,7 @@ from collections import Counter
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,6 +26,7 @@ from certdp.samplers.noisy_top_k import (
     exp_minus_one_bounds,
     exponential_mechanism_round,
     sample_noisy_top_k,
+    score_column,
     whole_gap_layout,
 )
 from certdp.samplers.uniform import entropy_source
@@ -56,14 +58,17 @@ def test_exp_minus_one_bounds_enclose_and_are_tight(precision):
 
 def layout_of(wholes, precision):
     """The layout of the whole gaps ``wholes`` (one of them 0): values ``-w``, top 0, scale 1."""
-    return whole_gap_layout(
-        [-w for w in wholes], list(range(len(wholes))), 0, Fraction(1), precision
-    )
+    return whole_gap_layout(score_column([-w for w in wholes]), 0, Fraction(1), precision)
 
 
 def draw_of(source, wholes, layouts):
-    values = [-w for w in wholes]
-    return draw_by_whole_gap(source, values, list(range(len(wholes))), 0, Fraction(1), layouts)
+    column = score_column([-w for w in wholes])
+    return draw_by_whole_gap(source, column, 0, Fraction(1), layouts)
+
+
+def em_index(source, values, alive, scale):
+    """The index an exponential-mechanism round over the scores of ``alive`` returns."""
+    return alive[exponential_mechanism_round(source, score_column(values)[alive], scale)]
 
 
 # (L) ------------------------------------------------------------------------------------------
@@ -240,9 +245,7 @@ def chi_square_p(counts, pmf):
 def test_round_frequencies_match_the_exact_probabilities(values, alive, scale):
     source = entropy_source()
     pmf = em_pmf(values, alive, scale)
-    counts = Counter(
-        exponential_mechanism_round(source, values, list(alive), scale) for _ in range(DRAWS)
-    )
+    counts = Counter(em_index(source, values, list(alive), scale) for _ in range(DRAWS))
     assert set(counts) <= set(alive)
     for i, p in pmf.items():
         if p < 1e-12:
@@ -253,9 +256,7 @@ def test_round_frequencies_match_the_exact_probabilities(values, alive, scale):
 @pytest.mark.parametrize("values,alive,scale", [HOSTILE[0], HOSTILE[2], HOSTILE[6]])
 def test_round_equals_the_uniform_proposal_round_in_distribution(values, alive, scale):
     source = entropy_source()
-    new = Counter(
-        exponential_mechanism_round(source, values, list(alive), scale) for _ in range(DRAWS)
-    )
+    new = Counter(em_index(source, values, list(alive), scale) for _ in range(DRAWS))
     old = Counter(uniform_proposal_round(source, values, list(alive), scale) for _ in range(DRAWS))
     keys = sorted(set(new) | set(old))
     table = [[new[k] for k in keys], [old[k] for k in keys]]
@@ -269,7 +270,8 @@ def test_the_test_tells_a_wrong_round_apart():
     top = max(values)
     source = entropy_source()
     counts = Counter(
-        alive[draw_by_whole_gap(source, values, alive, top, scale, {})] for _ in range(DRAWS)
+        alive[draw_by_whole_gap(source, score_column(values)[alive], top, scale, {})]
+        for _ in range(DRAWS)
     )
     assert chi_square_p(counts, em_pmf(values, alive, scale)) < SIGNIFICANCE
 
@@ -286,7 +288,7 @@ def test_layout_groups_by_the_floor_of_the_gap_over_scale(values, scale, precisi
     a fractional scale and an alive subset."""
     alive = data.draw(st.lists(st.sampled_from(range(len(values))), min_size=1, unique=True))
     top = max(values[i] for i in alive)
-    keys, members, *_ = whole_gap_layout(values, alive, top, scale, precision)
+    keys, members, *_ = whole_gap_layout(score_column(values)[alive], top, scale, precision)
     cut = precision + len(alive).bit_length()
     wholes = [math.floor((top - values[i]) / scale) for i in alive]
     assert keys == sorted({w for w in wholes if w <= cut})
@@ -316,3 +318,62 @@ def test_large_input_selects_among_the_top_quickly():
     for _ in range(50):
         (index,) = sample_noisy_top_k(scores, 1, 1, "gumbel")
         assert index in near
+
+
+# the column: int64 within [-2^62, 2^62], Python ints beyond; both lay out the same buckets -----
+
+EDGE = 1 << 62
+
+
+@pytest.mark.parametrize(
+    "values,dtype",
+    [
+        ([0, 1, -5], np.int64),
+        ([EDGE, -EDGE, 0], np.int64),
+        ([EDGE + 1, 0], object),
+        ([-EDGE - 1, 0], object),
+        ([10**40, 3], object),
+    ],
+)
+def test_score_column_keeps_the_exact_values(values, dtype):
+    column = score_column(values)
+    assert column.dtype == dtype
+    assert column.tolist() == values
+    assert all(type(value) is int for value in column.tolist())
+
+
+def object_layout(values, alive, top, scale, precision):
+    """The layout computed on a column of Python ints (the reference for the int64 column)."""
+    column = np.array([values[i] for i in alive], dtype=object)
+    return whole_gap_layout(column, top, scale, precision)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(
+            st.integers(-50, 50),
+            st.integers(EDGE - 200, EDGE),
+            st.integers(-EDGE, -EDGE + 200),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    scale=st.one_of(
+        st.fractions(min_value=Fraction(1, 50), max_value=50),
+        st.sampled_from([Fraction(1, 2**70), Fraction(2**56, 3), Fraction(2**57 - 1)]),
+    ),
+    precision=st.sampled_from([2, 64, 128]),
+    data=st.data(),
+)
+def test_int64_layout_equals_the_python_int_layout(values, scale, precision, data):
+    """At the int64 column's edges (scores +-2^62, gaps near 2^63, scales whose (cut + 1) *
+    numerator + denominator reaches 2^63) the layout equals the one of Python ints."""
+    alive = data.draw(st.lists(st.sampled_from(range(len(values))), min_size=1, unique=True))
+    column = score_column(values)
+    assert column.dtype == np.int64
+    top = max(values[i] for i in alive)
+    layout = whole_gap_layout(column[alive], top, scale, precision)
+    assert layout == object_layout(values, alive, top, scale, precision)
+    assert all(type(key) is int for key in layout[0])
+    assert all(type(p) is int for members in layout[1].values() for p in members)

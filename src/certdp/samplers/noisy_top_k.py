@@ -21,7 +21,6 @@ only against certified integer bounds of ``exp(-j)``; no floating-point number e
 from __future__ import annotations
 
 import bisect
-import itertools
 import math
 from fractions import Fraction
 
@@ -36,6 +35,7 @@ from .uniform import EntropySource, entropy_source
 __all__ = [
     "permute_and_flip_round",
     "exp_minus_one_bounds",
+    "score_column",
     "whole_gap_layout",
     "draw_by_whole_gap",
     "exponential_mechanism_round",
@@ -79,25 +79,39 @@ def exp_minus_one_bounds(precision: int) -> tuple[int, int]:
     return math.floor(scaled_low), math.ceil(scaled_high)  # label: series-round
 
 
-def whole_gap_layout(
-    values: list[int], alive: list[int], top: int, scale: Fraction, precision: int
-) -> tuple:
-    """The buckets of the positions ``p`` of ``alive`` whose whole gap
-    ``floor((top - values[alive[p]]) / scale)`` is at most ``cut = precision + bit length of
-    len(alive)``, in increasing gap order, with certified bounds of their weights
+#: Scores in [-WIDE, WIDE] are laid out in an int64 column (differences of near-top scores fit).
+WIDE = 1 << 62  # label: wide-bound
+
+
+def score_column(values: list[int]) -> np.ndarray:
+    """The scores ``values`` (Python ints) as a NumPy column with the same exact values: int64
+    when all lie in ``[-2**62, 2**62]``, else of dtype object (the Python ints themselves)."""
+    fits = -WIDE <= min(values) and max(values) <= WIDE  # label: column-fits
+    return np.array(values, dtype=np.int64 if fits else object)  # label: column
+
+
+def whole_gap_layout(column: np.ndarray, top: int, scale: Fraction, precision: int) -> tuple:
+    """The buckets of the positions ``p`` of ``column`` whose whole gap
+    ``floor((top - column[p]) / scale)`` is at most ``cut = precision + bit length of
+    len(column)``, in increasing gap order, with certified bounds of their weights
     ``count * exp(-gap)`` in units of ``2**-precision``, and a bound of the rest."""
     numerator, denominator = scale.numerator, scale.denominator
-    cut = precision + len(alive).bit_length()  # label: cut
+    cut = precision + len(column).bit_length()  # label: cut
     # the whole gap of v is at most cut exactly when v > floor(top - (cut + 1) * scale)
     threshold = (top * denominator - (cut + 1) * numerator) // denominator  # label: threshold
-    # the positions p, in increasing order, with threshold < values[alive[p]] (C-level loops)
-    above = map(threshold.__lt__, map(values.__getitem__, alive))
-    near = list(itertools.compress(range(len(alive)), above))  # label: near
-    members: dict[int, list[int]] = {}
-    for position in near:  # label: group
-        whole = (top - values[alive[position]]) * denominator // numerator  # label: whole
-        members.setdefault(whole, []).append(position)
-    keys = sorted(members)
+    # int64 arithmetic below is exact when every near gap times the denominator is below 2**63
+    wide = column.dtype.kind == "O" or (cut + 1) * numerator + denominator >= 1 << 63
+    if wide:  # label: wide
+        column = column.astype(object)  # Python ints, exact at every width  # label: to-object
+    else:
+        threshold = max(threshold, -WIDE - 1)  # every value exceeds -2**62 - 1  # label: clip
+    near = np.flatnonzero(column > threshold)  # increasing positions  # label: near
+    whole = (top - column[near]) * denominator // numerator  # label: whole
+    keys_array, counts = np.unique(whole, return_counts=True)  # label: unique
+    order = near[np.argsort(whole, kind="stable")]  # by gap, then position  # label: order
+    groups = np.split(order, np.cumsum(counts)[:-1])  # label: split
+    keys = keys_array.tolist()  # label: keys
+    members = {key: group.tolist() for key, group in zip(keys, groups)}  # label: group
     low_one, high_one = exp_minus_one_bounds(precision)
     low = high = 1 << precision  # bounds of 2**precision * exp(-j), j = 0  # label: power-start
     cumulative_low, cumulative_high = [], []
@@ -113,29 +127,24 @@ def whole_gap_layout(
         total_high += count * high
         cumulative_low.append(total_low)
         cumulative_high.append(total_high)
-    rest = len(alive) - len(near)
+    rest = len(column) - len(near)
     # each of the rest has exp(-whole) < 2**-(cut + 1) <= 2**-precision / 2**(cut + 1 - precision)
     rest_high = -((-rest) >> (cut + 1 - precision))  # label: rest
     return keys, members, cumulative_low, cumulative_high, total_low, total_high + rest_high
 
 
 def draw_by_whole_gap(
-    source: EntropySource,
-    values: list[int],
-    alive: list[int],
-    top: int,
-    scale: Fraction,
-    layouts: dict,
+    source: EntropySource, column: np.ndarray, top: int, scale: Fraction, layouts: dict
 ) -> int:
-    """A position ``p`` of ``alive`` with probability ``exp(-w_p) / sum_q exp(-w_q)``,
-    ``w_p = floor((top - values[alive[p]]) / scale)``: inversion of a lazily refined uniform
+    """A position ``p`` of ``column`` with probability ``exp(-w_p) / sum_q exp(-w_q)``,
+    ``w_p = floor((top - column[p]) / scale)``: inversion of a lazily refined uniform
     against certified bounds of the bucket weights, then a uniform member of the bucket."""
     precision = 64  # label: inv-start
     # the first `precision` bits of a uniform U in [0, 1)
     drawn = source.bits(precision)  # label: inv-draw
     while True:
         if precision not in layouts:
-            layouts[precision] = whole_gap_layout(values, alive, top, scale, precision)
+            layouts[precision] = whole_gap_layout(column, top, scale, precision)
         keys, members, cumulative_low, cumulative_high, total_low, total_high = layouts[precision]
         # U * total lies in [drawn * total_low, (drawn + 1) * total_high) / 2**(2 * precision)
         below = drawn * total_low  # label: inv-interval
@@ -151,21 +160,18 @@ def draw_by_whole_gap(
         precision *= 2
 
 
-def exponential_mechanism_round(
-    source: EntropySource, values: list[int], alive: list[int], scale: Fraction
-) -> int:
-    """One round of the exponential mechanism over the indices ``alive``: draw ``i`` with
-    probability proportional to ``exp(-floor(gap_i))`` and accept it with probability
-    ``exp(-(gap_i - floor(gap_i)))``, ``gap_i = (max - values[i]) / scale``."""
-    top = max(map(values.__getitem__, alive))  # label: em-top
+def exponential_mechanism_round(source: EntropySource, column: np.ndarray, scale: Fraction) -> int:
+    """One round of the exponential mechanism over the scores ``column``: draw a position ``p``
+    with probability proportional to ``exp(-floor(gap_p))`` and accept it with probability
+    ``exp(-(gap_p - floor(gap_p)))``, ``gap_p = (max - column[p]) / scale``; the position."""
+    top = int(column.max())  # label: em-top
     numerator, denominator = scale.numerator, scale.denominator
     cache: dict = {}  # the layouts of this round, by precision
     while True:
-        position = draw_by_whole_gap(source, values, alive, top, scale, cache)  # label: em-propose
-        index = alive[position]
-        part = (top - values[index]) * denominator % numerator  # label: em-part
+        position = draw_by_whole_gap(source, column, top, scale, cache)  # label: em-propose
+        part = (top - int(column[position])) * denominator % numerator  # label: em-part
         if bernoulli_exp_ratio(source, part, numerator):  # label: em-accept
-            return index
+            return position
 
 
 def peeled_selection(
@@ -173,11 +179,18 @@ def peeled_selection(
 ) -> list[int]:
     """``k`` rounds, each choosing one of the indices not chosen before (``replacement``: the
     exponential mechanism, else permute-and-flip); the indices in the order chosen."""
-    alive = list(range(len(values)))  # label: alive
-    step = exponential_mechanism_round if replacement else permute_and_flip_round  # label: step
     chosen = []
+    if replacement:
+        column = score_column(values)  # label: em-column
+        alive_array = np.arange(len(values))  # label: em-alive
+        for _ in range(k):  # label: em-rounds
+            position = exponential_mechanism_round(source, column[alive_array], scale)
+            chosen.append(int(alive_array[position]))  # label: em-round
+            alive_array = np.delete(alive_array, position)  # label: em-peel
+        return chosen
+    alive = list(range(len(values)))  # label: alive
     for _ in range(k):  # label: rounds
-        index = step(source, values, alive, scale)  # label: round
+        index = permute_and_flip_round(source, values, alive, scale)  # label: round
         alive.remove(index)  # label: peel
         chosen.append(index)
     return chosen
