@@ -71,11 +71,18 @@ PACKAGE = Path(certdp.__file__).parent
 #: ``type(x) in``, ``type(x) not in``, ``kind in``, ``kinds in``, ``kinds ==``, ``set(map(type``
 #: (tokens are joined by one space).  Two uses of the name ``kind`` are no type test and pass: a
 #: NumPy dtype's one-letter code (``dtype.kind in "iu"``, a ``str``) and a loop variable
-#: (``for kind in ...`` binds, it does not test).
+#: (``for kind in ...`` binds, it does not test).  Since session 14 also the other spellings:
+#: ``type(x) == C`` / ``!=`` (either side), a lookup keyed by a class (``{...}[type(x)]``,
+#: ``.get(type(x)``), any test of ``x.__class__`` (an attribute an object may fake, even with
+#: ``is``) and a test of a class's name (``type(x).__name__ == "C"``: any class may take it).
 EQUALITY_TYPE_TEST = re.compile(
     r"\btype\s*\([^()]*\)\s*(not\s+)?in\b"
     r"|(?<!dtype \. )(?<!for )\bkinds?\s+(not\s+)?in\b|\bkinds\s*=="
     r"|\bset\s*\(\s*map\s*\(\s*type\b"
+    r"|\btype\s*\([^()]*\)\s*[!=]=|[!=]=\s*type\s*\("
+    r"|\[\s*type\s*\(|\.\s*get\s*\(\s*type\s*\("
+    r"|\b__class__\s*([!=]=|is\b|in\b|not\b)|([!=]=|\bis|\bin)\s*(not\s+)?[\w. ]*__class__\b"
+    r"|\btype\s*\([^()]*\)\s*\.\s*__(qual)?name__\s*([!=]=|in\b|not\b)"
 )
 #: Modules whose type tests are by identity (core.exact_type): the lint forbids ``==`` tests.
 CONVERTED = ("core/exact_type.py", "core/conversion.py", "core/map_domain.py")
@@ -110,8 +117,20 @@ def test_the_lint_finds_each_forbidden_form(tmp_path):
         "x.kind in S",
         "for kind in S: kind in T",
     ]
+    forms += [
+        "type(x) == int",
+        "float != type(x)",
+        "{int: 1}[type(x)]",
+        "TABLE.get(type(x))",
+        "x.__class__ is int",
+        "int == x.__class__",
+        "type(x).__name__ == 'L1Distance'",
+        "type(x).__qualname__ in NAMES",
+        "type(x) is int and type(y) is not float",
+        "if __name__ == '__main__': pass",
+    ]
     sample.write_text("\n".join(forms) + "\n")
-    assert _equality_type_tests(sample) == [1, 2, 3, 4, 5, 9, 10]
+    assert _equality_type_tests(sample) == [1, 2, 3, 4, 5, 9, 10, *range(11, 19)]
 
 
 @pytest.mark.parametrize("module", CONVERTED)

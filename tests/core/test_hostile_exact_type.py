@@ -283,3 +283,83 @@ def test_map_domain_member_is_false_for_a_hostile_dict():
     domain = dp.map_domain(dp.atom_domain(T=str), dp.atom_domain(T=int))
     assert domain.member(ordinary(dict)({"a": 1})) is False
     assert domain.member(hostile(dict)({"a": 1})) is False
+
+
+# --- session 14: objects that only *claim* a class through a ``__class__`` property ----------
+# (isinstance believes them; type() does not).  Each site below read such an object with
+# isinstance before; an impostor must be refused with a DPError or be no impostor there.
+
+
+def claiming(cls, **attributes):
+    """An object whose ``__class__`` names ``cls``; the other attributes are given."""
+    namespace = {"__class__": property(lambda self: cls)}
+    namespace.update(attributes)
+    return type("Claiming" + cls.__name__, (), namespace)()
+
+
+def test_the_claiming_object_fools_isinstance():
+    from certdp.core.partition_metrics import LInfDistance
+
+    assert isinstance(claiming(int), int)
+    assert isinstance(claiming(LInfDistance), LInfDistance)
+
+
+def _top_k_space():
+    return dp.vector_domain(dp.atom_domain(T=int)), dp.linf_distance(T=int)
+
+
+def test_noisy_top_k_refuses_a_k_claiming_int():
+    """A k whose products are 0 would make the map 0 (below the truth)."""
+    liar = claiming(int, __lt__=lambda s, o: False, __gt__=lambda s, o: False,
+                    __mul__=lambda s, o: 0, __rmul__=lambda s, o: 0, __int__=lambda s: 1,
+                    __index__=lambda s: 1)
+    domain, metric = _top_k_space()
+    with pytest.raises(DPError) as caught:
+        dp.m.make_noisy_top_k(domain, metric, dp.max_divergence(), k=liar, scale=1.0)
+    assert caught.value.parameter == "k"
+
+
+def test_noisy_top_k_refuses_a_metric_claiming_linf():
+    """A monotonic impostor of linf_distance(T=int) (the real one is not) would halve the map."""
+    from certdp.core.partition_metrics import LInfDistance
+
+    real = dp.linf_distance(T=int)
+    liar = claiming(LInfDistance, T=real.T, monotonic=True)
+    domain, _ = _top_k_space()
+    with pytest.raises(DPError) as caught:
+        dp.m.make_noisy_top_k(domain, liar, dp.max_divergence(), k=1, scale=1.0)
+    assert caught.value.parameter == "input_metric"
+    honest = dp.m.make_noisy_top_k(domain, real, dp.max_divergence(), k=1, scale=1.0)
+    assert honest.map(1) >= 2  # not monotonic: R = 2 d_in
+
+
+def test_noisy_top_k_refuses_a_measure_or_domain_claiming_the_class():
+    from certdp.core.domains import VectorDomain
+    from certdp.core.measures import MaxDivergence
+
+    domain, metric = _top_k_space()
+    with pytest.raises(DPError):
+        dp.m.make_noisy_top_k(domain, metric, claiming(MaxDivergence), k=1, scale=1.0)
+    fake_domain = claiming(VectorDomain, element_domain=domain.element_domain, size=None)
+    with pytest.raises(DPError):
+        dp.m.make_noisy_top_k(fake_domain, metric, dp.max_divergence(), k=1, scale=1.0)
+
+
+def test_chaining_an_object_claiming_transformation_is_not_a_chain():
+    from certdp.core.transformation import Transformation
+
+    t = dp.t.make_count(dp.vector_domain(dp.atom_domain(T=int)), dp.symmetric_distance())
+    liar = claiming(Transformation, input_domain=t.output_domain, input_metric=t.output_metric,
+                    output_domain=t.output_domain, output_metric=t.output_metric,
+                    map=lambda self, d: 0, invoke=lambda self, x: x)
+    with pytest.raises(TypeError):  # declined by both sides: Python's own refusal of >>
+        t >> liar
+
+
+def test_the_d_in_rule_reads_the_real_metric_class():
+    """validate_d_in asks for an integer d_in under a dataset metric, by exact type."""
+    from certdp.core.errors import FailedMapError
+
+    t = dp.t.make_count(dp.vector_domain(dp.atom_domain(T=int)), dp.symmetric_distance())
+    with pytest.raises(FailedMapError):
+        t.map(1.5)

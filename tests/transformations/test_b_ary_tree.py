@@ -257,3 +257,36 @@ def test_fractional_d_in_rounds_up():
     assert t.map(0.5) == 3  # ceil(sqrt(31 / 4))
     assert t.map(Fraction(1, 3)) == 2  # ceil(sqrt(31 / 9))
     assert tree(5, 2).map(0.25) == 1
+
+
+# --- sequences the vector domain admits: every one gives the list's tree (OpenDP accepts a
+# tuple too); the others are refused with a typed error naming the argument -----------------
+
+
+def _tree():
+    dp.enable_features("contrib")
+    return dp.t.make_b_ary_tree(
+        dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), leaf_count=4,
+        branching_factor=2,
+    )
+
+
+@pytest.mark.parametrize(
+    "data", [(1, 2, 3, 4), np.array([1, 2, 3, 4]), (1, 2)], ids=["tuple", "array", "short-tuple"]
+)
+def test_an_admitted_sequence_gives_the_trees_of_its_list(data):
+    tree = _tree()
+    as_list = list(data.tolist() if type(data) is np.ndarray else data)
+    assert tree(data) == tree(as_list)
+    assert tree((1, 2, 3, 4)) == [10, 3, 7, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [{1, 2, 3, 4}, {1: 1, 2: 2}, (i for i in range(4)), "1234"],
+    ids=["set", "dict", "generator", "str"],
+)
+def test_an_unordered_or_lazy_collection_is_refused_typed(data):
+    with pytest.raises(DPError) as caught:
+        _tree()(data)
+    assert caught.value.parameter == "arg"

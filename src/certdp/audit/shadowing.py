@@ -4,7 +4,9 @@ Python's path finder, looking for module ``X`` in a folder, takes a package ``X/
 holding ``__init__`` with any importable suffix) first, then an extension module ``X.<suffix>``,
 and only then ``X.py``; inside a package folder, ``__init__.<extension suffix>`` comes before
 ``__init__.py``.  So such a file beside a vetted ``X.py`` (or ``X/__init__.py``) runs instead of
-the vetted code while every byte the vetting recorded is unchanged.  So does a ``__pycache__``
+the vetted code while every byte the vetting recorded is unchanged; a candidate path whose
+``stat`` fails otherwise than "no such file" (permission denied, a name too long) is reported
+as such a file, since what cannot be checked must not be vouched for.  So does a ``__pycache__``
 file Python may load without it being the source's compilation: an unchecked hash-based one, a
 checked one whose recorded hash is not the source's, and a timestamp one written before the
 source's last write; such files are reported too, and so is any cached path that exists but is
@@ -47,6 +49,16 @@ def is_a(path: str, test, follow: bool = True) -> bool:
         return False
     except ValueError:
         return False
+
+
+def _may_be(path: str, test) -> bool:
+    """:func:`is_a`, or ``True`` when the ``stat`` raises another ``OSError`` (permission
+    denied, a name too long, ...): a candidate that cannot be checked counts as found, so the
+    gate refuses (typed) rather than vouch for what it could not see."""
+    try:
+        return is_a(path, test)  # label: stat-checked
+    except OSError:
+        return True  # label: stat-unchecked
 
 
 def _stale_pyc(cached: str, source: str) -> bool:
@@ -126,18 +138,18 @@ def _shadows_of(package: Path, key: str) -> list[str]:
         return found + [
             f"{relative.parent / ('__init__' + suffix)}"
             for suffix in EXTENSION_SUFFIXES
-            if is_a(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
+            if _may_be(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
         ]
-    if is_a(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
+    if _may_be(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
         found += [
             f"{relative.parent / relative.stem / ('__init__' + suffix)}"
             for suffix in all_suffixes()
-            if is_a(os.path.join(folder, relative.stem, f"__init__{suffix}"), S_ISREG)
+            if _may_be(os.path.join(folder, relative.stem, f"__init__{suffix}"), S_ISREG)
         ]
     found += [
         f"{relative.parent / (relative.stem + suffix)}"
         for suffix in EXTENSION_SUFFIXES
-        if is_a(os.path.join(folder, f"{relative.stem}{suffix}"), S_ISREG)
+        if _may_be(os.path.join(folder, f"{relative.stem}{suffix}"), S_ISREG)
     ]  # label: extension-next
     return found
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import z3
 
+from certdp.core.exact_type import type_is
+
 __all__ = ["symmetric", "insert_delete", "change_one", "hamming"]
 
 
@@ -57,12 +59,17 @@ def _term_of(metric):
     from certdp.core.change_metrics import ChangeOneDistance, HammingDistance
     from certdp.core.metrics import InsertDeleteDistance, SymmetricDistance
 
-    return {
-        SymmetricDistance: symmetric,
-        InsertDeleteDistance: insert_delete,
-        ChangeOneDistance: change_one,
-        HammingDistance: hamming,
-    }[type(metric)]
+    # the class of the metric by identity (never hashed into a dict: a metaclass could make
+    # another class hash and compare equal to one of these)
+    for kind, term in (
+        (SymmetricDistance, symmetric),
+        (InsertDeleteDistance, insert_delete),
+        (ChangeOneDistance, change_one),
+        (HammingDistance, hamming),
+    ):
+        if type_is(metric, kind):
+            return term
+    raise KeyError(type(metric))
 
 
 def identity_metric_cases(built, d_in: int, lengths, probes: list):

@@ -100,7 +100,7 @@ class AtomDomain(Domain):
 
     def admit_all(self, values):
         """Vectorised :meth:`admit` over a sequence already made exact by :func:`exact_vector`."""
-        if isinstance(values, np.ndarray):
+        if type(values) is np.ndarray:
             if values.dtype == object or values.dtype.kind in "bU":  # label: all-other-array
                 return values
             array = values  # label: all-array
@@ -157,19 +157,19 @@ class VectorDomain(Domain):
         """``nearest``: round Python floats given for ``f32`` elements to the nearest binary32
         value (OpenDP's conversion; only under dataset metrics, where it moves no two datasets
         apart)."""
-        if isinstance(self.element_domain, AtomDomain):
+        if type(self.element_domain) is AtomDomain:
             data = exact_vector(value, self.element_domain.T, nearest)  # label: vector-exact
-            if isinstance(data, str):
+            if type(data) is str:
                 raise refuse(self, f"type: {data}")
         else:
             data = snapshot(value)  # label: vector-snapshot
-            if isinstance(data, str):
+            if type(data) is str:
                 raise refuse(self, f"type: {data}")
             if type(data) is list and data is value:  # the caller's list: read it once, here
                 data = list(data)  # label: vector-copy
         if self.size is not None and len(data) != self.size:  # label: vector-size
             raise refuse(self, f"size: the length is not {self.size}")
-        if isinstance(self.element_domain, AtomDomain):
+        if type(self.element_domain) is AtomDomain:
             return self.element_domain.admit_all(data)  # label: vector-atoms
         return self.element_domain.admit_each(data)  # label: vector-elements
 

@@ -27,14 +27,14 @@ class PartialConstructor:
         from .errors import MakeTransformationError
         from .transformation import Measurement, Transformation
 
-        if isinstance(space, Transformation):
+        if issubclass(type(space), Transformation):
             return space.__rshift__(self)  # label: rrshift-transformation
-        if isinstance(space, Measurement):
+        if issubclass(type(space), Measurement):
             raise MakeTransformationError(  # label: rrshift-measurement
                 "a measurement's output is a release: only postprocessing (a Function) follows it",
                 parameter="chain",
             )
-        if isinstance(space, tuple) and len(space) == 2:
+        if issubclass(type(space), tuple) and len(space) == 2:
             return self(*space)  # label: rrshift-space
         return NotImplemented
 

@@ -62,7 +62,7 @@ def validate_d_in(metric, d_in):
         raise type_mismatch(FailedMapError)(  # label: d-in-type
             f"must be a number, got {type(d_in).__name__}", parameter="d_in"
         )
-    if isinstance(metric, (SymmetricDistance, InsertDeleteDistance)):
+    if type_is(metric, SymmetricDistance, InsertDeleteDistance):
         if type(d_in) is not int:  # label: d-in-dataset
             raise type_mismatch(FailedMapError)(
                 f"must be a non-negative integer under {metric}, got {shown(d_in)}",
@@ -102,7 +102,7 @@ class _Mapped:
         nearest binary32 value, as OpenDP does: rounding each record alone moves no two
         datasets apart."""
         require_ieee_environment()
-        if isinstance(self.input_metric, (SymmetricDistance, InsertDeleteDistance)) and (
+        if type_is(self.input_metric, SymmetricDistance, InsertDeleteDistance) and (
             type(self.input_domain) is VectorDomain
         ):
             return self.input_domain.admit(arg, nearest=True)  # label: admit-nearest
@@ -181,15 +181,15 @@ class Transformation(_Mapped):
     def __rshift__(self, other):
         from .partial import PartialConstructor
 
-        if isinstance(other, PartialConstructor):
+        if issubclass(type(other), PartialConstructor):
             other = other(self.output_domain, self.output_metric)  # label: rshift-partial
-            if not isinstance(other, (Transformation, Measurement)):
+            if not issubclass(type(other), (Transformation, Measurement)):
                 raise MakeTransformationError(  # label: rshift-not-mapped
                     f"the constructor returned a {type(other).__name__}, not a transformation "
                     "or measurement",
                     parameter="chain",
                 )
-        if isinstance(other, (Transformation, Measurement)):
+        if issubclass(type(other), (Transformation, Measurement)):
             return _chain(self, other)  # label: rshift-chain
         return NotImplemented
 
@@ -243,9 +243,9 @@ class Measurement(_Mapped):
         from .partial import PartialConstructor
         from .postprocess import Function, new_function, postprocess
 
-        if isinstance(other, PartialConstructor):
+        if issubclass(type(other), PartialConstructor):
             return NotImplemented  # label: rshift-measurement-partial
-        if not isinstance(other, Function):
+        if not issubclass(type(other), Function):
             if not callable(other):  # label: rshift-not-callable
                 raise type_mismatch(MakeMeasurementError)(
                     f"only postprocessing (a Function or a callable) follows a measurement, "
@@ -293,7 +293,7 @@ def _chain(first: Transformation, second):
             d_in = stage.map(d_in)  # label: chain-map
         return d_in
 
-    if isinstance(second, Transformation):
+    if issubclass(type(second), Transformation):
         chained = Transformation(
             first.input_domain,
             second.output_domain,

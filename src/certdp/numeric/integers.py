@@ -236,7 +236,7 @@ def saturating_sum(values, T) -> int:
     ty = _int_type(T)
     vals = _values(values, "saturating_sum", ty)
     low, high = ty.min, ty.max
-    if isinstance(vals, list):
+    if type(vals) is list:
         total = 0
         for v in vals:
             total = min(max(total + v, low), high)  # label: saturating-loop
@@ -274,7 +274,7 @@ def checked_sum(values, T) -> int:
     the first partial sum outside ``[T.min, T.max]`` (Rust's ``try_fold(0, checked_add)``)."""
     ty = _int_type(T)
     vals = _values(values, "checked_sum", ty)
-    if isinstance(vals, list) or vals.size >= 1 << 30:
+    if type(vals) is list or vals.size >= 1 << 30:
         total = 0
         for i, v in enumerate(vals):
             if not ty.min <= total + int(v) <= ty.max:  # label: checked-loop

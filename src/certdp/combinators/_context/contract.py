@@ -22,6 +22,8 @@ from typing import Any
 
 from certdp.contracts.contract import Precondition, VerificationReport
 from certdp.core.errors import ContractError, DPError
+from certdp.core.exact_type import type_is
+from certdp.core.metrics import L1Distance
 
 context_module = importlib.import_module("certdp.combinators._context.context")
 
@@ -171,7 +173,7 @@ class ContextContract:
                 weights = [*weights, 1]
             split["split_by_weights"] = weights
         metric = unit[0]
-        if type(metric).__name__ == "L1Distance":
+        if type_is(metric, L1Distance):
             domain, dataset = dp.vector_domain(dp.atom_domain(T="f64", nan=False)), [1.0, 2.0]
         else:
             domain, dataset = dp.vector_domain(dp.atom_domain(T="i32")), [1, 2, 3]

@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-import numpy as np
-
+from certdp.core.conversion import NUMPY_INTEGER_TYPES
 from certdp.core.domains import AtomDomain, VectorDomain
 from certdp.core.errors import MakeMeasurementError, shown, type_mismatch
+from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.partition_metrics import LInfDistance
 from certdp.core.types import CarrierType
@@ -39,15 +39,17 @@ __all__ = ["selection_arguments", "selection_function", "selection_map"]
 
 # proof: begin selection
 def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    # by exact type: a bool, a subclass of int or of a NumPy integer, or an object naming int
+    # as its __class__ (whose comparisons and products could answer anything) is no integer
+    return type_is(value, int, *NUMPY_INTEGER_TYPES)  # label: is-int
 
 
 def selection_arguments(input_domain, input_metric, output_measure, k, scale, negate):
     """``(T, monotonic, scale, noise)`` of a selection measurement; a typed error naming the
     parameter and its rule for arguments outside the constructors' preconditions."""
-    atom = input_domain.element_domain if isinstance(input_domain, VectorDomain) else None
-    T = atom.T if isinstance(atom, AtomDomain) else None
-    if not isinstance(T, CarrierType) or not (T.is_integer or T.is_float):  # label: domain-shape
+    atom = input_domain.element_domain if type_is(input_domain, VectorDomain) else None
+    T = atom.T if type_is(atom, AtomDomain) else None
+    if not type_is(T, CarrierType) or not (T.is_integer or T.is_float):  # label: domain-shape
         raise MakeMeasurementError(
             f"must be vector_domain(atom_domain(T=<int or float type>)), got {shown(input_domain)}",
             parameter="input_domain",
@@ -57,13 +59,13 @@ def selection_arguments(input_domain, input_metric, output_measure, k, scale, ne
             "elements must exclude NaN: use atom_domain(T=..., nan=False)",
             parameter="input_domain",
         )
-    if not isinstance(input_metric, LInfDistance) or input_metric.T != T:  # label: metric-check
+    if not type_is(input_metric, LInfDistance) or input_metric.T != T:  # label: metric-check
         raise MakeMeasurementError(
             f"must be linf_distance(T={T}), got {shown(input_metric)}", parameter="input_metric"
         )
-    if isinstance(output_measure, MaxDivergence):  # label: pure
+    if type_is(output_measure, MaxDivergence):  # label: pure
         noise = "exponential"
-    elif isinstance(output_measure, ZeroConcentratedDivergence):  # label: zcdp
+    elif type_is(output_measure, ZeroConcentratedDivergence):  # label: zcdp
         noise = "gumbel"
     else:
         raise MakeMeasurementError(  # label: measure-check

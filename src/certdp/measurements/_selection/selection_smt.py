@@ -28,6 +28,14 @@ import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import exact
+from certdp.core.exact_type import type_is
+from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
+
+#: The measures the obligations name, by name; the built measure's class is tested by identity.
+MEASURE_CLASSES = {
+    "MaxDivergence": MaxDivergence,
+    "ZeroConcentratedDivergence": ZeroConcentratedDivergence,
+}
 
 __all__ = [
     "SCALES",
@@ -94,7 +102,7 @@ def selection_instance(name, T, monotonic, measure, build, ks=KS) -> Obligation:
         for k in ks:
             for scale in SCALES:
                 measurement = build(T, monotonic, measure, k, scale)
-                wrong = type(measurement.output_measure).__name__ != measure
+                wrong = not type_is(measurement.output_measure, MEASURE_CLASSES[measure])
                 for d_in in D_INS[T]:
                     where = {"k": k, "scale": repr(scale), "d_in": repr(d_in)}
                     try:

@@ -16,6 +16,14 @@ import z3
 
 from certdp.contracts.obligation import Obligation
 from certdp.contracts.smt_code import Scope, exact
+from certdp.core.exact_type import type_is
+from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
+
+#: The measures the obligations name, by name; the built measure's class is tested by identity.
+MEASURE_CLASSES = {
+    "MaxDivergence": MaxDivergence,
+    "ZeroConcentratedDivergence": ZeroConcentratedDivergence,
+}
 
 __all__ = ["SCALES", "D_INS", "built", "map_instance"]
 
@@ -47,7 +55,7 @@ def map_instance(space: str, measure: str, built_of=built) -> Obligation:
         cases = []
         for scale in SCALES:
             measurement = built_of(space, measure, scale)
-            wrong_measure = type(measurement.output_measure).__name__ != measure
+            wrong_measure = not type_is(measurement.output_measure, MEASURE_CLASSES[measure])
             for d_in in D_INS:
                 value = measurement.map(d_in)
                 if measure == "MaxDivergence":

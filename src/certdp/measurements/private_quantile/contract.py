@@ -20,7 +20,7 @@ from certdp.contracts.contract import D_IN, MeasurementContract, Precondition
 from certdp.core.admission import sequence_parameter
 from certdp.core.domains import carrier_constant
 from certdp.core.exact_type import type_is
-from certdp.core.measures import MaxDivergence
+from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence
 from certdp.measurements._selection.contract_support import BOUND as SELECTION_BOUND
 from certdp.measurements._selection.contract_support import (
     FACTOR,
@@ -145,7 +145,7 @@ def _alpha_ok(a) -> bool:
 
 
 def _measure_ok(a) -> bool:
-    return type(a.output_measure).__name__ in ("MaxDivergence", "ZeroConcentratedDivergence")
+    return type_is(a.output_measure, MaxDivergence, ZeroConcentratedDivergence)
 
 
 _SCORES = {p.id: p for p in scores_contract.CONTRACT.preconditions}

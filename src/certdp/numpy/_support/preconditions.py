@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ...contracts.contract import Precondition
+from ...core.exact_type import type_is
 from ...core.metrics import SymmetricDistance
 from ..array2_domain import NPArray2Domain
 
@@ -11,14 +12,14 @@ __all__ = ["INPUT_DOMAIN_ARRAY2", "INPUT_METRIC_SYMMETRIC"]
 
 INPUT_DOMAIN_ARRAY2 = Precondition(
     "input-domain-array2",
-    lambda a: isinstance(a.input_domain, NPArray2Domain),
+    lambda a: type_is(a.input_domain, NPArray2Domain),
     "input_domain must be an array2_domain",
     parameter="input_domain",
 )
 
 INPUT_METRIC_SYMMETRIC = Precondition(
     "input-metric-symmetric",
-    lambda a: isinstance(a.input_metric, SymmetricDistance),
+    lambda a: type_is(a.input_metric, SymmetricDistance),
     "input_metric must be symmetric_distance()",
     parameter="input_metric",
 )

@@ -116,11 +116,13 @@ class NPArray2Domain(Domain):
 def _non_negative_int(value, name: str):
     if value is None:
         return None
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+    # after exact_argument an integer is a Python int: nothing else (a bool, a subclass, an
+    # object naming int as its __class__) is read as one
+    if not type_is(value, int):  # label: count-type
         raise MakeDomainError(f"must be an integer, got {shown(value)}", parameter=name)
     if value < 0:
         raise MakeDomainError(f"must be non-negative, got {shown(value)}", parameter=name)
-    return int(value)
+    return value  # label: count-value
 
 
 def _exact_in_f64(value: int) -> bool:
@@ -131,33 +133,32 @@ def _exact_in_f64(value: int) -> bool:
 
 
 def _check_norm(norm) -> int | float:
-    if isinstance(norm, (bool, np.bool_)) or not isinstance(
-        norm, (int, float, np.integer, np.floating)
-    ):
+    # after exact_argument a number is a Python int or float (a NumPy one converted exactly);
+    # nothing else (a bool, a subclass, an object naming float as its __class__) is read as one
+    if not type_is(norm, int, float):  # label: norm-type
         raise MakeDomainError(f"must be a number, got {shown(norm)}", parameter="norm")
-    if isinstance(norm, (float, np.floating)) and math.isnan(norm):
+    if type_is(norm, float) and math.isnan(norm):
         raise MakeDomainError("must not be NaN", parameter="norm")
-    if isinstance(norm, (float, np.floating)) and math.isinf(norm):
+    if type_is(norm, float) and math.isinf(norm):
         raise MakeDomainError(f"must be finite, got {shown(norm)}", parameter="norm")
-    if isinstance(norm, (int, np.integer)) and not _exact_in_f64(int(norm)):
+    if type_is(norm, int) and not _exact_in_f64(norm):
         raise MakeDomainError(
             f"{shown(norm)} is not exactly representable in f64", parameter="norm"
         )
     if norm < 0:
         raise MakeDomainError(f"must be non-negative, got {shown(norm)}", parameter="norm")
     # an integer norm stays an integer, as OpenDP keeps and prints it
-    return int(norm) if isinstance(norm, (int, np.integer)) else float(norm)
+    return norm  # label: norm-value
 
 
 def _origin_array(origin) -> np.ndarray:
     """``origin`` as a float32 or float64 array of dimension 0 or 1 with finite, exact values."""
-    if isinstance(origin, (bool, np.bool_)):
+    # after exact_argument a scalar is a Python bool, int or float, by exact type
+    if type_is(origin, bool):
         raise MakeDomainError(f"must be numeric, got {shown(origin)}", parameter="origin")
-    if isinstance(origin, (int, float, np.integer, np.floating)) and not isinstance(
-        origin, np.float32
-    ):
+    if type_is(origin, int, float):  # label: origin-scalar
         array = np.asarray(origin)
-    elif isinstance(origin, (np.ndarray, np.float32, list, tuple)):
+    elif type_is(origin, np.ndarray, list, tuple):  # label: origin-sequence
         try:
             array = np.asarray(origin)
         except ValueError as error:
@@ -268,7 +269,7 @@ def array2_domain(
 
     if nan is None:
         nan = T.is_float and norm is None
-    if not isinstance(nan, (bool, np.bool_)):
+    if not type_is(nan, bool):  # label: nan-type
         raise MakeDomainError(f"must be a boolean, got {shown(nan)}", parameter="nan")
     if nan and not T.is_float:
         raise MakeDomainError(f"only float arrays may contain NaN, not {T}", parameter="nan")
@@ -277,7 +278,7 @@ def array2_domain(
             "must be False when norm is given: a row holding NaN has no norm", parameter="nan"
         )
     return NPArray2Domain(
-        origin=origin, norm=norm, p=p, size=size, num_columns=num_columns, nan=bool(nan), T=T
+        origin=origin, norm=norm, p=p, size=size, num_columns=num_columns, nan=nan, T=T
     )  # label: build
 
 

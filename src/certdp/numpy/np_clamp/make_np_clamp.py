@@ -83,12 +83,11 @@ def make_np_clamp(input_domain, input_metric, norm, p, origin=None) -> Transform
             f"must be symmetric_distance() or insert_delete_distance(), got {input_metric}",
             parameter="input_metric",
         )
-    if isinstance(norm, (bool, np.bool_)) or not isinstance(
-        norm, (int, float, np.integer, np.floating)
-    ):
+    # @certified made norm exact: a number is a Python int or float by exact type, nothing else
+    if not type_is(norm, int, float):  # label: norm-type
         raise MakeTransformationError(f"must be a number, got {shown(norm)}", parameter="norm")
     # an integer is finite (one beyond f64 is refused with the output domain below)
-    positive = norm > 0 and (isinstance(norm, (int, np.integer)) or math.isfinite(norm))
+    positive = norm > 0 and (type_is(norm, int) or math.isfinite(norm))
     if not positive:  # label: norm-check
         raise MakeTransformationError(
             f"must be positive and finite, got {shown(norm)}", parameter="norm"

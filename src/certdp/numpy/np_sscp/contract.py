@@ -22,6 +22,7 @@ from certdp.contracts.contract import (
     as_rational,
 )
 from certdp.core.errors import ContractError
+from certdp.core.exact_type import type_is
 from certdp.core.metrics import symmetric_distance
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
 from certdp.numpy._support.preconditions import INPUT_DOMAIN_ARRAY2, INPUT_METRIC_SYMMETRIC
@@ -34,7 +35,7 @@ BOUND = D_IN
 
 
 def _array2(a) -> bool:
-    return isinstance(a.input_domain, NPArray2Domain)
+    return type_is(a.input_domain, NPArray2Domain)
 
 
 PRECONDITIONS = [

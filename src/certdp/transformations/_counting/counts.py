@@ -27,7 +27,11 @@ def hashable_records(element) -> None:
 
 def records(data) -> list:
     """The admitted dataset ``data`` as a list of exact Python values."""
-    return data.tolist() if type(data) is np.ndarray else data  # label: records
+    if type(data) is np.ndarray:
+        return data.tolist()  # label: records-array
+    # admission hands a tuple through as given: a list of its items, so that every caller
+    # may concatenate, slice and compare what it gets as a list
+    return list(data) if type(data) is tuple else data  # label: records
 
 
 def largest_count(TO) -> int:
