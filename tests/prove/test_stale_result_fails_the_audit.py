@@ -100,7 +100,8 @@ def test_an_unsound_edit_of_the_code_fails_the_strict_audit(tmp_path):
 def test_an_edit_of_the_model_fails_the_strict_audit(tmp_path):
     """Even a comment: the result is for the model as it was proved."""
     models = {
-        str(Path(code).parent / "smt_model.py"): ("", "# A comment.\n") for code, _ in MODELS.values()
+        str(Path(code).parent / "smt_model.py"): ("", "# A comment.\n")
+        for code, _ in MODELS.values()
     }
     copy = _edited_copy(tmp_path, models)
     for name, row in _machine_checks(copy).items():
