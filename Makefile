@@ -36,11 +36,13 @@ latex:
 	  fi; \
 	fi
 
+# `make test` leaves out the tests marked `slow` (repeats of what `make` checks); the tests that
+# share one expensive module fixture stay on one worker (`xdist_group`, `--dist loadgroup`).
 test: install
-	$(PYTHON) -m pytest -n 2 -q
+	$(PYTHON) -m pytest -n 2 --dist loadgroup -q -m "not slow"
 
 test-thorough: install
-	HYPOTHESIS_PROFILE=thorough $(PYTHON) -m pytest -n 2 -q
+	HYPOTHESIS_PROFILE=thorough $(PYTHON) -m pytest -n 2 --dist loadgroup -q
 
 contracts: $(INSTALLED)
 	$(PYTHON) -m certdp verify

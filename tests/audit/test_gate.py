@@ -12,6 +12,10 @@ from certdp.core.errors import FeatureNotEnabledError
 SPACE = dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance()
 
 
+# a repeat: `certdp audit --strict` (`make`) fails on a row that is not up to date, and in
+# `make test` tests/install/test_installed.py's strict audit of the package built from this
+# tree asserts freshness "ok" for every constructor (the same status_of, the same ledger)
+@pytest.mark.slow
 def test_every_constructor_in_the_repository_is_vetted_and_up_to_date():
     constructors = discover()
     assert len(constructors) >= 20

@@ -1,6 +1,10 @@
 """Cross-checking OpenDP 0.16.0 (in the dev extra that `make test` installs, so these run in
 CI): the must-find list is found, and every violation reported reproduces in a fresh process
-with OpenDP alone."""
+with OpenDP alone.
+
+One quick run over every twin (``quick_report``, once per module, its tests kept on one
+xdist worker) serves every test: a twin is checked on its own (``_check_twin``) whether it is
+asked for by name or with all the others, so each must-find is read from that twin's result."""
 
 import sys
 from fractions import Fraction
@@ -10,18 +14,32 @@ import pytest
 opendp = pytest.importorskip("opendp")
 
 import certdp.crosscheck  # noqa: E402
-from certdp.crosscheck import IDEALIZED, VIOLATION  # noqa: E402
+from certdp.crosscheck import IDEALIZED, VIOLATION, CrosscheckReport  # noqa: E402
 
 from .helpers import run_reproducer  # noqa: E402
 
 MAX = Fraction(sys.float_info.max)
 TARGET = "opendp.prelude"
 
+pytestmark = pytest.mark.xdist_group("crosscheck_opendp")
 
-def test_the_saturating_pairwise_ordered_sum_is_a_violation_with_a_pair(tmp_path):
+
+@pytest.fixture(scope="module")
+def quick_report():
+    return certdp.crosscheck(TARGET, quick=True)
+
+
+def alone(quick_report, name: str) -> CrosscheckReport:
+    """The report of the twin ``name`` alone, from the quick run over every twin."""
+    results = [result for result in quick_report.results if result.twin == name]
+    assert len(results) == 1, name
+    return CrosscheckReport(quick_report.target, quick_report.quick, results=results)
+
+
+def test_the_saturating_pairwise_ordered_sum_is_a_violation_with_a_pair(quick_report, tmp_path):
     """make_sized_bounded_float_ordered_sum(16, (-0.2 MAX, 0.75 MAX), S="Pairwise<f64>"):
     map(2) = 0.95 MAX, yet moving one record moves the sum by 1.0 MAX."""
-    report = certdp.crosscheck(TARGET, ["make_sized_bounded_float_ordered_sum"], quick=True)
+    report = alone(quick_report, "make_sized_bounded_float_ordered_sum")
     point = "(16, (-3.5953862697246315e+307, 1.3482698511467367e+308), S='Pairwise<f64>')"
     found = [f for f in report.findings if f.point.endswith(point)]
     assert len(found) == 1
@@ -40,9 +58,9 @@ def test_the_saturating_pairwise_ordered_sum_is_a_violation_with_a_pair(tmp_path
     assert report.exit_status() == 1
 
 
-def test_resize_claims_2_where_the_coupling_gives_4(tmp_path):
+def test_resize_claims_2_where_the_coupling_gives_4(quick_report, tmp_path):
     """OpenDP issue #2927."""
-    report = certdp.crosscheck(TARGET, ["make_resize"], quick=True)
+    report = alone(quick_report, "make_resize")
     found = [f for f in report.findings if f.severity == VIOLATION]
     assert found and all(f.check == "coupling" for f in found)
     finding = found[0]
@@ -53,10 +71,10 @@ def test_resize_claims_2_where_the_coupling_gives_4(tmp_path):
     assert result.returncode == 1, result.stdout + result.stderr
 
 
-def test_metric_bounded_insert_delete_to_hamming_is_a_violation_with_a_pair(tmp_path):
+def test_metric_bounded_insert_delete_to_hamming_is_a_violation_with_a_pair(quick_report, tmp_path):
     """OpenDP 0.16's map(d_in) = d_in // 2 from insert-delete to Hamming: a rotation of a
     sized dataset is at insert-delete distance 2 and Hamming distance up to the size."""
-    report = certdp.crosscheck(TARGET, ["make_metric_bounded"], quick=True)
+    report = alone(quick_report, "make_metric_bounded")
     found = [f for f in report.findings if f.severity == VIOLATION]
     assert found and all(f.check == "search" for f in found)
     for finding in found:
@@ -71,12 +89,12 @@ def test_metric_bounded_insert_delete_to_hamming_is_a_violation_with_a_pair(tmp_
     assert report.exit_status() == 1
 
 
-def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_path):
+def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(quick_report, tmp_path):
     """OpenDP issue #2922: scale 1, threshold 5, a key of count 1 on one side only (distance
     (1, 1, 1)) is released with probability e^-4 / (1 + e^-1) = 1.339 %, OpenDP claims
     delta = 0.4926 %; a lone key of count 0 (distance (1, 0, 0)) with P[Z >= 5], OpenDP claims
     (0, 0)."""
-    report = certdp.crosscheck(TARGET, ["make_laplace_threshold"], quick=True)
+    report = alone(quick_report, "make_laplace_threshold")
     found = {f.d_in: f for f in report.findings if f.severity == VIOLATION}
     assert set(found) == {"(1, 1, 1)", "(1, 0, 0)"}
     assert all(f.check == "lone-keys" for f in found.values())
@@ -92,11 +110,11 @@ def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_pat
         assert "import certdp" not in finding.reproducer
 
 
-def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_path):
+def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(quick_report, tmp_path):
     """The Gaussian analogue of #2922: scale 1, threshold 3, a key of count 1 on one side only
     is released with probability P[Z >= 2] (Z ~ N_Z(0, 1)), OpenDP claims the continuous tail
     P[X > 2] = 2.275 %; a lone key of count 0 with P[Z >= 3] = 0.457 %, OpenDP claims (0, 0)."""
-    report = certdp.crosscheck(TARGET, ["make_gaussian_threshold"], quick=True)
+    report = alone(quick_report, "make_gaussian_threshold")
     found = {f.d_in: f for f in report.findings if f.severity == VIOLATION}
     assert set(found) == {"(1, 1, 1)", "(1, 0, 0)"}
     assert all(f.check == "lone-keys" for f in found.values())
@@ -110,12 +128,14 @@ def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(tmp_pa
         assert "import certdp" not in finding.reproducer
 
 
-def test_bitvec_randomized_response_claims_a_finite_loss_where_the_length_tells_apart(tmp_path):
+def test_bitvec_randomized_response_claims_a_finite_loss_where_the_length_tells_apart(
+    quick_report, tmp_path
+):
     """OpenDP issue #2930: bitvector_domain(max_weight=4) has no length, so b"\\x00" and
     b"\\x00\\x00" (weight 0, discrete distance 1) are both members; their releases have 1 and 2
     bytes (disjoint supports, max-divergence inf) while OpenDP claims map(1) = 0.80067 at
     f = 0.95."""
-    report = certdp.crosscheck(TARGET, ["make_randomized_response_bitvec"], quick=True)
+    report = alone(quick_report, "make_randomized_response_bitvec")
     found = [f for f in report.findings if f.severity == VIOLATION]
     assert len(found) == 1
     finding = found[0]
@@ -129,8 +149,8 @@ def test_bitvec_randomized_response_claims_a_finite_loss_where_the_length_tells_
     assert "import certdp" not in finding.reproducer
 
 
-def test_np_sum_under_idealized_numerics_is_reported_as_what_the_flag_gives_up():
-    report = certdp.crosscheck(TARGET, ["make_np_sum"], quick=True)
+def test_np_sum_under_idealized_numerics_is_reported_as_what_the_flag_gives_up(quick_report):
+    report = alone(quick_report, "make_np_sum")
     assert report.findings
     assert {f.severity for f in report.findings} == {IDEALIZED}
     assert report.exit_status() == 0  # not a bug: OpenDP builds it only under the flag
@@ -141,11 +161,6 @@ def test_np_sum_under_idealized_numerics_is_reported_as_what_the_flag_gives_up()
     assert all(f.actual == "inf" for f in without_columns)  # sums of different lengths
     notes = report.results[0].notes
     assert any("must know num_columns" in note for note in notes)
-
-
-@pytest.fixture(scope="module")
-def quick_report():
-    return certdp.crosscheck(TARGET, quick=True)
 
 
 def test_every_twin_is_checked_and_nothing_crashes(quick_report):

@@ -6,8 +6,10 @@ The dependencies come from the environment running the tests (a ``.pth`` file na
 ``site-packages``; the editable install there is not activated by it, and the fresh venv's own
 ``certdp`` comes first), so the test is fast and needs no index beyond what building the wheel
 needs.  Everything then runs from a temporary folder: the README quick start without
-``contrib``, ``certdp audit`` (table, ``--json``, ``--junit``, one name, an unknown name,
-``--build`` with and without LaTeX) and ``certdp vet`` (refused: no checkout).
+``contrib``, ``certdp audit`` (one strict run over every constructor with ``--json`` and
+``--junit``, whose report two tests read; the table of one name, an unknown name, ``--build``
+with and without LaTeX) and ``certdp vet`` (refused: no checkout).  The module's tests share
+its fixtures, so they run on one xdist worker (``xdist_group``).
 """
 
 import json
@@ -28,6 +30,8 @@ from certdp.audit.discovery import discover
 
 REPO = Path(__file__).resolve().parents[2]
 CONSTRUCTORS = len(discover())
+
+pytestmark = pytest.mark.xdist_group("installed")
 
 
 @pytest.fixture(scope="module")
@@ -146,12 +150,30 @@ def test_example_data_ship_with_the_wheel(installed):
     assert counts == f"{len(expected)} 6 {sum(float(row[4]) for row in expected)}"
 
 
-def test_audit_checks_the_installed_package(installed):
-    result = run(installed, "certdp", "audit", "--strict")
-    assert result.returncode == 0, result.stdout + result.stderr
-    summary = f"{CONSTRUCTORS} constructors: {CONSTRUCTORS} passed, 0 failed (0 outdated, 0 never"
-    assert summary in result.stdout
-    assert "proofs not built (add --build" in result.stdout
+@pytest.fixture(scope="module")
+def strict_audit(installed) -> dict:
+    """One ``certdp audit --strict --json --junit`` of the installed package, every constructor,
+    the contracts with their default number of examples: its exit status, report, stderr and
+    JUnit file."""
+    junit = installed["cwd"] / "audit.xml"
+    result = run(installed, "certdp", "audit", "--strict", "--json", "--junit", str(junit))
+    return {"result": result, "junit": junit}
+
+
+def test_audit_checks_the_installed_package(installed, strict_audit):
+    result = strict_audit["result"]
+    assert result.returncode == 0, _failed_rows(result.stdout) + result.stderr
+    report = json.loads(result.stdout)
+    assert report["strict"] is True and report["failed"] == 0
+    assert len(report["constructors"]) == CONSTRUCTORS
+    assert not any(row["failed"] for row in report["constructors"])
+    # no --build: the proofs are not built, and the report says so
+    assert report["build"] == {
+        "requested": False,
+        "ran": False,
+        "missing_tools": [],
+        "output": None,
+    }
     assert str(installed["venv"]) in result.stderr  # names the package it audits
     # a row is "timeout" where the packaged SMT result is undecided (it does not fail the audit)
     rows = re.findall(r"^(ok|timeout) +\w+$", result.stderr, re.MULTILINE)
@@ -170,11 +192,8 @@ def _failed_rows(stdout: str) -> str:
     return json.dumps(failed, indent=1)[-8000:] + "\n"
 
 
-def test_audit_json_and_junit(installed):
-    junit = installed["cwd"] / "audit.xml"
-    # the formats are under test here: the contracts run with 2 examples each (the audit above
-    # runs them in full on the same installed package)
-    result = run(installed, "certdp", "audit", "--json", "--junit", str(junit), "--examples", "2")
+def test_audit_json_and_junit(installed, strict_audit):
+    result, junit = strict_audit["result"], strict_audit["junit"]
     assert result.returncode == 0, _failed_rows(result.stdout) + result.stderr
     report = json.loads(result.stdout)
     assert report["failed"] == 0 and len(report["constructors"]) == CONSTRUCTORS
@@ -199,9 +218,12 @@ def test_audit_json_and_junit(installed):
 
 
 def test_audit_one_name_and_an_unknown_name(installed):
-    one = run(installed, "certdp", "audit", "make_sum")
+    one = run(installed, "certdp", "audit", "--strict", "make_sum")
     assert one.returncode == 0, one.stderr
-    assert "1 constructor: 1 passed, 0 failed" in one.stdout
+    # the table (the whole package's is read as JSON above)
+    assert "1 constructor: 1 passed, 0 failed (0 outdated, 0 never" in one.stdout
+    assert "proofs not built (add --build" in one.stdout
+    assert str(installed["venv"]) in one.stderr  # names the package it audits
     unknown = run(installed, "certdp", "audit", "make_nonexistent")
     assert unknown.returncode == 2
     assert "no constructor named make_nonexistent" in unknown.stderr
