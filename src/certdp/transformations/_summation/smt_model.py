@@ -938,9 +938,10 @@ def _sum_scope(name: str) -> Scope:
         "precision",
         bit_precise=("the IEEE addition lemma float_addition (required), every pair of finite "
                      "f32/f64 values",),
-        reduced_formats=(f"the whole sum, bit-precisely, in f8 = FP(4, 4) at N = "
-                         f"{sorted({n for _, n, _ in FLOAT_CASES})} (its map by the proof's "
-                         "formula, not the code's)",),
+        reduced_formats=(f"the whole sum in the reduced format f8 = FP(4, 4) at N = "
+                         f"{sorted({n for _, n, _ in FLOAT_CASES})}, every f8 dataset within the "
+                         f"bounds {', '.join(str(b) for _, _, b in FLOAT_CASES)} (its map by the proof's formula, not the code's: no constructor "
+                         "exists in f8)",),
         abstractions=("the f32/f64 sums on the code's own fold with each addition a real within "
                       "the lemma's relative error (records any reals in the bounds)",),
     )  # fmt: skip
