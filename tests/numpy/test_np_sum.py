@@ -163,10 +163,19 @@ def test_map_overflow_is_refused():
 # -- bad inputs ----------------------------------------------------------------------------
 
 
-def _domain(**kwargs):
-    fields = dict(origin=np.array(0.0), norm=1.0, p=2, size=None, num_columns=2, nan=False)
-    fields.update(kwargs)
-    return NPArray2Domain(T=dp.carrier(fields.pop("T", "f64")), **fields)
+def _domain():
+    return dp.numpy.array2_domain(norm=1.0, p=2, num_columns=2)
+
+
+def _forged(**kwargs):
+    """An NPArray2Domain made without array2_domain (object.__new__, then its attributes set),
+    breaking one of its rules: make_np_sum must refuse it before reading any field."""
+    fields = dict(origin=np.zeros(2), norm=1.0, p=2, size=None, num_columns=2, nan=False)
+    fields.update(kwargs, T=dp.carrier("f64"), dtype=np.dtype(np.float64), row_test=None)
+    forged = object.__new__(NPArray2Domain)
+    for name, value in fields.items():
+        setattr(forged, name, value)
+    return forged
 
 
 @pytest.mark.parametrize(
@@ -176,8 +185,9 @@ def _domain(**kwargs):
         (_domain(), dp.insert_delete_distance(), "input_metric", "symmetric_distance"),
         (_domain(), dp.l1_distance(T="f64"), "input_metric", "symmetric_distance"),
         (dp.numpy.array2_domain(T="f64", num_columns=2, nan=False), dp.symmetric_distance(), "input_domain", "bound the row norm"),
-        (_domain(p=3), dp.symmetric_distance(), "input_domain", "p must be 1 or 2"),
-        (_domain(nan=True), dp.symmetric_distance(), "input_domain", "must not allow NaN"),
+        (_forged(p=3), dp.symmetric_distance(), "input_domain", "must be an array2_domain"),
+        (_forged(nan=True), dp.symmetric_distance(), "input_domain", "must be an array2_domain"),
+        (_forged(norm=-1.0), dp.symmetric_distance(), "input_domain", "must be an array2_domain"),
         (dp.numpy.array2_domain(norm=3, p=1, T="i32", num_columns=2), dp.symmetric_distance(), "input_domain", "f32 or f64"),
         (dp.numpy.array2_domain(norm=1.0, p=2), dp.symmetric_distance(), "input_domain", "num_columns"),
         (dp.numpy.array2_domain(norm=1e305, p=2, num_columns=2), dp.symmetric_distance(), "input_domain", "could overflow"),

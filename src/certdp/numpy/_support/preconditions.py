@@ -6,13 +6,13 @@ from __future__ import annotations
 from ...contracts.contract import Precondition
 from ...core.exact_type import type_is
 from ...core.metrics import SymmetricDistance
-from ..array2_domain import NPArray2Domain
+from ..array2_domain.array2_domain import is_array2_domain
 
 __all__ = ["INPUT_DOMAIN_ARRAY2", "INPUT_METRIC_SYMMETRIC"]
 
 INPUT_DOMAIN_ARRAY2 = Precondition(
     "input-domain-array2",
-    lambda a: type_is(a.input_domain, NPArray2Domain),
+    lambda a: is_array2_domain(a.input_domain),
     "input_domain must be an array2_domain",
     parameter="input_domain",
 )

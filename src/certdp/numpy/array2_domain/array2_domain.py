@@ -10,6 +10,7 @@ its rows.
 from __future__ import annotations
 
 import math
+import weakref
 from fractions import Fraction
 
 import numpy as np
@@ -21,7 +22,7 @@ from certdp.core.exact_type import type_is
 from certdp.core.types import FLOAT_TYPES, INTEGER_TYPES, CarrierType, carrier
 from certdp.numpy._support.row_norm_test import RowNormTest
 
-__all__ = ["NPArray2Domain", "array2_domain"]
+__all__ = ["NPArray2Domain", "array2_domain", "is_array2_domain"]
 
 # proof: begin array2-domain
 _DTYPES = {
@@ -32,16 +33,26 @@ _DTYPES = {
 #: The widest row an array2_domain describes: 2^32 columns (a row of 32 GiB in f64).
 MAX_COLUMNS = 1 << 32  # label: max-columns
 _ORIGIN_TYPES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64"}  # label: origin-types
+#: The key only array2_domain passes to NPArray2Domain: a call of the class elsewhere is refused.
+_BUILDER = object()  # label: builder
+#: Every domain array2_domain has returned, by identity (a dead domain leaves the table).
+_BUILT: weakref.WeakValueDictionary = weakref.WeakValueDictionary()  # label: built-table
 
 
 class NPArray2Domain(Domain):
-    """2-D numpy arrays of ``T``; see the module docstring.  Build it with :func:`array2_domain`.
+    """2-D numpy arrays of ``T``; see the module docstring.  Only :func:`array2_domain`, which
+    checks its rules, builds one; a direct call of the class raises ``MakeDomainError``.
 
     ``origin`` is ``None`` (no norm), a 0-d zero array (origin 0, width free) or a 1-D array
     of length ``num_columns``, of dtype float32 or float64, holding finite values.
     """
 
-    def __init__(self, *, origin, norm, p, size, num_columns, nan, T: CarrierType):
+    def __init__(self, *, origin, norm, p, size, num_columns, nan, T: CarrierType, builder=None):
+        if builder is not _BUILDER:  # label: builder-check
+            raise MakeDomainError(
+                "is built by array2_domain(...), which checks its rules, not directly",
+                parameter="NPArray2Domain",
+            )
         if origin is not None:
             origin = origin.copy()  # label: origin-own
             origin.flags.writeable = False  # label: origin-read-only
@@ -111,6 +122,12 @@ class NPArray2Domain(Domain):
         return (
             f"NPArray2Domain({', '.join(f'{k}={v}' for k, v in fields.items() if v is not None)})"
         )
+
+
+def is_array2_domain(value) -> bool:
+    """Whether ``value`` is a domain :func:`array2_domain` returned (so its rules hold); false
+    for any other object, a subclass's or one made by ``object.__new__`` included."""
+    return type_is(value, NPArray2Domain) and _BUILT.get(id(value)) is value  # label: built
 
 
 def _non_negative_int(value, name: str):
@@ -277,9 +294,12 @@ def array2_domain(
         raise MakeDomainError(
             "must be False when norm is given: a row holding NaN has no norm", parameter="nan"
         )
-    return NPArray2Domain(
-        origin=origin, norm=norm, p=p, size=size, num_columns=num_columns, nan=nan, T=T
-    )  # label: build
+    domain = NPArray2Domain(
+        origin=origin, norm=norm, p=p, size=size, num_columns=num_columns, nan=nan, T=T,
+        builder=_BUILDER,
+    )  # fmt: skip  # label: build
+    _BUILT[id(domain)] = domain  # label: record
+    return domain
 
 
 # proof: end array2-domain

@@ -18,9 +18,9 @@ from certdp.contracts.common import (
     optional_sizes,
 )
 from certdp.contracts.contract import D_IN, Precondition, TransformationContract
-from certdp.core.exact_type import type_is
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
-from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
+from certdp.numpy.array2_domain import array2_domain
+from certdp.numpy.array2_domain.array2_domain import is_array2_domain
 
 from .make_np_clamp import make_np_clamp
 
@@ -79,7 +79,7 @@ CONTRACT = TransformationContract(
     preconditions=[
         Precondition(
             "input-domain-array2-float",
-            lambda a: type_is(a.input_domain, NPArray2Domain) and a.input_domain.T.is_float,
+            lambda a: is_array2_domain(a.input_domain) and a.input_domain.T.is_float,
             "input_domain must be an array2_domain of f32 or f64 entries",
             parameter="input_domain",
         ),

@@ -26,7 +26,8 @@ from certdp.core.metrics import InsertDeleteDistance, Metric, SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.numpy._support.error_bounds import unit_roundoff
-from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
+from certdp.numpy.array2_domain import array2_domain
+from certdp.numpy.array2_domain.array2_domain import is_array2_domain
 
 __all__ = ["make_np_clamp", "then_np_clamp"]
 
@@ -68,7 +69,7 @@ def _directions(rows: np.ndarray, origin: np.ndarray, p: int) -> tuple[np.ndarra
 @certified
 def make_np_clamp(input_domain, input_metric, norm, p, origin=None) -> Transformation:
     """Scale each row whose ``p``-norm around ``origin`` exceeds ``norm`` onto the ball."""
-    if not type_is(input_domain, NPArray2Domain) or not input_domain.T.is_float:
+    if not is_array2_domain(input_domain) or not input_domain.T.is_float:
         raise MakeTransformationError(  # label: domain-check
             f"must be an array2_domain of f32 or f64 entries, got {input_domain}",
             parameter="input_domain",

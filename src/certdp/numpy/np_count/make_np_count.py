@@ -16,7 +16,7 @@ from certdp.core.metrics import SymmetricDistance, absolute_distance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
 from certdp.core.types import carrier
-from certdp.numpy.array2_domain import NPArray2Domain
+from certdp.numpy.array2_domain.array2_domain import is_array2_domain
 
 __all__ = ["make_np_count", "then_np_count"]
 
@@ -26,7 +26,7 @@ __all__ = ["make_np_count", "then_np_count"]
 def make_np_count(input_domain, input_metric) -> Transformation:
     """Count the rows of a 2-D array as an ``i32`` (saturating); stability ``d_in -> d_in``,
     or ``d_in -> 0`` when ``input_domain`` fixes the size."""
-    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
+    if not is_array2_domain(input_domain):  # label: domain-check
         raise MakeTransformationError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )

@@ -22,11 +22,11 @@ from certdp.contracts.contract import (
     as_rational,
 )
 from certdp.core.errors import ContractError
-from certdp.core.exact_type import type_is
 from certdp.core.metrics import symmetric_distance
 from certdp.numpy._support import strategies  # noqa: F401  (registers the array neighbours)
 from certdp.numpy._support.preconditions import INPUT_DOMAIN_ARRAY2, INPUT_METRIC_SYMMETRIC
-from certdp.numpy.array2_domain import NPArray2Domain, array2_domain
+from certdp.numpy.array2_domain import array2_domain
+from certdp.numpy.array2_domain.array2_domain import is_array2_domain
 from certdp.numpy.sscp_domain.sscp_domain import MAX_FEATURES, sscp_matrix
 
 from .make_np_sscp import make_np_sscp
@@ -35,7 +35,7 @@ BOUND = D_IN
 
 
 def _array2(a) -> bool:
-    return type_is(a.input_domain, NPArray2Domain)
+    return is_array2_domain(a.input_domain)
 
 
 PRECONDITIONS = [

@@ -20,7 +20,7 @@ from certdp.core.exact_type import type_is
 from certdp.core.metrics import SymmetricDistance
 from certdp.core.partial import partial_constructor
 from certdp.core.transformation import Transformation
-from certdp.numpy.array2_domain import NPArray2Domain
+from certdp.numpy.array2_domain.array2_domain import is_array2_domain
 from certdp.numpy.sscp_domain.sscp_domain import MAX_FEATURES, _sscp_domain, sscp_matrix
 
 __all__ = ["make_np_sscp", "then_np_sscp"]
@@ -31,7 +31,7 @@ __all__ = ["make_np_sscp", "then_np_sscp"]
 def make_np_sscp(input_domain, input_metric) -> Transformation:
     """The matrix ``X^T X`` of a 2-D f32/f64 array, computed row by row in order; its output
     metric is the symmetric distance between the source datasets (map ``d_in -> d_in``)."""
-    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
+    if not is_array2_domain(input_domain):  # label: domain-check
         raise MakeTransformationError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )

@@ -35,6 +35,7 @@ from certdp.numpy._support.column_sum import column_sum, depth
 from certdp.numpy._support.error_bounds import gamma, subnormal_half_spacing, unit_roundoff
 from certdp.numpy._support.row_selection import RowSelection
 from certdp.numpy.array2_domain import NPArray2Domain
+from certdp.numpy.array2_domain.array2_domain import is_array2_domain
 
 __all__ = ["make_np_sum", "then_np_sum", "SIZE_LIMIT", "origin_norm_upper", "rounding_allowance"]
 
@@ -94,7 +95,7 @@ def unknown_size_bound(d_in: int, per_record: Fraction, rho: Fraction) -> Fracti
 @certified
 def make_np_sum(input_domain, input_metric) -> Transformation:
     """Sum the rows of a 2-D array into a vector; see the module docstring for the map."""
-    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
+    if not is_array2_domain(input_domain):  # label: domain-check
         raise MakeTransformationError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )

@@ -22,7 +22,7 @@ from certdp.core.postprocess import Function, postprocess
 from certdp.core.transformation import Measurement
 from certdp.measurements.gaussian import make_gaussian
 from certdp.measurements.laplace import make_laplace
-from certdp.numpy.array2_domain import NPArray2Domain
+from certdp.numpy.array2_domain.array2_domain import is_array2_domain
 from certdp.numpy.np_clamp import make_np_clamp
 from certdp.numpy.np_sum import make_np_sum
 
@@ -37,7 +37,7 @@ def make_private_np_mean(
     """The noisy column sums (noise scale ``scale * n``) divided by the size ``n``; pure DP for
     ``p = 1``, zCDP for ``p = 2``.  ``norm`` (with ``p``, default 2, and ``origin``) clamps the
     rows first; without ``norm``, ``p`` defaults to the domain's."""
-    if not type_is(input_domain, NPArray2Domain):  # label: domain-check
+    if not is_array2_domain(input_domain):  # label: domain-check
         raise MakeMeasurementError(
             f"must be an array2_domain, got {shown(input_domain)}", parameter="input_domain"
         )
