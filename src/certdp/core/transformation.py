@@ -158,6 +158,7 @@ class Transformation(_Mapped):
         self.input_metric = input_metric
         self.output_metric = output_metric
         self._map = stability_map
+        self._as_built = (input_domain, function)  # label: as-built
 
     @property
     def stability_map(self):
@@ -236,7 +237,10 @@ class Measurement(_Mapped):
         return self.function(self._admit(arg))  # label: invoke-measurement
 
     def __rshift__(self, other):
-        """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function, or any other
+        """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function; a
+        transformation kept as built (no subclass, function and input domain not reassigned),
+        whose ``invoke`` is made a Function with no feature needed, as OpenDP takes a
+        transformation's function; or any other
         callable, which is first made one with ``new_function(other, TO="ExtrinsicObject")``
         (so under ``honest-but-curious``).  A partial constructor is declined: its
         ``__rrshift__`` refuses it (nothing but postprocessing follows a release)."""
@@ -245,6 +249,8 @@ class Measurement(_Mapped):
 
         if isinstance(other, PartialConstructor):
             return NotImplemented  # label: rshift-measurement-partial
+        if _kept_as_built(other):
+            other = Function(other.invoke, TO="ExtrinsicObject")  # label: rshift-transformation
         if not isinstance(other, Function):
             if not callable(other):  # label: rshift-not-callable
                 raise type_mismatch(MakeMeasurementError)(
@@ -260,6 +266,20 @@ class Measurement(_Mapped):
             f"Measurement(input_domain={self.input_domain}, input_metric={self.input_metric}, "
             f"output_measure={self.output_measure})"
         )
+
+
+def _kept_as_built(other) -> bool:
+    """Is ``other`` exactly a :class:`Transformation` (no subclass) whose function and input
+    domain are still the ones it was built with (not reassigned since)?"""
+    if type(other) is not Transformation:
+        return False
+    state = other.__dict__
+    record = state.get("_as_built")
+    return (
+        type(record) is tuple
+        and record[0] is state.get("input_domain")
+        and record[1] is state.get("function")
+    )  # label: kept-as-built
 
 
 def _chain(first: Transformation, second):
