@@ -195,9 +195,12 @@ class Transformation(_Mapped):
         return NotImplemented
 
     def __repr__(self) -> str:
+        # OpenDP 0.16's layout, one line per part
         return (
-            f"Transformation(input_domain={self.input_domain}, output_domain={self.output_domain}, "
-            f"input_metric={self.input_metric}, output_metric={self.output_metric})"
+            f"Transformation(\n    input_domain   = {self.input_domain},\n"
+            f"    output_domain  = {self.output_domain},\n"
+            f"    input_metric   = {self.input_metric},\n"
+            f"    output_metric  = {self.output_metric})"
         )
 
 
@@ -262,9 +265,11 @@ class Measurement(_Mapped):
         return postprocess(other, self)  # label: rshift-postprocess
 
     def __repr__(self) -> str:
+        # OpenDP 0.16's layout, one line per part
         return (
-            f"Measurement(input_domain={self.input_domain}, input_metric={self.input_metric}, "
-            f"output_measure={self.output_measure})"
+            f"Measurement(\n    input_domain   = {self.input_domain},\n"
+            f"    input_metric   = {self.input_metric},\n"
+            f"    output_measure = {self.output_measure})"
         )
 
 
