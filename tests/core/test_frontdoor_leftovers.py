@@ -1,6 +1,7 @@
 """Issue 20, the front door's OpenDP-compatibility leftovers: each behaviour is OpenDP 0.16's
 (checked against the installed opendp when the tests were written), or a typed refusal."""
 
+import numpy as np
 import pytest
 
 import certdp.prelude as dp
@@ -50,3 +51,197 @@ def test_a_transformation_whose_input_domain_was_reassigned_needs_honest_but_cur
     clamp.input_domain = dp.vector_domain(dp.atom_domain(T="f64"))
     with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
         measurement >> clamp
+
+
+# --- dp.RuntimeType objects wherever a type is expected (OpenDP 0.16 accepts them) ---
+
+
+def test_domain_metric_and_space_of_take_runtime_type_objects():
+    parse = dp.RuntimeType.parse
+    assert dp.domain_of(parse("Vec<f64>")) == dp.vector_domain(dp.atom_domain(T="f64"))
+    assert dp.domain_of(parse("Option<f64>")) == dp.option_domain(dp.atom_domain(T="f64"))
+    assert dp.domain_of(parse("HashMap<String, i32>")) == dp.map_domain(
+        dp.atom_domain(T="String"), dp.atom_domain(T="i32")
+    )
+    assert dp.metric_of(parse("L1Distance<f64>")) == dp.l1_distance(T="f64")
+    assert dp.space_of(parse("Vec<i32>")) == (
+        dp.vector_domain(dp.atom_domain(T="i32")),
+        dp.symmetric_distance(),
+    )
+
+
+def test_constructor_type_arguments_take_runtime_type_objects():
+    dp.enable_features("contrib", "honest-but-curious")
+    summed = dp.t.make_sized_bounded_float_ordered_sum(
+        4, (0.0, 1.0), S=dp.RuntimeType.parse("Pairwise<f32>")
+    )
+    assert summed.output_domain == dp.atom_domain(T="f32", nan=False)
+    function = dp.new_function(lambda x: [1, 2], TO=dp.RuntimeType.parse("Vec<f64>"))
+    assert function(0) == [1.0, 2.0] and function.TO == "Vec<f64>"
+
+
+def test_a_runtime_type_naming_no_atom_is_refused_typed():
+    # OpenDP 0.16: Type("No match for concrete type Vec<f64>")
+    with pytest.raises(dp.DPError, match="Vec<f64>") as caught:
+        dp.atom_domain(T=dp.RuntimeType.parse("Vec<f64>"))
+    assert caught.value.parameter == "T"
+
+
+# --- a float key refused naming the user's argument, not map_domain's key_domain ---
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter"),
+    [
+        (lambda: dp.domain_of({1.5: 1}, infer=True), "data"),
+        (lambda: dp.space_of({1.5: 1}, infer=True), "data"),
+        (lambda: dp.domain_of("HashMap<f64, i32>"), "T"),
+        (lambda: dp.domain_of(dict[float, int]), "T"),
+    ],
+)
+def test_a_float_key_is_refused_naming_the_users_argument(call, parameter):
+    with pytest.raises(dp.DPError, match="keys must be hashable") as caught:
+        call()
+    assert caught.value.parameter == parameter
+
+
+# --- a compositor over an L0-Lp-Linf unit: OpenDP 0.16 aborts the process; certdp refuses ---
+
+MAP_F64 = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="f64", nan=False))
+
+
+@pytest.mark.parametrize("metric", [dp.l01inf_distance, dp.l02inf_distance])
+@pytest.mark.parametrize("loss", [dict(epsilon=1.0), dict(rho=1.0)])
+def test_a_split_context_over_an_l0pinf_unit_is_refused_typed(metric, loss):
+    dp.enable_features("contrib")
+    unit = (metric(dp.absolute_distance(T="f64")), (1, 1.0, 1.0))
+    with pytest.raises(dp.DPError, match="totally ordered") as caught:
+        dp.Context.compositor(
+            data={"a": 1.0},
+            privacy_unit=unit,
+            privacy_loss=dp.loss_of(**loss),
+            split_evenly_over=2,
+            domain=MAP_F64,
+        )
+    assert caught.value.parameter == "input_metric"
+
+
+def test_adaptive_composition_over_an_l0pinf_metric_is_refused_typed():
+    dp.enable_features("contrib")
+    with pytest.raises(dp.DPError, match="totally ordered") as caught:
+        dp.c.make_adaptive_composition(
+            MAP_F64,
+            dp.l01inf_distance(dp.absolute_distance(T="f64")),
+            dp.max_divergence(),
+            d_in=(1, 1.0, 1.0),
+            d_mids=[1.0],
+        )
+    assert caught.value.parameter == "input_metric"
+
+
+# --- RuntimeType.parse: linear in the name's length, nesting bounded with a typed error ---
+
+
+def _nested(depth: int) -> str:
+    return "Vec<" * depth + "f64" + ">" * depth
+
+
+def test_parse_reads_the_deepest_allowed_name():
+    from certdp.core.typenames import MAX_TYPE_NESTING
+
+    parsed = dp.RuntimeType.parse(_nested(MAX_TYPE_NESTING))
+    assert str(parsed) == _nested(MAX_TYPE_NESTING)
+    assert dp.RuntimeType.parse("Vec<(f64, (i32, String))>") == "Vec<(f64, (i32, String))>"
+
+
+@pytest.mark.parametrize("depth", [65, 5000, 200_000])
+def test_parse_refuses_deeper_names_typed_not_by_recursion(depth):
+    # OpenDP 0.16 raises a bare RecursionError from about 250 levels on
+    with pytest.raises(dp.UnknownTypeException, match="nested more than 64") as caught:
+        dp.RuntimeType.parse(_nested(depth))
+    assert caught.value.parameter == "type_name"
+
+
+def test_parse_refuses_deep_python_descriptors_typed():
+    descriptor = float
+    for _ in range(100):
+        descriptor = list[descriptor]
+    with pytest.raises(dp.UnknownTypeException, match="nested more than 64"):
+        dp.RuntimeType.parse(descriptor)
+
+
+# --- 0-d NumPy arrays inside vectors are their one element, as in OpenDP 0.16 ---
+
+
+@pytest.mark.parametrize(
+    ("T", "data", "expected"),
+    [
+        ("f64", [np.array(1.5)], [1.5]),
+        ("f64", (np.array(1.5), 2.0), [1.5, 2.0]),
+        ("f64", [np.array(1.5, dtype=np.float32)], [1.5]),
+        ("i32", [np.array(1), np.array(7, dtype=np.int32)], [1, 7]),
+    ],
+)
+def test_a_zero_d_array_in_a_vector_is_its_element(T, data, expected):
+    domain = dp.vector_domain(dp.atom_domain(T=T))
+    assert domain.member(data)
+    admitted = domain.admit(data)
+    assert list(admitted) == expected
+    assert all(type(value) is type(expected[0]) for value in admitted)
+
+
+def test_a_transformation_reads_zero_d_arrays_in_its_vector_as_opendp_does():
+    dp.enable_features("contrib")
+    clamp = dp.t.make_clamp(VEC_F64, dp.symmetric_distance(), bounds=(0.0, 1.0))
+    assert clamp([np.array(1.5), 0.5]) == [1.0, 0.5]  # OpenDP 0.16: [1.0, 0.5]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        [np.array(1)],  # an integer is no f64 here (the atom rule; OpenDP refuses it too)
+        [np.array([1.5])],  # a 1-d array is no element
+        [np.ma.masked_array(1.5)],  # a masked 0-d array is not unwrapped
+    ],
+)
+def test_other_arrays_in_a_vector_are_still_refused(data):
+    assert not dp.vector_domain(dp.atom_domain(T="f64")).member(data)
+
+
+def test_an_option_domain_admits_what_its_element_domain_admits():
+    option = dp.option_domain(dp.atom_domain(T="f64"))
+    for value in (None, 1.5, np.float64(1.5), np.array(1.5)):
+        assert option.member(value)
+    assert not option.member(np.array(1))
+
+
+# --- reprs in OpenDP 0.16's layout (its docs print them: non-adaptive-composition.rst) ---
+
+
+def test_transformation_measurement_and_odometer_print_as_opendp_does():
+    dp.enable_features("contrib")
+    summed = dp.t.make_sum(dp.vector_domain(dp.atom_domain(bounds=(0, 1))), dp.symmetric_distance())
+    laplace = dp.m.make_laplace(summed.output_domain, summed.output_metric, scale=1.0)
+    odometer = dp.c.make_fully_adaptive_composition(
+        summed.input_domain, summed.input_metric, dp.max_divergence()
+    )
+    # the texts OpenDP 0.16 prints for the same three objects
+    assert repr(summed) == (
+        "Transformation(\n"
+        "    input_domain   = VectorDomain(AtomDomain(bounds=[0, 1], T=i32)),\n"
+        "    output_domain  = AtomDomain(T=i32),\n"
+        "    input_metric   = SymmetricDistance(),\n"
+        "    output_metric  = AbsoluteDistance(i32))"
+    )
+    assert str(laplace) == (
+        "Measurement(\n"
+        "    input_domain   = AtomDomain(T=i32),\n"
+        "    input_metric   = AbsoluteDistance(i32),\n"
+        "    output_measure = MaxDivergence)"
+    )
+    assert repr(odometer) == (
+        "Odometer(\n"
+        "    input_domain   = VectorDomain(AtomDomain(bounds=[0, 1], T=i32)),\n"
+        "    input_metric   = SymmetricDistance(),\n"
+        "    output_measure = MaxDivergence)"
+    )

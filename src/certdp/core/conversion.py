@@ -217,6 +217,7 @@ def exact_argument(
 ):
     """A constructor argument with every scalar in it made exact (pairs and lists included).
 
+    A ``dp.RuntimeType`` becomes the type name it prints (``str(value)``).
     Objects of certdp's own model (domains, metrics, measures, transformations), type names,
     ``None`` and arrays of one or more dimensions pass unchanged: their constructor checks them.
     Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
@@ -251,6 +252,10 @@ def exact_argument(
     refused = (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)
     if issubclass(type(value), refused):
         raise error(_refusal(value), parameter=parameter)  # label: arg-refuse
+    from .typenames import RuntimeType  # noqa: PLC0415  (typenames imports types, which imports us)
+
+    if type(value) is RuntimeType:
+        return str(value)  # label: arg-runtime-type
     return value  # label: arg-pass
 
 

@@ -21,6 +21,7 @@ from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .exact_type import type_is
 from .features import assert_features
 from .transformation import Measurement
+from .typenames import RuntimeType
 from .types import _NUMPY_ALIASES, _PYTHON_ALIASES, INTEGER_TYPES, CarrierType
 
 __all__ = ["Function", "new_function", "postprocess", "output_shape", "convert_output"]
@@ -56,11 +57,14 @@ def new_function(function, TO) -> Function:
 
 def _output_name(TO) -> str:
     """``TO`` as a type name: a string as given, ``int``/``float``/``bool``/``str`` and the NumPy
-    scalar types as OpenDP reads them (``core/types``); a typed error naming
+    scalar types as OpenDP reads them (``core/types``), a ``dp.RuntimeType`` as the name it
+    prints; a typed error naming
     ``TO`` for anything else."""
     for python_type, name in (*_PYTHON_ALIASES.items(), *_NUMPY_ALIASES.items()):
         if TO is python_type:
             return name  # label: name-python
+    if type(TO) is RuntimeType:
+        return str(TO)  # label: name-runtime-type
     if type(TO) is not str:  # label: name-str
         raise type_mismatch(MakeDomainError)(
             f"must be a type name or a Python type, got {TO!r}", parameter="TO"

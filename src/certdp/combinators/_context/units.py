@@ -34,6 +34,7 @@ from certdp.core.metrics import (
     symmetric_distance,
 )
 from certdp.core.option_domain import option_domain
+from certdp.core.typenames import RuntimeType
 from certdp.core.types import _NUMPY_ALIASES, ALL_TYPES, NUMERIC_TYPES, carrier
 from certdp.numeric import inf_cast, neg_inf_cast
 
@@ -373,7 +374,9 @@ _OPTION = re.compile(r"^\s*Option\s*<\s*([^,<>]+?)\s*>\s*$")
 def _parse(T):
     """A descriptor ``("Vec", atom)``, ``("HashMap", key, value)``, ``("Option", atom)`` or
     ``atom`` from ``list[int]``, ``dict[str, int]``, ``"Vec<i32>"``, ``"Option<int>"``,
-    ``dp.i32``."""
+    ``dp.i32``, ``dp.RuntimeType.parse("Vec<i32>")`` (read as the name it prints)."""
+    if type(T) is RuntimeType:
+        T = str(T)  # label: parse-runtime-type
     origin = getattr(T, "__origin__", None)
     if origin is list:
         (inner,) = T.__args__
@@ -409,6 +412,13 @@ def domain_of(T, infer: bool = False) -> Domain:
         raise ContextArgumentError(f"must be True or False, got {shown(infer)}", parameter="infer")
     descriptor = _infer(T) if infer else _parse(T)
     if isinstance(descriptor, tuple) and descriptor[0] == "HashMap":
+        if carrier(descriptor[1]).is_float:  # label: map-float-key
+            # map_domain would name its own key_domain; name what the user passed
+            raise ContextTypeError(
+                f"a dict's keys must be hashable (an integer type, bool or String), not "
+                f"{descriptor[1]}",
+                parameter="data" if infer else "T",
+            )
         return map_domain(atom_domain(T=descriptor[1]), atom_domain(T=descriptor[2]))
     if isinstance(descriptor, tuple) and descriptor[0] == "Option":
         return option_domain(atom_domain(T=descriptor[1]))
@@ -424,6 +434,8 @@ def metric_of(M) -> Metric:
     """The metric named by ``M`` (``"SymmetricDistance"``, ``"L1Distance<f64>"``, ...), or ``M``."""
     if isinstance(M, Metric):
         return M
+    if type(M) is RuntimeType:
+        M = str(M)  # label: metric-runtime-type
     match = _METRIC.match(M) if isinstance(M, str) else None
     if match is None:
         raise ContextTypeError(f"unrecognized metric {M!r}", parameter="M")
