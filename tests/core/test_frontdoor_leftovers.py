@@ -87,6 +87,87 @@ def test_a_runtime_type_naming_no_atom_is_refused_typed():
     assert caught.value.parameter == "T"
 
 
+class _Unprintable:
+    def __str__(self):
+        raise ValueError("no text")
+
+
+class _Text(str):
+    """A str subclass, whose methods could lie about the text."""
+
+
+def _unprintable():
+    return dp.RuntimeType("Vec", [_Unprintable()])  # its __str__ prints each argument
+
+
+def _printing_a_str_subclass():
+    runtime_type = dp.RuntimeType("f64")
+    runtime_type.origin = _Text("f64")  # printed as is: no arguments
+    return runtime_type
+
+
+def _printing_no_str():
+    runtime_type = dp.RuntimeType("f64")
+    runtime_type.origin = 64  # str() then raises TypeError: __str__ returned non-string
+    return runtime_type
+
+
+_FRONT_DOORS = [
+    (lambda T: dp.atom_domain(T=T), "T"),
+    (lambda T: dp.t.make_sized_bounded_float_ordered_sum(4, (0.0, 1.0), S=T), "S"),
+    (lambda T: dp.domain_of(T), "T"),
+    (lambda T: dp.space_of(T), "T"),
+    (lambda T: dp.metric_of(T), "M"),
+    (lambda T: dp.new_function(lambda x: x, TO=T), "TO"),
+]
+
+
+@pytest.mark.parametrize(("call", "parameter"), _FRONT_DOORS)
+@pytest.mark.parametrize("make", [_unprintable, _printing_a_str_subclass, _printing_no_str])
+def test_a_runtime_type_that_prints_no_plain_str_is_refused_typed(call, parameter, make):
+    dp.enable_features("contrib", "honest-but-curious")
+    with pytest.raises(dp.DPError, match="RuntimeType") as caught:
+        call(make())
+    assert caught.value.parameter == parameter
+
+
+def _sub_runtime_type(text):
+    class _SubRuntimeType(dp.RuntimeType):
+        def __str__(self):
+            return text
+
+    return _SubRuntimeType("f64")
+
+
+def _impostor(text):
+    class _Impostor:
+        """Claims RuntimeType's class; prints a name the parameter takes."""
+
+        __class__ = dp.RuntimeType
+
+        def __str__(self):
+            return text
+
+    return _Impostor()
+
+
+_TAKEN = {"T": "f64", "S": "Pairwise<f64>", "M": "L1Distance<f64>", "TO": "f64"}
+
+
+@pytest.mark.parametrize(("call", "parameter"), _FRONT_DOORS)
+@pytest.mark.parametrize("make", [_sub_runtime_type, _impostor])
+def test_only_runtime_type_itself_is_read_as_its_text(call, parameter, make):
+    """A subclass or an object claiming the class through ``__class__`` is not read as the
+    name it prints, which the parameter takes as a string."""
+    dp.enable_features("contrib", "honest-but-curious")
+    text = _TAKEN[parameter]
+    call(text)  # the printed name itself is taken
+    assert isinstance(make(text), dp.RuntimeType)  # what the class claim fools
+    with pytest.raises(dp.DPError) as caught:
+        call(make(text))
+    assert caught.value.parameter == parameter
+
+
 # --- a float key refused naming the user's argument, not map_domain's key_domain ---
 
 

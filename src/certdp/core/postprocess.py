@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .conversion import NUMPY_INTEGER_TYPES
+from .conversion import NUMPY_INTEGER_TYPES, type_name_text
 from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .exact_type import type_is
 from .features import assert_features
 from .transformation import Measurement
-from .typenames import RuntimeType
 from .types import _NUMPY_ALIASES, _PYTHON_ALIASES, INTEGER_TYPES, CarrierType
 
 __all__ = ["Function", "new_function", "postprocess", "output_shape", "convert_output"]
@@ -63,8 +62,7 @@ def _output_name(TO) -> str:
     for python_type, name in (*_PYTHON_ALIASES.items(), *_NUMPY_ALIASES.items()):
         if TO is python_type:
             return name  # label: name-python
-    if type(TO) is RuntimeType:
-        return str(TO)  # label: name-runtime-type
+    TO = type_name_text(TO, "TO", type_mismatch(MakeDomainError))  # label: name-runtime-type
     if type(TO) is not str:  # label: name-str
         raise type_mismatch(MakeDomainError)(
             f"must be a type name or a Python type, got {TO!r}", parameter="TO"

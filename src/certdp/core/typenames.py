@@ -10,7 +10,10 @@ i32>"``); they compare equal to the :class:`RuntimeType` OpenDP's ``Vec[...]`` r
 
 :class:`RuntimeType` reads type names with the alias tables of ``core/types.py`` (``int`` is
 ``i32``, ``float`` ``f64``, ``str`` ``String``, NumPy scalar types by their width), as
-``carrier`` reads them.  Nothing here is proven: it only names types.
+``carrier`` reads them.  Nothing here is proven: it only names types.  A ``RuntimeType``
+object is accepted wherever a type name is, as the text it prints: this module registers the
+class with ``core/conversion.py``, whose proven ``type_name_text`` takes and checks that text,
+so no proof relies on this module.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from types import GenericAlias
 
 import numpy as np
 
+from .conversion import register_type_name_class
 from .errors import MakeDomainError, type_mismatch
 from .types import _NUMPY_ALIASES, _PYTHON_ALIASES, _STRING_ALIASES
 
@@ -309,6 +313,11 @@ class RuntimeType:
         raise UnknownTypeException(
             "either type_name or public_example must be passed", parameter="type_name"
         )
+
+
+# every front door (constructor arguments, domain_of, metric_of, space_of, new_function's TO)
+# reads a RuntimeType as the text it prints, checked by core/conversion's type_name_text
+register_type_name_class(RuntimeType)
 
 
 def _type_name(item) -> str:

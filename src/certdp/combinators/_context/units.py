@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from certdp.core.change_metrics import change_one_distance, discrete_distance, hamming_distance
-from certdp.core.conversion import exact_scalar, is_foreign_number
+from certdp.core.conversion import exact_scalar, is_foreign_number, type_name_text
 from certdp.core.domains import Domain, VectorDomain, atom_domain, vector_domain
 from certdp.core.errors import DPError, shown
 from certdp.core.exact_type import type_is
@@ -34,7 +34,6 @@ from certdp.core.metrics import (
     symmetric_distance,
 )
 from certdp.core.option_domain import option_domain
-from certdp.core.typenames import RuntimeType
 from certdp.core.types import _NUMPY_ALIASES, ALL_TYPES, NUMERIC_TYPES, carrier
 from certdp.numeric import inf_cast, neg_inf_cast
 
@@ -375,8 +374,7 @@ def _parse(T):
     """A descriptor ``("Vec", atom)``, ``("HashMap", key, value)``, ``("Option", atom)`` or
     ``atom`` from ``list[int]``, ``dict[str, int]``, ``"Vec<i32>"``, ``"Option<int>"``,
     ``dp.i32``, ``dp.RuntimeType.parse("Vec<i32>")`` (read as the name it prints)."""
-    if type(T) is RuntimeType:
-        T = str(T)  # label: parse-runtime-type
+    T = type_name_text(T, "T", ContextTypeError)  # label: parse-runtime-type
     origin = getattr(T, "__origin__", None)
     if origin is list:
         (inner,) = T.__args__
@@ -434,8 +432,7 @@ def metric_of(M) -> Metric:
     """The metric named by ``M`` (``"SymmetricDistance"``, ``"L1Distance<f64>"``, ...), or ``M``."""
     if isinstance(M, Metric):
         return M
-    if type(M) is RuntimeType:
-        M = str(M)  # label: metric-runtime-type
+    M = type_name_text(M, "M", ContextTypeError)  # label: metric-runtime-type
     match = _METRIC.match(M) if isinstance(M, str) else None
     if match is None:
         raise ContextTypeError(f"unrecognized metric {M!r}", parameter="M")
