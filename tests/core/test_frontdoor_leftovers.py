@@ -53,6 +53,104 @@ def test_a_transformation_whose_input_domain_was_reassigned_needs_honest_but_cur
         measurement >> clamp
 
 
+def _laplace_and_identity():
+    domain, metric = dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64")
+    return dp.m.make_laplace(domain, metric, scale=1.0), dp.t.make_identity(domain, metric)
+
+
+def _shadow_invoke(t):
+    t.invoke = lambda release: ("not t's function", release)
+
+
+def _shadow_admit(t):
+    t._admit = lambda release: "replaced admission"
+
+
+def _replace_function(t):
+    t.function = lambda release: "replaced function"
+
+
+def _replace_output_domain(t):
+    t.output_domain = dp.atom_domain(T="f64")
+
+
+def _replace_input_metric(t):
+    t.input_metric = dp.absolute_distance(T="f64")
+
+
+def _replace_postcondition(t):
+    class Hostile:
+        def check_output(self, built, arg, answer):
+            answer.append("mutated")
+
+    t.postcondition = Hostile()
+
+
+class _Subclass(dp.Transformation):
+    pass
+
+
+def _subclass(t):
+    t.__class__ = _Subclass
+
+
+@pytest.mark.parametrize("change", [
+    _shadow_invoke, _shadow_admit, _replace_function, _replace_output_domain,
+    _replace_input_metric, _replace_postcondition, _subclass,
+])
+def test_a_transformation_changed_after_it_was_built_needs_honest_but_curious(change):
+    # reffront F1: the class's invoke runs on a copy, so an instance attribute that replaces a
+    # method, or any attribute it reads, makes the transformation "any callable"
+    dp.enable_features("contrib")
+    measurement, identity = _laplace_and_identity()
+    change(identity)
+    with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+        measurement >> identity
+
+
+def test_a_chain_whose_part_was_changed_needs_honest_but_curious():
+    dp.enable_features("contrib")
+    measurement, first = _laplace_and_identity()
+    second = dp.t.make_identity(first.output_domain, first.output_metric)
+    chain = first >> second
+    assert (measurement >> chain)(1.0) != "part replaced"  # kept as built: no feature needed
+    second.function = lambda release: "part replaced"
+    with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+        measurement >> chain
+
+
+@pytest.mark.parametrize("chained", [False, True])
+def test_changes_after_rshift_do_not_reach_the_postprocessing(chained):
+    # the transformation is copied when >> runs (OpenDP also captures t.function then)
+    dp.enable_features("contrib")
+    measurement, identity = _laplace_and_identity()
+    parts = [identity]
+    if chained:
+        parts.append(dp.t.make_identity(identity.output_domain, identity.output_metric))
+        identity = parts[0] >> parts[1]
+    released = measurement >> identity
+    for part in parts + [identity]:
+        part.function = lambda release: "after"
+        part.invoke = lambda release: "after"
+        part._admit = lambda release: "after"
+    value = released(1.0)
+    assert type(value) is float and value != "after"
+
+
+def test_a_contract_postcondition_is_kept_as_built():
+    from certdp.core import switches
+
+    dp.enable_features("contrib")
+    previous = switches.contracts.enabled
+    switches.contracts.enabled = True
+    try:
+        measurement, identity = _laplace_and_identity()
+        assert identity.postcondition is not None
+        assert type((measurement >> identity)(1.0)) is float
+    finally:
+        switches.contracts.enabled = previous
+
+
 # --- dp.RuntimeType objects wherever a type is expected (OpenDP 0.16 accepts them) ---
 
 

@@ -14,6 +14,7 @@ Python's recursion limit (Lemma [evaluator]).
 from __future__ import annotations
 
 import contextvars
+import functools
 import math
 from fractions import Fraction
 
@@ -158,7 +159,7 @@ class Transformation(_Mapped):
         self.input_metric = input_metric
         self.output_metric = output_metric
         self._map = stability_map
-        self._as_built = (input_domain, function)  # label: as-built
+        self._as_built = (input_domain, output_domain, input_metric, function)  # label: as-built
 
     @property
     def stability_map(self):
@@ -241,9 +242,9 @@ class Measurement(_Mapped):
 
     def __rshift__(self, other):
         """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function; a
-        transformation kept as built (no subclass, function and input domain not reassigned),
-        whose ``invoke`` is made a Function with no feature needed, as OpenDP takes a
-        transformation's function; or any other
+        transformation kept as built (see :func:`_kept_as_built`), copied now, whose class
+        ``invoke`` bound to the copy is made a Function with no feature needed, as OpenDP
+        takes a transformation's function when ``>>`` runs; or any other
         callable, which is first made one with ``new_function(other, TO="ExtrinsicObject")``
         (so under ``honest-but-curious``).  A partial constructor is declined: its
         ``__rrshift__`` refuses it (nothing but postprocessing follows a release)."""
@@ -253,7 +254,10 @@ class Measurement(_Mapped):
         if isinstance(other, PartialConstructor):
             return NotImplemented  # label: rshift-measurement-partial
         if _kept_as_built(other):
-            other = Function(other.invoke, TO="ExtrinsicObject")  # label: rshift-transformation
+            frozen = _frozen(other)  # label: rshift-freeze
+            other = Function(
+                functools.partial(Transformation.invoke, frozen), TO="ExtrinsicObject"
+            )  # label: rshift-transformation
         if not isinstance(other, Function):
             if not callable(other):  # label: rshift-not-callable
                 raise type_mismatch(MakeMeasurementError)(
@@ -273,18 +277,89 @@ class Measurement(_Mapped):
         )
 
 
+#: The methods ``Transformation.invoke`` and the evaluator look up on a transformation, which
+#: an instance attribute of the same name would replace.
+_SHADOWING = ("invoke", "_admit")
+
+
+def _leaf_kept(t) -> bool:
+    """Is ``t`` exactly a :class:`Transformation` (no subclass), not a chain, with no instance
+    attribute shadowing a method, its input domain, output domain, input metric and function
+    the objects it was built with, and its postcondition none or one the contract machinery
+    attaches?"""
+    if type(t) is not Transformation:
+        return False  # label: kept-class
+    state = t.__dict__
+    record = state.get("_as_built")
+    post = state.get("postcondition")
+    if post is not None:
+        from ..contracts.contract import Postcondition  # label: kept-postcondition
+
+        if type(post) is not Postcondition:
+            return False
+    return (
+        "_node" not in state
+        and "_stages" not in state
+        and not any(name in state for name in _SHADOWING)
+        and type(record) is tuple
+        and len(record) == 4
+        and record[0] is state.get("input_domain")
+        and record[1] is state.get("output_domain")
+        and record[2] is state.get("input_metric")
+        and record[3] is state.get("function")
+    )  # label: kept-leaf
+
+
 def _kept_as_built(other) -> bool:
-    """Is ``other`` exactly a :class:`Transformation` (no subclass) whose function and input
-    domain are still the ones it was built with (not reassigned since)?"""
+    """Is ``other`` a transformation kept as built: a leaf as :func:`_leaf_kept` says, or a
+    chain made by ``>>`` whose own record and node are intact (evaluated by the loop) and
+    each of whose stages is such a leaf?"""
+    if _leaf_kept(other):
+        return True  # label: kept-as-built-leaf
     if type(other) is not Transformation:
         return False
-    state = other.__dict__
-    record = state.get("_as_built")
+    node = _node(other)
+    state = dict(other.__dict__)
+    for name in ("_node", "_stages", "components"):
+        state.pop(name, None)
+    shell = Transformation.__new__(Transformation)
+    shell.__dict__.update(state)
     return (
-        type(record) is tuple
-        and record[0] is state.get("input_domain")
-        and record[1] is state.get("function")
+        node is not None
+        and node[1] is None
+        and _leaf_kept(shell)
+        and all(_leaf_kept(stage) for stage in node[0])
     )  # label: kept-as-built
+
+
+def _copy(t):
+    """A new :class:`Transformation` holding the same attributes as ``t`` (a shallow copy)."""
+    copy = Transformation.__new__(Transformation)
+    copy.__dict__.update(t.__dict__)
+    return copy  # label: copy
+
+
+def _frozen(t):
+    """For ``t`` kept as built: a copy that later assignments to ``t`` or its stages do not
+    reach.  A leaf is copied; a chain is copied with copies of its stages, a new stage loop as
+    its function and a new node over them (so ``Transformation.invoke`` of the copy computes
+    what ``t.invoke`` computes now)."""
+    copy = _copy(t)
+    node = _node(t)
+    if node is None:
+        return copy  # label: frozen-leaf
+    stages = tuple(_copy(stage) for stage in node[0])  # label: frozen-stages
+
+    def function(arg):
+        for stage in stages:
+            arg = Transformation.invoke(stage, arg)
+        return arg
+
+    copy.function = function
+    copy._stages = stages
+    copy._as_built = (t.input_domain, t.output_domain, t.input_metric, function)
+    copy._node = _Node(stages, None, None, None, copy._map, function)  # label: frozen-chain
+    return copy
 
 
 def _chain(first: Transformation, second):
