@@ -210,6 +210,20 @@ def _printing_no_str():
     return runtime_type
 
 
+def _nested_5000_deep():
+    # reffront F2: printing recurses once per level, past Python's recursion limit
+    runtime_type = "i32"
+    for _ in range(5000):
+        runtime_type = dp.RuntimeType("Vec", [runtime_type])
+    return runtime_type
+
+
+def _containing_itself():
+    runtime_type = dp.RuntimeType("Vec", [])
+    runtime_type.args.append(runtime_type)
+    return runtime_type
+
+
 _FRONT_DOORS = [
     (lambda T: dp.atom_domain(T=T), "T"),
     (lambda T: dp.t.make_sized_bounded_float_ordered_sum(4, (0.0, 1.0), S=T), "S"),
@@ -221,7 +235,10 @@ _FRONT_DOORS = [
 
 
 @pytest.mark.parametrize(("call", "parameter"), _FRONT_DOORS)
-@pytest.mark.parametrize("make", [_unprintable, _printing_a_str_subclass, _printing_no_str])
+@pytest.mark.parametrize("make", [
+    _unprintable, _printing_a_str_subclass, _printing_no_str, _nested_5000_deep,
+    _containing_itself,
+])
 def test_a_runtime_type_that_prints_no_plain_str_is_refused_typed(call, parameter, make):
     dp.enable_features("contrib", "honest-but-curious")
     with pytest.raises(dp.DPError, match="RuntimeType") as caught:
@@ -424,3 +441,34 @@ def test_transformation_measurement_and_odometer_print_as_opendp_does():
         "    input_metric   = SymmetricDistance(),\n"
         "    output_measure = MaxDivergence)"
     )
+
+
+# --- reffront F5: a RuntimeType names a type, so only a type parameter takes one ---
+
+
+def test_a_runtime_type_is_refused_as_a_value_and_read_as_a_type():
+    dp.enable_features("contrib")
+    strings = dp.vector_domain(dp.atom_domain(T="String"))
+    with pytest.raises(dp.DPError, match="type parameter") as caught:
+        dp.t.make_count_by_categories(
+            strings, dp.symmetric_distance(), categories=[dp.RuntimeType("a"), "b"]
+        )
+    assert caught.value.parameter == "categories"
+    optional = dp.vector_domain(dp.option_domain(dp.atom_domain(T="String")))
+    with pytest.raises(dp.DPError, match="type parameter") as caught:
+        dp.t.make_impute_constant(optional, dp.symmetric_distance(), constant=dp.RuntimeType("c"))
+    assert caught.value.parameter == "constant"
+    ints = dp.vector_domain(dp.atom_domain(T="i32"))
+    count = dp.t.make_count(ints, dp.symmetric_distance(), TO=dp.RuntimeType("u32"))
+    assert count.output_domain == dp.atom_domain(T="u32")
+
+
+# --- reffront F6: a refused name is not repeated in full ---
+
+
+def test_a_refused_huge_name_gives_a_short_message():
+    text = "x(" * 10 + "y" * 1_000_000
+    with pytest.raises(dp.UnknownTypeException) as caught:
+        dp.RuntimeType.parse(text)
+    message = str(caught.value)
+    assert len(message) < 300 and str(len(repr(text))) in message

@@ -261,7 +261,9 @@ def exact_argument(
 ):
     """A constructor argument with every scalar in it made exact (pairs and lists included).
 
-    A ``dp.RuntimeType`` becomes the type name it prints (:func:`type_name_text`).
+    A ``dp.RuntimeType`` given for a type parameter (a name beginning with a capital, as OpenDP
+    names them: ``T``, ``TO``, ``MO``) becomes the type name it prints (:func:`type_name_text`);
+    for any other parameter it is refused.
     Objects of certdp's own model (domains, metrics, measures, transformations), type names,
     ``None`` and arrays of one or more dimensions pass unchanged: their constructor checks them.
     Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
@@ -297,6 +299,12 @@ def exact_argument(
     if issubclass(type(value), refused):
         raise error(_refusal(value), parameter=parameter)  # label: arg-refuse
     if type_is(value, *TYPE_NAME_CLASSES):  # a dp.RuntimeType: the name it prints
+        if not "A" <= parameter[:1] <= "Z":  # label: arg-type-parameter
+            raise error(
+                f"a {type(value).__name__} names a type; only a type parameter (a name "
+                "beginning with a capital, such as T or TO) takes one",
+                parameter=parameter,
+            )
         return type_name_text(value, parameter, error)  # label: arg-runtime-type
     return value  # label: arg-pass
 

@@ -11,7 +11,8 @@ i32>"``); they compare equal to the :class:`RuntimeType` OpenDP's ``Vec[...]`` r
 :class:`RuntimeType` reads type names with the alias tables of ``core/types.py`` (``int`` is
 ``i32``, ``float`` ``f64``, ``str`` ``String``, NumPy scalar types by their width), as
 ``carrier`` reads them.  Nothing here is proven: it only names types.  A ``RuntimeType``
-object is accepted wherever a type name is, as the text it prints: this module registers the
+object is accepted wherever a type name is (for a constructor, by its type parameters: names
+beginning with a capital), as the text it prints: this module registers the
 class with ``core/conversion.py``, whose proven ``type_name_text`` takes and checks that text,
 so no proof relies on this module.
 """
@@ -109,11 +110,26 @@ def _too_deep(text: str) -> UnknownTypeException:
     )
 
 
+#: The most characters of a refused name's ``repr`` that a refusal message repeats.
+SHOWN_NAME_CHARACTERS = 100
+
+
+def _shown_name(value) -> str:
+    """``repr(value)`` for a refusal message, cut after :data:`SHOWN_NAME_CHARACTERS`
+    characters (then followed by its full length), so a huge name gives a short message."""
+    text = repr(value)
+    if len(text) <= SHOWN_NAME_CHARACTERS:
+        return text
+    return f"{text[:SHOWN_NAME_CHARACTERS]}... ({len(text)} characters)"
+
+
 def _parse_tokens(text: str):
     """The type ``text`` names (see :meth:`RuntimeType.parse`), read in time linear in its
     length with an explicit stack (no recursion, so no depth reaches Python's limit)."""
     tokens = _tokens(text)
-    refused = UnknownTypeException(f"unable to parse type: {text!r}", parameter="type_name")
+    refused = UnknownTypeException(
+        f"unable to parse type: {_shown_name(text)}", parameter="type_name"
+    )
     stack = []  # frames [origin, arguments, closing character]
     value, have_value, index = None, False, 0
     while index < len(tokens):
@@ -212,7 +228,7 @@ class RuntimeType:
             name = _GENERIC_ORIGINS.get(origin)
             if name is None:
                 raise UnknownTypeException(
-                    f"unable to parse type: {type_name!r}", parameter="type_name"
+                    f"unable to parse type: {_shown_name(type_name)}", parameter="type_name"
                 )
             return RuntimeType(name, args)
         if type(type_name) is tuple:
@@ -222,7 +238,9 @@ class RuntimeType:
         name = _elementary(type_name)
         if name is not None:
             return name
-        raise UnknownTypeException(f"unable to parse type: {type_name!r}", parameter="type_name")
+        raise UnknownTypeException(
+            f"unable to parse type: {_shown_name(type_name)}", parameter="type_name"
+        )
 
     @classmethod
     def infer(cls, public_example, py_object: bool = False):
