@@ -151,6 +151,99 @@ def test_a_contract_postcondition_is_kept_as_built():
         switches.contracts.enabled = previous
 
 
+def _contracts_on():
+    from certdp.core import switches
+
+    previous = switches.contracts.enabled
+    switches.contracts.enabled = True
+    return switches, previous
+
+
+def test_a_chain_of_contract_checked_parts_is_kept_as_built():
+    dp.enable_features("contrib")
+    switches, previous = _contracts_on()
+    try:
+        measurement, first = _laplace_and_identity()
+        second = dp.t.make_identity(first.output_domain, first.output_metric)
+        assert first.postcondition is not None and second.postcondition is not None
+        assert type((measurement >> (first >> second))(1.0)) is float
+    finally:
+        switches.contracts.enabled = previous
+
+
+def test_a_postcondition_not_attached_by_the_machinery_needs_honest_but_curious():
+    # reffront2 G2: only the very postcondition the contract wrapper attached is kept
+    from certdp.contracts.contract import Postcondition
+
+    dp.enable_features("contrib")
+    seen = []
+    measurement, built_off = _laplace_and_identity()  # contracts off: no postcondition
+    made = Postcondition(None, None)
+    made.check_output = lambda built, arg, answer: seen.append(answer)
+    built_off.postcondition = made
+    switches, previous = _contracts_on()
+    try:
+        _, other = _laplace_and_identity()  # its postcondition is the machinery's, for `other`
+        _, borrower = _laplace_and_identity()
+        borrower.postcondition = other.postcondition
+        for t in (built_off, borrower):
+            with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+                measurement >> t
+    finally:
+        switches.contracts.enabled = previous
+    assert seen == []
+
+
+def test_a_non_plain_instance_dictionary_needs_honest_but_curious():
+    # reffront2 G1: a dict subclass as __dict__ hiding _admit from the check
+    dp.enable_features("contrib")
+    measurement, identity = _laplace_and_identity()
+
+    class Liar(dict):
+        def __contains__(self, name):
+            return name not in ("invoke", "_admit") and dict.__contains__(self, name)
+
+    identity.__dict__ = Liar(identity.__dict__)
+    identity._admit = lambda release: "user code"
+    with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+        measurement >> identity
+
+
+def test_a_key_that_is_not_exactly_a_str_needs_honest_but_curious():
+    # reffront2 G1: a str-subclass key whose equality is switched on after >>
+    dp.enable_features("contrib")
+    measurement, identity = _laplace_and_identity()
+
+    class Key(str):
+        armed = False
+
+        def __hash__(self):
+            return str.__hash__(self)
+
+        def __eq__(self, other):
+            return Key.armed and str.__eq__(self, other)
+
+    identity.__dict__[Key("_admit")] = lambda release: "user code"
+    try:
+        with pytest.raises(FeatureNotEnabledError, match="honest-but-curious"):
+            measurement >> identity
+    finally:
+        Key.armed = False
+
+
+def test_the_copy_holds_only_the_recorded_parts():
+    # the copy is built from the record, so an extra attribute of t is not carried to it
+    dp.enable_features("contrib")
+    measurement, identity = _laplace_and_identity()
+    identity.extra = "not carried"
+    released = measurement >> identity
+    function = released._tower.functions[-1]
+    copy = function._callback.args[0]
+    assert copy is not identity and "extra" not in copy.__dict__
+    assert copy.function is identity.function and copy.input_domain is identity.input_domain
+    assert type(released(1.0)) is float
+
+
 # --- dp.RuntimeType objects wherever a type is expected (OpenDP 0.16 accepts them) ---
 
 
