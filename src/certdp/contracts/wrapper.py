@@ -22,6 +22,7 @@ from certdp.core import switches
 from certdp.core.conversion import exact_arguments
 from certdp.core.errors import MakeMeasurementError, MakeTransformationError
 from certdp.core.exact_type import type_is
+from certdp.core.transformation import attach_postcondition
 from certdp.core.types import infer_type
 
 __all__ = ["certified", "contract_of", "exact_call"]
@@ -113,7 +114,7 @@ def certified(constructor):
         arguments = contract.bind(args, kwargs)  # label: contract-bind
         contract.check_preconditions(arguments)  # label: preconditions
         built = constructor(*args, **kwargs)  # label: checked-call
-        built.postcondition = Postcondition(contract, arguments)  # label: attach
+        attach_postcondition(built, Postcondition(contract, arguments))  # label: attach
         return built
 
     wrapper.__certdp_contract_module__ = package + ".contract"

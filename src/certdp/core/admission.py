@@ -3,8 +3,9 @@
 Guarantee (conversion.tex): :func:`exact_vector` turns a dataset into the value a function
 computes on, or says which rule it broke:
 
-* a ``list`` or ``tuple`` whose elements are all values of ``T`` (numpy scalars included)
-  becomes a sequence of the exact Python values they denote, in order;
+* a ``list`` or ``tuple`` whose elements are all values of ``T`` (numpy scalars and plain 0-d
+  arrays, read as their one element, included) becomes a sequence of the exact Python values
+  they denote, in order;
 * a pandas ``Series`` of a NumPy dtype is read as its array, and one of pandas' string dtype
   (pandas 3's default for text) as the list of its ``str`` values (refused if one is missing);
 * a plain one-dimensional ``numpy.ndarray`` of a dtype whose values are values of ``T``
@@ -113,6 +114,14 @@ def sequence_parameter(value):
     return records  # label: parameter-series-list
 
 
+def _one_element(element):
+    """A plain 0-d array's one element (as an atom domain reads it, and OpenDP reads a 0-d
+    array in a list), any other element itself."""
+    if type(element) is np.ndarray and element.ndim == 0:
+        return element[()]  # label: element-zero-d
+    return element
+
+
 def exact_vector(value, T: CarrierType, nearest: bool = False):
     """The dataset ``value`` as exact values of ``T`` (see the module docstring), or a reason.
 
@@ -129,7 +138,7 @@ def exact_vector(value, T: CarrierType, nearest: bool = False):
             data = [float(np.float32(x)) if type(x) is float else x for x in data]
     if all(map(is_, map(type, data), repeat(exact_kind))):  # label: already-exact
         return data
-    converted = [T.exact(element) for element in data]  # label: convert
+    converted = [T.exact(_one_element(element)) for element in data]  # label: convert
     if any(element is None for element in converted):
         return f"an element is not a value of {T}"
     return converted

@@ -29,6 +29,9 @@ What each foreign type means:
   masked arrays and other ``ndarray`` subclasses, dates and time intervals (``timedelta64``,
   although NumPy registers it as an integer type), and arrays where a scalar is expected are
   refused.
+* An object whose class is exactly ``dp.RuntimeType`` (registered by ``core/typenames.py``;
+  no subclass) given as an argument is the plain ``str`` it prints, checked then as that
+  string; printing that fails or gives a subclass of ``str`` is refused.
 """
 
 from __future__ import annotations
@@ -43,7 +46,15 @@ import numpy as np
 from .errors import DPError, FailedCastError
 from .exact_type import type_ids, type_is, types_are
 
-__all__ = ["exact_scalar", "exact_argument", "exact_arguments", "is_exact", "is_foreign_number"]
+__all__ = [
+    "exact_scalar",
+    "exact_argument",
+    "exact_arguments",
+    "is_exact",
+    "is_foreign_number",
+    "register_type_name_class",
+    "type_name_text",
+]
 
 # proof: begin exact-scalar
 #: The exact built-in types a converted value has.
@@ -212,11 +223,47 @@ MAX_ARGUMENT_NESTING = 32
 PLAIN_ITEM_TYPES = (type(None), bool, float, str)  # label: plain-items
 
 
+#: The classes whose objects stand for the type name they print (``dp.RuntimeType``, which
+#: ``core/typenames.py`` registers when it is imported).  Nothing about these classes is
+#: relied on: :func:`type_name_text` takes an object's printed text and checks it.
+TYPE_NAME_CLASSES: list[type] = []  # label: name-classes
+
+
+def register_type_name_class(kind: type) -> None:
+    """Have objects of exactly the class ``kind`` read as the type name they print."""
+    TYPE_NAME_CLASSES.append(kind)  # label: name-register
+
+
+def type_name_text(value, parameter: str, error: type[DPError] = FailedCastError):
+    """``str(value)`` when the class of ``value`` is exactly one of :data:`TYPE_NAME_CLASSES`
+    (a ``dp.RuntimeType``), and then only a plain ``str``; ``value`` itself otherwise.
+    Printing that fails, or gives a subclass of ``str``, raises ``error`` naming
+    ``parameter``."""
+    if not type_is(value, *TYPE_NAME_CLASSES):  # label: name-class
+        return value
+    try:
+        text = str(value)  # label: name-print
+    except Exception as failure:  # any failure of its (or its arguments') __str__
+        raise error(
+            f"a {type(value).__name__} that cannot be printed as a type name is refused",
+            parameter=parameter,
+        ) from failure
+    if type(text) is not str:  # label: name-plain
+        raise error(
+            f"a {type(value).__name__} must print as a plain str to name a type",
+            parameter=parameter,
+        )
+    return text  # label: name-text
+
+
 def exact_argument(
     value, parameter: str, error: type[DPError] = FailedCastError, *, _depth: int = 0
 ):
     """A constructor argument with every scalar in it made exact (pairs and lists included).
 
+    A ``dp.RuntimeType`` given for a type parameter (a name beginning with a capital, as OpenDP
+    names them: ``T``, ``TO``, ``MO``) becomes the type name it prints (:func:`type_name_text`);
+    for any other parameter it is refused.
     Objects of certdp's own model (domains, metrics, measures, transformations), type names,
     ``None`` and arrays of one or more dimensions pass unchanged: their constructor checks them.
     Anything an exact scalar is refused for (bytes, masked arrays, subclasses of built-in
@@ -251,6 +298,14 @@ def exact_argument(
     refused = (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)
     if issubclass(type(value), refused):
         raise error(_refusal(value), parameter=parameter)  # label: arg-refuse
+    if type_is(value, *TYPE_NAME_CLASSES):  # a dp.RuntimeType: the name it prints
+        if not "A" <= parameter[:1] <= "Z":  # label: arg-type-parameter
+            raise error(
+                f"a {type(value).__name__} names a type; only a type parameter (a name "
+                "beginning with a capital, such as T or TO) takes one",
+                parameter=parameter,
+            )
+        return type_name_text(value, parameter, error)  # label: arg-runtime-type
     return value  # label: arg-pass
 
 

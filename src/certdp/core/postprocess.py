@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .conversion import NUMPY_INTEGER_TYPES
+from .conversion import NUMPY_INTEGER_TYPES, type_name_text
 from .errors import FailedFunctionError, MakeDomainError, type_mismatch
 from .exact_type import type_is
 from .features import assert_features
@@ -56,11 +56,13 @@ def new_function(function, TO) -> Function:
 
 def _output_name(TO) -> str:
     """``TO`` as a type name: a string as given, ``int``/``float``/``bool``/``str`` and the NumPy
-    scalar types as OpenDP reads them (``core/types``); a typed error naming
+    scalar types as OpenDP reads them (``core/types``), a ``dp.RuntimeType`` as the name it
+    prints; a typed error naming
     ``TO`` for anything else."""
     for python_type, name in (*_PYTHON_ALIASES.items(), *_NUMPY_ALIASES.items()):
         if TO is python_type:
             return name  # label: name-python
+    TO = type_name_text(TO, "TO", type_mismatch(MakeDomainError))  # label: name-runtime-type
     if type(TO) is not str:  # label: name-str
         raise type_mismatch(MakeDomainError)(
             f"must be a type name or a Python type, got {TO!r}", parameter="TO"

@@ -14,7 +14,9 @@ Python's recursion limit (Lemma [evaluator]).
 from __future__ import annotations
 
 import contextvars
+import functools
 import math
+import weakref
 from fractions import Fraction
 
 from . import switches
@@ -35,7 +37,7 @@ from .metrics import InsertDeleteDistance, SymmetricDistance
 from .partition_metrics import L0PInfDistance, triple_d_in
 from .queryable import guarded, refuse_suspended
 
-__all__ = ["Transformation", "Measurement", "validate_d_in"]
+__all__ = ["Transformation", "Measurement", "validate_d_in", "attach_postcondition"]
 
 
 # proof: begin model
@@ -158,6 +160,11 @@ class Transformation(_Mapped):
         self.input_metric = input_metric
         self.output_metric = output_metric
         self._map = stability_map
+        if type(self) is Transformation:
+            _BUILT[self] = (  # label: as-built
+                input_domain, output_domain, function, input_metric, output_metric,
+                stability_map, None,
+            )
 
     @property
     def stability_map(self):
@@ -194,9 +201,12 @@ class Transformation(_Mapped):
         return NotImplemented
 
     def __repr__(self) -> str:
+        # OpenDP 0.16's layout, one line per part
         return (
-            f"Transformation(input_domain={self.input_domain}, output_domain={self.output_domain}, "
-            f"input_metric={self.input_metric}, output_metric={self.output_metric})"
+            f"Transformation(\n    input_domain   = {self.input_domain},\n"
+            f"    output_domain  = {self.output_domain},\n"
+            f"    input_metric   = {self.input_metric},\n"
+            f"    output_metric  = {self.output_metric})"
         )
 
 
@@ -236,7 +246,10 @@ class Measurement(_Mapped):
         return self.function(self._admit(arg))  # label: invoke-measurement
 
     def __rshift__(self, other):
-        """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function, or any other
+        """Postprocessing, as OpenDP's ``m >> f``: a ``dp.new_function`` Function; a
+        transformation kept as built (see :func:`_kept_as_built`), copied now, whose class
+        ``invoke`` bound to the copy is made a Function with no feature needed, as OpenDP
+        takes a transformation's function when ``>>`` runs; or any other
         callable, which is first made one with ``new_function(other, TO="ExtrinsicObject")``
         (so under ``honest-but-curious``).  A partial constructor is declined: its
         ``__rrshift__`` refuses it (nothing but postprocessing follows a release)."""
@@ -245,6 +258,11 @@ class Measurement(_Mapped):
 
         if issubclass(type(other), PartialConstructor):
             return NotImplemented  # label: rshift-measurement-partial
+        if _kept_as_built(other):
+            frozen = _frozen(other)  # label: rshift-freeze
+            other = Function(
+                functools.partial(Transformation.invoke, frozen), TO="ExtrinsicObject"
+            )  # label: rshift-transformation
         if not issubclass(type(other), Function):
             if not callable(other):  # label: rshift-not-callable
                 raise type_mismatch(MakeMeasurementError)(
@@ -256,10 +274,117 @@ class Measurement(_Mapped):
         return postprocess(other, self)  # label: rshift-postprocess
 
     def __repr__(self) -> str:
+        # OpenDP 0.16's layout, one line per part
         return (
-            f"Measurement(input_domain={self.input_domain}, input_metric={self.input_metric}, "
-            f"output_measure={self.output_measure})"
+            f"Measurement(\n    input_domain   = {self.input_domain},\n"
+            f"    input_metric   = {self.input_metric},\n"
+            f"    output_measure = {self.output_measure})"
         )
+
+
+#: What each object of exact class :class:`Transformation` was built with, and the
+#: postcondition the contract wrapper attached to it: ``t -> (input_domain, output_domain,
+#: function, input_metric, output_metric, map, postcondition)``.  Held by this module (keyed
+#: weakly, so an entry goes with its object), never by the object: no assignment to ``t``
+#: reaches it.  Written only by ``Transformation.__init__`` and :func:`attach_postcondition`.
+_BUILT = weakref.WeakKeyDictionary()
+
+
+def attach_postcondition(built, postcondition) -> None:
+    """Set ``built.postcondition``; for a :class:`Transformation` recorded as built, also record
+    this very object as the postcondition the contract machinery attached."""
+    built.postcondition = postcondition  # label: attach-set
+    if type(built) is Transformation and built in _BUILT:
+        _BUILT[built] = _BUILT[built][:6] + (postcondition,)  # label: attach-record
+
+
+#: The methods ``Transformation.invoke`` and the evaluator look up on a transformation, which
+#: an instance attribute of the same name would replace.
+_SHADOWING = ("invoke", "_admit")
+
+
+def _plain_state(t):
+    """``t``'s instance dictionary, if ``t`` is exactly a :class:`Transformation` whose
+    dictionary is exactly a ``dict`` with every key exactly a ``str`` (so reading it runs no
+    user code); else ``None``."""
+    if type(t) is not Transformation:
+        return None  # label: kept-class
+    state = t.__dict__
+    if type(state) is not dict or not all(type(name) is str for name in state):
+        return None  # label: kept-plain
+    return state
+
+
+def _leaf_kept(t, chain=False) -> bool:
+    """Is ``t`` exactly a :class:`Transformation` (no subclass) with a plain dictionary, recorded
+    in ``_BUILT``, not a chain (unless ``chain``), with no instance attribute shadowing a method,
+    its input domain, output domain, input metric and function the objects it was built with,
+    and its postcondition none or the very one the contract machinery attached?"""
+    state = _plain_state(t)
+    record = _BUILT.get(t) if state is not None else None
+    if record is None:
+        return False  # label: kept-recorded
+    post = state.get("postcondition")
+    return (
+        (chain or ("_node" not in state and "_stages" not in state))
+        and not any(name in state for name in _SHADOWING)
+        and record[0] is state.get("input_domain")
+        and record[1] is state.get("output_domain")
+        and record[2] is state.get("function")
+        and record[3] is state.get("input_metric")
+        and (post is None or post is record[6])
+    )  # label: kept-leaf
+
+
+def _kept_as_built(other) -> bool:
+    """Is ``other`` a transformation kept as built: a leaf as :func:`_leaf_kept` says, or a
+    chain made by ``>>`` kept as built itself (:func:`_leaf_kept` with ``chain``), whose node is
+    intact (evaluated by the loop) and each of whose stages is such a leaf?"""
+    if _leaf_kept(other):
+        return True  # label: kept-as-built-leaf
+    if not _leaf_kept(other, chain=True):
+        return False  # label: kept-as-built-chain
+    node = _node(other)
+    return (
+        node is not None
+        and node[1] is None
+        and all(_leaf_kept(stage) for stage in node[0])
+    )  # label: kept-as-built
+
+
+def _copy(t, function=None):
+    """For ``t`` kept as built: a new :class:`Transformation` built from ``t``'s record only
+    (its function replaced by ``function`` if given), with the recorded postcondition if ``t``
+    still holds it; nothing else of ``t`` is read."""
+    record = _BUILT[t]
+    copy = Transformation(
+        record[0], record[1], record[2] if function is None else function,
+        record[3], record[4], record[5],
+    )  # label: copy
+    if record[6] is not None and t.__dict__.get("postcondition") is record[6]:
+        attach_postcondition(copy, record[6])  # label: copy-postcondition
+    return copy
+
+
+def _frozen(t):
+    """For ``t`` kept as built: a copy that later assignments to ``t`` or its stages do not
+    reach.  A leaf is copied; a chain is copied with copies of its stages, a new stage loop as
+    its function and a new node over them (so ``Transformation.invoke`` of the copy computes
+    what ``t.invoke`` computes now)."""
+    node = _node(t)
+    if node is None:
+        return _copy(t)  # label: frozen-leaf
+    stages = tuple(_copy(stage) for stage in node[0])  # label: frozen-stages
+
+    def function(arg):
+        for stage in stages:
+            arg = Transformation.invoke(stage, arg)
+        return arg
+
+    copy = _copy(t, function)
+    copy._stages = stages
+    copy._node = _Node(stages, None, None, None, copy._map, function)  # label: frozen-chain
+    return copy
 
 
 def _chain(first: Transformation, second):

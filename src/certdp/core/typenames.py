@@ -10,7 +10,11 @@ i32>"``); they compare equal to the :class:`RuntimeType` OpenDP's ``Vec[...]`` r
 
 :class:`RuntimeType` reads type names with the alias tables of ``core/types.py`` (``int`` is
 ``i32``, ``float`` ``f64``, ``str`` ``String``, NumPy scalar types by their width), as
-``carrier`` reads them.  Nothing here is proven: it only names types.
+``carrier`` reads them.  Nothing here is proven: it only names types.  A ``RuntimeType``
+object is accepted wherever a type name is (for a constructor, by its type parameters: names
+beginning with a capital), as the text it prints: this module registers the
+class with ``core/conversion.py``, whose proven ``type_name_text`` takes and checks that text,
+so no proof relies on this module.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from types import GenericAlias
 
 import numpy as np
 
+from .conversion import register_type_name_class
 from .errors import MakeDomainError, type_mismatch
 from .types import _NUMPY_ALIASES, _PYTHON_ALIASES, _STRING_ALIASES
 
@@ -72,24 +77,92 @@ def _elementary(kind):
     return None
 
 
-def _split_arguments(text: str) -> list[str]:
-    """The comma-separated arguments of ``text``, split only at commas outside ``<>`` and
-    ``()`` (``"String, Vec<(i32, f64)>"`` gives two); an unbalanced bracket is refused."""
-    parts, depth, start = [], 0, 0
+#: How deeply a type name may nest (``Vec<Vec<...>>``, tuples in tuples).  OpenDP 0.16 parses
+#: names until Python's recursion limit (about 249 levels of ``Vec<...>``) and then raises a
+#: bare ``RecursionError``; certdp refuses deeper names with :class:`UnknownTypeException`.
+MAX_TYPE_NESTING = 64
+
+_PUNCTUATION = frozenset("<>(),")
+
+
+def _tokens(text: str) -> list[str]:
+    """The tokens of ``text`` in one pass: each of ``< > ( ) ,`` alone, and each name between
+    them with its surrounding white space removed (an empty name is dropped)."""
+    tokens, start = [], 0
     for position, character in enumerate(text):
-        if character in "<(":
-            depth += 1
-        elif character in ">)":
-            depth -= 1
-        elif character == "," and depth == 0:
-            parts.append(text[start:position])
+        if character in _PUNCTUATION:
+            name = text[start:position].strip()
+            if name:
+                tokens.append(name)
+            tokens.append(character)
             start = position + 1
-        if depth < 0:
-            break
-    if depth != 0:
-        raise UnknownTypeException(f"unbalanced brackets in {text!r}", parameter="type_name")
-    parts.append(text[start:])
-    return [part.strip() for part in parts]
+    name = text[start:].strip()
+    if name:
+        tokens.append(name)
+    return tokens
+
+
+def _too_deep(text: str) -> UnknownTypeException:
+    return UnknownTypeException(
+        f"type names nested more than {MAX_TYPE_NESTING} deep are refused, got one of "
+        f"{len(text)} characters",
+        parameter="type_name",
+    )
+
+
+#: The most characters of a refused name's ``repr`` that a refusal message repeats.
+SHOWN_NAME_CHARACTERS = 100
+
+
+def _shown_name(value) -> str:
+    """``repr(value)`` for a refusal message, cut after :data:`SHOWN_NAME_CHARACTERS`
+    characters (then followed by its full length), so a huge name gives a short message."""
+    text = repr(value)
+    if len(text) <= SHOWN_NAME_CHARACTERS:
+        return text
+    return f"{text[:SHOWN_NAME_CHARACTERS]}... ({len(text)} characters)"
+
+
+def _parse_tokens(text: str):
+    """The type ``text`` names (see :meth:`RuntimeType.parse`), read in time linear in its
+    length with an explicit stack (no recursion, so no depth reaches Python's limit)."""
+    tokens = _tokens(text)
+    refused = UnknownTypeException(
+        f"unable to parse type: {_shown_name(text)}", parameter="type_name"
+    )
+    stack = []  # frames [origin, arguments, closing character]
+    value, have_value, index = None, False, 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if not have_value:
+            following = tokens[index] if index < len(tokens) else None
+            if token == "(" or (token not in _PUNCTUATION and following == "<"):
+                if len(stack) >= MAX_TYPE_NESTING:
+                    raise _too_deep(text)
+                origin = "Tuple" if token == "(" else token
+                stack.append([origin, [], ")" if token == "(" else ">"])
+                index += 0 if token == "(" else 1  # the "<" after a name is read with it
+                if index < len(tokens) and tokens[index] == stack[-1][2]:  # no arguments
+                    index += 1
+                    origin, arguments, _ = stack.pop()
+                    value, have_value = RuntimeType(origin, arguments), True
+                continue
+            if token in _PUNCTUATION:
+                raise refused
+            value, have_value = _STRING_ALIASES.get(token, token), True
+            continue
+        if token == "," and stack:
+            stack[-1][1].append(value)
+            have_value = False
+        elif stack and token == stack[-1][2]:
+            origin, arguments, _ = stack.pop()
+            value = RuntimeType(origin, [*arguments, value])
+        else:
+            raise refused
+    if stack or not have_value:
+        raise refused
+    return value
 
 
 class RuntimeType:
@@ -133,12 +206,13 @@ class RuntimeType:
     __str__ = __repr__
 
     @classmethod
-    def parse(cls, type_name, generics=None):
+    def parse(cls, type_name, generics=None, *, _depth: int = 0):
         """The normal form of the type descriptor ``type_name``: a string for an atomic type
         (``int`` and ``"int"`` give ``"i32"``, ``np.float32`` gives ``"f32"``, an unknown name
         itself), a ``RuntimeType`` for a generic one (``"Vec<i32>"``, ``list[int]``,
-        ``dict[str, int]``, ``"(i32, f64)"``, a tuple of descriptors).  Anything else raises
-        :class:`UnknownTypeException` naming ``type_name``.  ``generics`` is accepted for
+        ``dict[str, int]``, ``"(i32, f64)"``, a tuple of descriptors).  Anything else, and a
+        name nested more than :data:`MAX_TYPE_NESTING` deep, raises
+        :class:`UnknownTypeException` naming ``type_name``; a string is read in linear time.  ``generics`` is accepted for
         OpenDP's signature and must be empty: certdp has no generic placeholders."""
         if generics:
             raise UnknownTypeException(
@@ -146,38 +220,27 @@ class RuntimeType:
             )
         if isinstance(type_name, RuntimeType):
             return type_name
+        if _depth >= MAX_TYPE_NESTING and type(type_name) is not str:
+            raise _too_deep(repr(type_name))
         if isinstance(type_name, (GenericAlias, typing._GenericAlias)):
             origin = typing.get_origin(type_name)
-            args = [cls.parse(arg) for arg in typing.get_args(type_name)]
+            args = [cls.parse(arg, _depth=_depth + 1) for arg in typing.get_args(type_name)]
             name = _GENERIC_ORIGINS.get(origin)
             if name is None:
                 raise UnknownTypeException(
-                    f"unable to parse type: {type_name!r}", parameter="type_name"
+                    f"unable to parse type: {_shown_name(type_name)}", parameter="type_name"
                 )
             return RuntimeType(name, args)
         if type(type_name) is tuple:
-            return RuntimeType("Tuple", [cls.parse(item) for item in type_name])
+            return RuntimeType("Tuple", [cls.parse(item, _depth=_depth + 1) for item in type_name])
         if type(type_name) is str:
-            return cls._parse_string(type_name.strip())
+            return _parse_tokens(type_name.strip())
         name = _elementary(type_name)
         if name is not None:
             return name
-        raise UnknownTypeException(f"unable to parse type: {type_name!r}", parameter="type_name")
-
-    @classmethod
-    def _parse_string(cls, text: str):
-        if text.startswith("(") and text.endswith(")"):
-            inner = text[1:-1].strip()
-            args = [cls._parse_string(a) for a in _split_arguments(inner)] if inner else []
-            return RuntimeType("Tuple", args)
-        start, end = text.find("<"), text.rfind(">")
-        if 0 < start < end == len(text) - 1:
-            inner = text[start + 1 : end].strip()
-            args = [cls._parse_string(a) for a in _split_arguments(inner)] if inner else []
-            return RuntimeType(text[:start].strip(), args)
-        if start == end == -1 and text and "," not in text and ")" not in text:
-            return _STRING_ALIASES.get(text, text)
-        raise UnknownTypeException(f"unable to parse type: {text!r}", parameter="type_name")
+        raise UnknownTypeException(
+            f"unable to parse type: {_shown_name(type_name)}", parameter="type_name"
+        )
 
     @classmethod
     def infer(cls, public_example, py_object: bool = False):
@@ -268,6 +331,11 @@ class RuntimeType:
         raise UnknownTypeException(
             "either type_name or public_example must be passed", parameter="type_name"
         )
+
+
+# every front door (constructor arguments, domain_of, metric_of, space_of, new_function's TO)
+# reads a RuntimeType as the text it prints, checked by core/conversion's type_name_text
+register_type_name_class(RuntimeType)
 
 
 def _type_name(item) -> str:

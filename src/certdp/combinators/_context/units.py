@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from certdp.core.change_metrics import change_one_distance, discrete_distance, hamming_distance
-from certdp.core.conversion import exact_scalar, is_foreign_number
+from certdp.core.conversion import exact_scalar, is_foreign_number, type_name_text
 from certdp.core.domains import Domain, VectorDomain, atom_domain, vector_domain
 from certdp.core.errors import DPError, shown
 from certdp.core.exact_type import type_is
@@ -373,7 +373,8 @@ _OPTION = re.compile(r"^\s*Option\s*<\s*([^,<>]+?)\s*>\s*$")
 def _parse(T):
     """A descriptor ``("Vec", atom)``, ``("HashMap", key, value)``, ``("Option", atom)`` or
     ``atom`` from ``list[int]``, ``dict[str, int]``, ``"Vec<i32>"``, ``"Option<int>"``,
-    ``dp.i32``."""
+    ``dp.i32``, ``dp.RuntimeType.parse("Vec<i32>")`` (read as the name it prints)."""
+    T = type_name_text(T, "T", ContextTypeError)  # label: parse-runtime-type
     origin = getattr(T, "__origin__", None)
     if origin is list:
         (inner,) = T.__args__
@@ -409,6 +410,13 @@ def domain_of(T, infer: bool = False) -> Domain:
         raise ContextArgumentError(f"must be True or False, got {shown(infer)}", parameter="infer")
     descriptor = _infer(T) if infer else _parse(T)
     if isinstance(descriptor, tuple) and descriptor[0] == "HashMap":
+        if carrier(descriptor[1]).is_float:  # label: map-float-key
+            # map_domain would name its own key_domain; name what the user passed
+            raise ContextTypeError(
+                f"a dict's keys must be hashable (an integer type, bool or String), not "
+                f"{descriptor[1]}",
+                parameter="data" if infer else "T",
+            )
         return map_domain(atom_domain(T=descriptor[1]), atom_domain(T=descriptor[2]))
     if isinstance(descriptor, tuple) and descriptor[0] == "Option":
         return option_domain(atom_domain(T=descriptor[1]))
@@ -424,6 +432,7 @@ def metric_of(M) -> Metric:
     """The metric named by ``M`` (``"SymmetricDistance"``, ``"L1Distance<f64>"``, ...), or ``M``."""
     if isinstance(M, Metric):
         return M
+    M = type_name_text(M, "M", ContextTypeError)  # label: metric-runtime-type
     match = _METRIC.match(M) if isinstance(M, str) else None
     if match is None:
         raise ContextTypeError(f"unrecognized metric {M!r}", parameter="M")

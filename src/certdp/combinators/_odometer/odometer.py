@@ -375,9 +375,11 @@ class Odometer:
         return self.input_domain, self.input_metric
 
     def __repr__(self) -> str:
+        # OpenDP 0.16's layout, one line per part
         return (
-            f"Odometer(input_domain={self.input_domain}, input_metric={self.input_metric}, "
-            f"output_measure={self.output_measure})"
+            f"Odometer(\n    input_domain   = {self.input_domain},\n"
+            f"    input_metric   = {self.input_metric},\n"
+            f"    output_measure = {self.output_measure})"
         )
 
 

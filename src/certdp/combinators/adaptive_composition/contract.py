@@ -37,6 +37,7 @@ from certdp.core.errors import ContractError, DPError
 from certdp.core.exact_type import type_is
 from certdp.core.measures import max_divergence, zero_concentrated_divergence
 from certdp.core.metrics import Metric
+from certdp.core.partition_metrics import L0PInfDistance
 
 from .make_adaptive_composition import make_adaptive_composition
 
@@ -180,6 +181,12 @@ CONTRACT = AdaptiveContract(
             lambda a: isinstance(a.input_domain, Domain) and isinstance(a.input_metric, Metric),
             "input_domain must be a domain and input_metric a metric",
             parameter="input_domain",
+        ),
+        Precondition(
+            "d-in-totally-ordered",
+            lambda a: not isinstance(a.input_metric, L0PInfDistance),
+            "input_metric must have totally ordered distances, not (l0, lp, linf) triples",
+            parameter="input_metric",
         ),
         Precondition(
             "composable-measure",

@@ -40,6 +40,7 @@ from certdp.core.errors import (
 from certdp.core.exact_type import type_is, types_are
 from certdp.core.metrics import Metric
 from certdp.core.partial import partial_constructor
+from certdp.core.partition_metrics import L0PInfDistance
 from certdp.core.queryable import Queryable, guarded, refuse_suspended
 from certdp.core.transformation import Measurement, validate_d_in
 
@@ -72,6 +73,12 @@ def make_adaptive_composition(
         d_in = validate_d_in(input_metric, d_in)  # label: d-in
     except FailedMapError as error:
         raise MakeMeasurementError(error.message.removeprefix("d_in: "), parameter="d_in") from None
+    if isinstance(input_metric, L0PInfDistance):  # label: d-in-ordered
+        raise MakeMeasurementError(
+            "must have totally ordered distances: the (l0, lp, linf) triples of an "
+            f"L0-Lp-Linf metric are not (OpenDP 0.16 aborts on them), got {input_metric!r}",
+            parameter="input_metric",
+        )
     if not type_is(d_mids, list, tuple) or not d_mids:  # label: d-mids
         raise MakeMeasurementError(
             "must be a non-empty list of privacy losses, one per query", parameter="d_mids"
