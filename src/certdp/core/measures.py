@@ -172,7 +172,9 @@ class PrivacyProfile:
         if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
             raise FailedMapError(f"must be non-negative, got {shown(epsilon)}", parameter="epsilon")
         require_ieee_environment()  # label: delta-environment
-        return self._curve(epsilon)  # label: curve
+        value = self._curve(epsilon)  # label: curve
+        _require_number(value, "curve")  # label: curve-value
+        return value  # label: curve-return
 
     def epsilon(self, delta) -> float:
         """The smallest ``epsilon`` the bisection finds with ``delta(epsilon) <= delta``.
