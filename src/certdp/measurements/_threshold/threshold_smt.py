@@ -1,9 +1,11 @@
 """The SMT kernel shared by the threshold measurements' models: the real map at each input
 distance, a formula over a pair of maps that is satisfiable exactly when the pair breaks the
 stated value, the pairs of integer-valued and float-valued maps, the lone keys' part of the
-violation (the delta, the same for every noise family), and the obligations built from them.
-Each model gives what is its own: its metric's closeness, the loss the shared keys' moves
-must stay within (epsilon or rho), the real constructor and its instances."""
+violation (the delta, the same for every noise family), the release obligations (the real
+release function, run with chosen noise draws, against the release the proofs state) and the
+obligations built from them.  Each model gives what is its own: its metric's closeness, the
+loss the shared keys' moves must stay within (epsilon or rho), the real constructor and its
+instances."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ __all__ = [
     "integer_instance",
     "float_instance",
     "threshold_obligations",
+    "released_rows",
+    "release_instance",
+    "float_release_instance",
     "instances_text",
     "FLOAT_INSTANCES",
     "FLOAT_D_INS",
@@ -216,18 +221,170 @@ def float_instance(name, delta_name, make, p: int, violation_formula, T, k, scal
     )  # fmt: skip
 
 
+def released_rows(built, inputs) -> list:
+    """Run the real release function of ``built`` on each ``(values, draws)`` of ``inputs``:
+    ``values`` a dict key -> value, ``draws`` the noise draws in the order the keys are
+    visited (sorted), handed out by a stub put in place of the function's ``noise``.  Returns
+    ``(value, draw, released?, released value)`` per key."""
+    function = built.function
+    cell = function.__closure__[function.__code__.co_freevars.index("noise")]
+    rows = []
+    for values, draws in inputs:
+        handed = iter(draws)
+        cell.cell_contents = lambda _source, handed=handed: next(handed)
+        released = function(dict(values))
+        for key, draw in zip(sorted(values), draws):
+            rows.append((values[key], draw, key in released, released.get(key)))
+        assert next(handed, None) is None, "the release drew more or fewer draws than keys"
+    return rows
+
+
+def _release_formula(rows, index_of, passes, expected_of):
+    """``(formula, decode)``: satisfiable exactly when a row of the real release disagrees
+    with the stated release (a key released iff ``passes(index, draw)``, with the value
+    ``expected_of``), or when the stated test passes a key whose draw is below the tail the
+    delta bounds (``draw >= |threshold| - |index|`` in the direction of the threshold, checked
+    for all integers)."""
+    grid, draw_var = z3.Int("index"), z3.Int("draw")
+    wrong = []
+    for value, draw, present, released in rows:
+        index = index_of(value)
+        mismatch = passes(grid, draw_var) != z3.BoolVal(present)
+        if present:
+            mismatch = z3.Or(mismatch, z3.BoolVal(released != expected_of(index + draw)))
+        wrong.append(z3.And(grid == index, draw_var == draw, mismatch))
+    tail = z3.Not(z3.Implies(passes(grid, draw_var), passes.tail(grid, draw_var)))
+    by_row = {(index_of(v), z): (v, present, released) for v, z, present, released in rows}
+
+    def decode(model):
+        index = model.eval(grid, model_completion=True).as_long()
+        draw = model.eval(draw_var, model_completion=True).as_long()
+        value, present, released = by_row.get((index, draw), (None, None, None))
+        return {"index": index, "draw": draw, "value": repr(value), "released": present,
+                "released value": repr(released)}  # fmt: skip
+
+    return z3.Or(z3.Or(*wrong) if wrong else z3.BoolVal(False), tail), decode
+
+
+class _Passes:
+    """The stated test of a threshold release on the (grid) index plus the draw,
+    and the tail condition the delta part of the model relies on."""
+
+    def __init__(self, threshold):
+        self.threshold = threshold
+
+    def __call__(self, index, draw):
+        if self.threshold >= 0:
+            return index + draw >= self.threshold
+        return index + draw <= self.threshold
+
+    def tail(self, index, draw):
+        direction = draw if self.threshold >= 0 else -draw
+        return direction >= abs(self.threshold) - _abs(index)
+
+
+def release_instance(name, make, p: int, T: str, threshold: int) -> Obligation:
+    """The real release function of ``make`` (integer values of ``T``, any scale: the noise is
+    replaced) against threshold_release.tex's statement: a key is released iff its value plus
+    its draw is ``>= threshold`` (``<= threshold`` for a negative threshold), with that sum
+    clamped to ``T``."""
+
+    def violation():
+        built = built_release(make(), p, T, 1.0, threshold)
+        domain = built.input_domain.value_domain.T
+        lower, upper = domain.min, domain.max
+        t = abs(threshold)
+        values = sorted({lower, lower + 1, -t - 1, -t, -t + 1, -1, 0, 1, t - 1, t, t + 1,
+                         upper - 1, upper})  # fmt: skip
+        inputs = []
+        for v in values:
+            for d in (-2, -1, 0, 1, 2):  # draws around the boundary value + draw = threshold
+                inputs.append(({"a": v}, (threshold - v + d,)))
+            inputs.append(({"a": v}, (upper,)))  # saturation above
+            inputs.append(({"a": v}, (lower,)))  # and below
+        inputs.append(({"b": t, "a": -t}, (0, 0)))  # two keys, visited in sorted order
+        inputs.append(({"b": 0, "a": t}, (threshold - t, threshold)))
+        rows = released_rows(built, inputs)
+        passes = _Passes(threshold)
+
+        def expected(total):
+            return min(max(total, lower), upper)
+
+        return _release_formula(rows, lambda v: v, passes, expected)
+
+    return Obligation(
+        constructor=name,
+        claim=f"release of the real {name} {T} threshold={threshold}: run with chosen draws "
+        "(around the threshold and saturating), it releases exactly the keys the proof says, "
+        "with the clamped noisy values, and every released key's draw is in the tail the delta "
+        "bounds (all integers)",
+        format="int", size=2, violation=violation,
+    )  # fmt: skip
+
+
+def float_release_instance(name, make, p: int, T: str, k, scale, threshold) -> Obligation:
+    """The real float release function of ``make`` against float_release.tex's statement: a key
+    is released iff the grid index ``floor(x / 2^k + 1/2)`` of its value clamped to ``T``,
+    plus its draw, is ``>=`` the grid threshold (indices from :func:`float_grid`, independently
+    of the code), with the value ``grid_point_to_float`` of that sum (its own lemma)."""
+    from certdp.samplers.discrete_laplace_z2k import grid_point_to_float
+
+    kk, _, grid_threshold = float_grid(T, k, scale, threshold)
+    unit = Fraction(2) ** kk
+
+    def violation():
+        import numpy as np
+
+        built = built_release(make(), p, T, scale, threshold, k)
+        domain = built.input_domain.value_domain.T
+        lower, upper = domain.min, domain.max
+        width = np.float32 if T == "f32" else np.float64
+        up = float(np.nextafter(width(threshold), width(np.inf)))
+        down = float(np.nextafter(width(threshold), width(-np.inf)))
+        values = sorted({0.0, threshold, -threshold, up, down, threshold / 2, lower, upper,
+                         float(np.nextafter(width(0), width(1)))})  # fmt: skip
+
+        def index_of(v):
+            return math.floor(Fraction(min(max(v, lower), upper)) / unit + Fraction(1, 2))
+
+        inputs = [
+            ({"a": v}, (grid_threshold - index_of(v) + d,)) for v in values for d in (-1, 0, 1)
+        ]
+        inputs.append(({"b": threshold, "a": down}, (0, 0)))
+        rows = released_rows(built, inputs)
+        passes = _Passes(grid_threshold)
+
+        def expected(total):
+            return grid_point_to_float(total, kk, T)
+
+        return _release_formula(rows, index_of, passes, expected)
+
+    return Obligation(
+        constructor=name,
+        claim=f"release of the real {name} {T}/k={k}/threshold={threshold}: run with chosen "
+        "draws around the grid threshold, it releases exactly the keys the proof says, with "
+        "the rounded grid values, and every released key's draw is in the tail the delta bounds",
+        format="int", size=2, violation=violation,
+    )  # fmt: skip
+
+
 def threshold_obligations(name, delta_name, make, p: int, names, code_instance,
                           violation_formula, scales, thresholds, size: int) -> list:  # fmt: skip
     """``name``'s obligations (none unless ``names`` is ``None`` or holds it): the model's
     ``code_instance`` at every scale and threshold (integer values), then the float instances
-    of :data:`FLOAT_INSTANCES` (:func:`float_instance`)."""
+    of :data:`FLOAT_INSTANCES` (:func:`float_instance`), then the release obligations at every
+    threshold (:func:`release_instance`) and float instance (:func:`float_release_instance`)."""
     if names is not None and name not in names:
         return []
     integer = [code_instance(scale, threshold) for scale in scales for threshold in thresholds]
-    return integer + [
+    floats = [
         float_instance(name, delta_name, make, p, violation_formula, *instance, size=size)
         for instance in FLOAT_INSTANCES
     ]
+    releases = [release_instance(name, make, p, "i32", threshold) for threshold in thresholds]
+    float_releases = [float_release_instance(name, make, p, *instance)
+                      for instance in FLOAT_INSTANCES]  # fmt: skip
+    return integer + floats + releases + float_releases
 
 
 def instances_text(scales, thresholds, d_ins, size: int) -> str:

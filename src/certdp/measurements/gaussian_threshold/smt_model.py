@@ -28,6 +28,12 @@ The pairs, the lone keys' part of the violation (``delta``), the float instances
 obligations' frame are the kernel shared with make_laplace_threshold's model
 (_threshold/threshold_smt.py); this model holds what is the Gaussian release's own: the
 squared ``l2`` closeness, the ``rho`` part and the real constructor.
+
+The release is bound too (the kernel's release obligations): the real measurement's own
+release function is run with a stub in place of its sampler that hands out chosen draws (around
+the threshold, at saturation, two keys), and a case is satisfiable exactly when a key is
+released or withheld, or released with a value, other than the proof states, or when the
+stated test would pass a key whose draw lies outside the tail the delta bounds.
 """
 
 from __future__ import annotations
@@ -126,17 +132,32 @@ SCOPE = {
         sizes=(KEYS,),
         bound_to_code="the real make_gaussian_threshold is built at each instance and its own "
         "map is called (under a tracer that records the arguments it passes to "
-        "gaussian_threshold_delta)",
+        "gaussian_threshold_delta); "
+        "its own release function is run with chosen noise draws (a stub in place of "
+        "its sampler) around the threshold and at saturation, and each released key and "
+        "value is compared with the release the proof states",
         instances=kernel.instances_text(SCALES, THRESHOLDS, D_INS, KEYS),
         abstractions=(
-            "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|], the mixture "
+            "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|] (its premise, that "
+            "a key passes only when its draw is in that tail, is checked for all integers on "
+            "the stated release), the mixture "
             "argument and the Rényi bound of discrete Gaussians of the proof, in exact reals",
         ),
         assumed=(
+            "the noise draws are exact samples of the stated distribution (the samplers' lemmas; "
+            "the release obligations replace the sampler by chosen draws)",
+            "grid_point_to_float rounds a grid index to T as its lemma states (the float release "
+            "obligations compare the released value with it)",
             "gaussian_threshold_delta returns an f64 >= 1 - (1 - P[Z >= t])^l0 (its lemma, "
             "_threshold/gaussian_tail.tex)",
         ),
     )
 }
 
-MODELLED = {_NAME: ["measurements/gaussian_threshold/make_gaussian_threshold.py"]}
+MODELLED = {
+    _NAME: [
+        "measurements/gaussian_threshold/make_gaussian_threshold.py",
+        "measurements/_threshold/threshold_release.py",
+        "measurements/_threshold/float_release.py",
+    ]
+}

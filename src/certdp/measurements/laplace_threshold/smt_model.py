@@ -26,6 +26,12 @@ The pairs, the lone keys' part of the violation (``delta``), the float instances
 obligations' frame are the kernel shared with make_gaussian_threshold's model
 (_threshold/threshold_smt.py); this model holds what is the Laplace release's own: the
 ``l1`` closeness, the ``epsilon`` part and the real constructor.
+
+The release is bound too (the kernel's release obligations): the real measurement's own
+release function is run with a stub in place of its sampler that hands out chosen draws (around
+the threshold, at saturation, two keys), and a case is satisfiable exactly when a key is
+released or withheld, or released with a value, other than the proof states, or when the
+stated test would pass a key whose draw lies outside the tail the delta bounds.
 """
 
 from __future__ import annotations
@@ -113,14 +119,23 @@ SCOPE = {
     _NAME: Scope(
         formats=("int", "real"),
         sizes=(KEYS,),
-        bound_to_code="the real make_laplace_threshold is built at each instance and its own map "
-        "is called (under a tracer that records the arguments it passes to threshold_delta)",
+        bound_to_code="the real make_laplace_threshold is built at each instance and its own "
+        "map is called (under a tracer that records the arguments it passes to threshold_delta); "
+        "its own release function is run with chosen noise draws (a stub in place of "
+        "its sampler) around the threshold and at saturation, and each released key and "
+        "value is compared with the release the proof states",
         instances=kernel.instances_text(SCALES, THRESHOLDS, D_INS, KEYS),
         abstractions=(
-            "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|] and the product "
+            "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|] (its premise, that "
+            "a key passes only when its draw is in that tail, is checked for all integers on "
+            "the stated release) and the product "
             "argument of the proof, in exact reals",
         ),
         assumed=(
+            "the noise draws are exact samples of the stated distribution (the samplers' lemmas; "
+            "the release obligations replace the sampler by chosen draws)",
+            "grid_point_to_float rounds a grid index to T as its lemma states (the float release "
+            "obligations compare the released value with it)",
             "threshold_delta returns the smallest f64 >= 1 - (1 - P[Z >= t])^l0 (its lemma, "
             "_threshold/threshold_delta.tex)",
             "laplace_map returns a value >= l1'/scale (_laplace/laplace_map.tex)",
@@ -128,4 +143,10 @@ SCOPE = {
     )
 }
 
-MODELLED = {_NAME: ["measurements/laplace_threshold/make_laplace_threshold.py"]}
+MODELLED = {
+    _NAME: [
+        "measurements/laplace_threshold/make_laplace_threshold.py",
+        "measurements/_threshold/threshold_release.py",
+        "measurements/_threshold/float_release.py",
+    ]
+}
