@@ -228,3 +228,6 @@ def test_exact_reads_an_mpmath_number_as_its_rational():
         )
     assert fix_delta_contract._exact(mpmath.mpf(0.1)) == Fraction(0.1)
     assert fix_delta_contract._exact(mpmath.mpf(0)) == 0
+    tiny = mpmath.exp(-(10**10))  # no Fraction is built from its exponent
+    assert 0 < tiny <= mpmath.mpf(2) ** -1200
+    assert fix_delta_contract._exact(tiny) == Fraction(1, 2**1200)

@@ -117,9 +117,19 @@ class FixedDeltaContract(CombinatorContract):
         return float(smallest / Fraction(delta)) if delta else 0.0
 
 
+#: A bound below this is read as this (an upper bound of it): two f64 numbers differ by 0 or
+#: by at least 2^-1074, so ``delta < bound + fixed`` is unchanged for f64 ``delta`` and
+#: ``fixed`` (and can only fail more often otherwise), and the rational stays small (an
+#: 80-digit bound such as exp(-1e10) has an exponent no Fraction should be built from).
+_TINY = Fraction(1, 2**1200)
+
+
 def _exact(value) -> Fraction:
-    """The exact rational value of a finite mpmath number (a binary float: mantissa * 2**exp)."""
+    """The exact rational value of a finite mpmath number ``>= 0`` (a binary float: mantissa
+    * 2**exp), or :data:`_TINY` when it is positive and below it."""
     mantissa, exponent = mpmath.mpf(value).man_exp
+    if mantissa and exponent + mantissa.bit_length() < -1200:
+        return _TINY
     return Fraction(mantissa) * Fraction(2) ** exponent
 
 
