@@ -126,8 +126,13 @@ _TINY = Fraction(1, 2**1200)
 
 def _exact(value) -> Fraction:
     """The exact rational value of a finite mpmath number ``>= 0`` (a binary float: mantissa
-    * 2**exp), or :data:`_TINY` when it is positive and below it."""
-    mantissa, exponent = mpmath.mpf(value).man_exp
+    * 2**exp, read from the number as stored, whatever the current precision; an ``int`` or
+    ``float`` as itself), or :data:`_TINY` when it is positive and below it."""
+    if not isinstance(value, mpmath.mpf):
+        exact = Fraction(value)
+        return _TINY if 0 < exact < _TINY else exact
+    # not mpmath.mpf(value): that rounds to the current precision (53 bits outside workdps)
+    mantissa, exponent = value.man_exp
     if mantissa and exponent + mantissa.bit_length() < -1200:
         return _TINY
     return Fraction(mantissa) * Fraction(2) ** exponent
