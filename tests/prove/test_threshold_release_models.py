@@ -1,8 +1,9 @@
 """The release obligations of the threshold models (_threshold/threshold_smt.py): the real
-release function, run with chosen noise draws, releases exactly what threshold_release.tex and
-float_release.tex state.  They are proved on the real code, and each edit of the release that
-the unit tests catch (a strict test, a release below the threshold, the raw value released,
-another key order, the float test or value changed) is now refuted by ``certdp prove`` too."""
+release function, run on a finite list of chosen (value, draw) cases, releases exactly what
+threshold_release.tex and float_release.tex state on those cases.  They hold on the real code,
+and each of the eight edits below (a strict test, a release below the threshold, the raw value
+released, another key order, the float test or value changed) is refuted by ``certdp prove``
+(test_refconv_release_edits.py holds five more)."""
 
 from __future__ import annotations
 
@@ -23,29 +24,29 @@ FLOAT_TEST = "if noisy >= grid_threshold:  # label: float-test"
 #: (file, old, new, which release obligation refutes it)
 EDITS = {
     "strict test": (RELEASE, TEST, TEST.replace("(noisy >= threshold)", "(noisy > threshold)"),
-                    "i32 threshold=5:"),
+                    "threshold=5:"),
     "strict negative test": (RELEASE, TEST, TEST.replace("(noisy <= threshold)",
                                                          "(noisy < threshold)"),
-                             "i32 threshold=-3:"),
+                             "threshold=-3:"),
     "release below the threshold": (RELEASE, TEST, TEST.replace("if (", "if not ("),
-                                    "i32 threshold=5:"),
+                                    "threshold=5:"),
     "raw value released": (
         RELEASE,
         "released[key] = min(max(noisy, lower), upper)  # label: saturate",
         "released[key] = min(max(x[key], lower), upper)  # label: saturate",
-        "i32 threshold=1:",
+        "threshold=1:",
     ),
     "no saturation": (
         RELEASE,
         "released[key] = min(max(noisy, lower), upper)  # label: saturate",
         "released[key] = noisy  # label: saturate",
-        "i32 threshold=0:",
+        "threshold=0:",
     ),
     "keys visited in reverse": (
         RELEASE,
         "for key in sorted(x):  # label: key-order",
         "for key in sorted(x, reverse=True):  # label: key-order",
-        "i32 threshold=5:",
+        "threshold=5:",
     ),
     "strict float test": (FLOAT_RELEASE, FLOAT_TEST, FLOAT_TEST.replace(">=", ">"),
                           "f32/k=-2/threshold=3.0"),
@@ -72,7 +73,7 @@ def _make(name):
 def test_the_release_obligations_are_proved_on_the_real_code(name):
     p = 1 if name == "make_laplace_threshold" else 2
     for threshold in (-3, 0, 5):
-        obligation = kernel.release_instance(name, lambda: _make(name), p, "i32", threshold)
+        obligation = kernel.release_instance(name, lambda: _make(name), p, threshold)
         assert solve(obligation, 60)["status"] == "proved"
     for instance in kernel.FLOAT_INSTANCES:
         obligation = kernel.float_release_instance(name, lambda: _make(name), p, *instance)
@@ -101,7 +102,7 @@ def test_an_edited_release_is_refuted(tmp_path, edit):
 def test_the_gaussian_release_edit_is_refuted_too(tmp_path, name):
     old, new = TEST, TEST.replace("(noisy >= threshold)", "(noisy > threshold)")
     summary = prove_edited(tmp_path, name, {RELEASE: [(old, new)]},
-                           select=f"release of the real {name} i32 threshold=5:")  # fmt: skip
+                           select=f"release of the real {name} threshold=5:")  # fmt: skip
     assert summary["status"] == "counterexample", summary
 
 

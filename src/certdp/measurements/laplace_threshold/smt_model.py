@@ -28,10 +28,15 @@ obligations' frame are the kernel shared with make_gaussian_threshold's model
 ``l1`` closeness, the ``epsilon`` part and the real constructor.
 
 The release is bound too (the kernel's release obligations): the real measurement's own
-release function is run with a stub in place of its sampler that hands out chosen draws (around
-the threshold, at saturation, two keys), and a case is satisfiable exactly when a key is
-released or withheld, or released with a value, other than the proof states, or when the
-stated test would pass a key whose draw lies outside the tail the delta bounds.
+release function is run with a stub in place of its sampler that hands out chosen draws, on
+a finite list of chosen (value, draw) cases (every integer type the constructor takes; a dense
+range of values around the threshold, zero and the ends of the type; float values on a 1/4 grid
+plus the extremes, -0.0 and +-inf; draws around the threshold and saturating; two keys), and a
+case is satisfiable exactly when a key is released or withheld, or released with a value, other
+than the proof states, or the release raises, or when the stated test would pass a key whose
+draw lies outside the tail the delta bounds.  This is a test of the code on those cases, not a
+proof for all values: that the release is the stated one everywhere is the proof's
+(threshold_release.tex, float_release.tex).
 """
 
 from __future__ import annotations
@@ -122,16 +127,21 @@ SCOPE = {
         bound_to_code="the real make_laplace_threshold is built at each instance and its own "
         "map is called (under a tracer that records the arguments it passes to threshold_delta); "
         "its own release function is run with chosen noise draws (a stub in place of "
-        "its sampler) around the threshold and at saturation, and each released key and "
-        "value is compared with the release the proof states",
+        "its sampler) on the finite list of chosen (value, draw) cases each release "
+        "obligation's claim states (its count and how they are chosen), and each released key "
+        "and value (and the absence of an exception) is compared with the release the proof "
+        "states",
         instances=kernel.instances_text(SCALES, THRESHOLDS, D_INS, KEYS),
         abstractions=(
             "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|] (its premise, that "
             "a key passes only when its draw is in that tail, is checked for all integers on "
-            "the stated release) and the product "
+            "the stated test, not on the code) and the product "
             "argument of the proof, in exact reals",
         ),
         assumed=(
+            "the release function releases as threshold_release.tex and float_release.tex "
+            "state on every input and draw (checked on the code only on the release "
+            "obligations' chosen cases)",
             "the noise draws are exact samples of the stated distribution (the samplers' lemmas; "
             "the release obligations replace the sampler by chosen draws)",
             "grid_point_to_float rounds a grid index to T as its lemma states (the float release "
