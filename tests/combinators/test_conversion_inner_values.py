@@ -51,6 +51,13 @@ HOSTILE = {
 NOT_NUMBERS = {name: value for name, value in HOSTILE.items() if name != "float"}
 
 
+def _forged(numerator, denominator) -> Fraction:
+    """A Fraction built without its constructor, with any stored fields."""
+    value = object.__new__(Fraction)
+    value._numerator, value._denominator = numerator, denominator
+    return value
+
+
 @pytest.fixture(autouse=True)
 def _contrib():
     dp.enable_features("contrib")
@@ -112,6 +119,26 @@ def test_approximate_refuses_a_negative_or_nan_loss(loss):
     converted = dp.c.make_approximate(_hand_built(dp.max_divergence(), loss))
     with pytest.raises(FailedMapError):
         converted.map(1.0)
+
+
+@pytest.mark.parametrize("loss", [_forged(1, -2), _forged(1, 0), _forged(0, 0)], ids=repr)
+def test_approximate_refuses_a_forged_fraction(loss):
+    """Its comparisons cross-multiply the stored fields: 1/(-2) would pass ``>= 0``."""
+    assert loss >= 0  # what a test without the denominator check would accept
+    converted = dp.c.make_approximate(_hand_built(dp.max_divergence(), loss))
+    with pytest.raises(FailedMapError) as error:
+        converted.map(1.0)
+    assert error.value.parameter == "measurement"
+
+
+@pytest.mark.parametrize("fixed", [_forged(0, 0), _forged(1, -2)], ids=repr)
+def test_fix_delta_refuses_a_forged_inner_delta(fixed):
+    profile = PrivacyProfile(lambda epsilon: 0.0)
+    built = dp.c.make_fix_delta(_hand_built(SMOOTHED_PAIR, (profile, fixed)), 1e-6)
+    with pytest.raises(FailedMapError) as error:
+        built.map(1.0)
+    assert error.value.parameter == "measurement"
+    assert "inner map's delta" in str(error.value)
 
 
 def test_approximate_keeps_a_number():
@@ -185,6 +212,12 @@ def test_other_conversions_give_typed_errors(build, value):
         (None, False, False),
         (_Disguised(), False, False),
         (mpmath.mpf(0.5), False, False),
+        (_forged(1, 2), True, True),
+        (_forged(1, -2), False, False),
+        (_forged(-1, -2), False, False),
+        (_forged(1, 0), False, False),
+        (_forged(0, 0), False, False),
+        (_forged(-1, 0), False, False),
     ],
 )
 def test_the_shared_tests(value, distance, delta):
@@ -226,6 +259,12 @@ def test_exact_reads_an_mpmath_number_as_its_rational():
             fix_delta_contract._exact(third)
             == Fraction(*third.man_exp[:1]) * Fraction(2) ** (third.man_exp[1])
         )
+    with mpmath.workdps(80):
+        third = mpmath.mpf(1) / 3
+        expected = Fraction(third.man_exp[0]) * Fraction(2) ** third.man_exp[1]
+    # read outside workdps (at 53 bits): the 80-digit value keeps every digit (refconv F1)
+    assert fix_delta_contract._exact(third) == expected
+    assert abs(expected - Fraction(1, 3)) < Fraction(1, 10**79)
     assert fix_delta_contract._exact(mpmath.mpf(0.1)) == Fraction(0.1)
     assert fix_delta_contract._exact(mpmath.mpf(0)) == 0
     tiny = mpmath.exp(-(10**10))  # no Fraction is built from its exponent

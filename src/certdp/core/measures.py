@@ -28,10 +28,13 @@ __all__ = [
 # proof: begin measures
 def _require_number(value, parameter: str) -> None:
     """Refuse a distance that is not of exact type ``int``, ``float`` or ``Fraction`` (with
-    ``int`` fields), or is NaN."""
+    ``int`` fields, the denominator ``> 0``), or is NaN."""
     kind = type(value)
     exact = type_is(value, int, float) or (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
+        kind is Fraction
+        and type(value.numerator) is int
+        and type(value.denominator) is int
+        and value.denominator > 0
     )
     if not exact:  # label: number-type
         raise FailedMapError(

@@ -56,10 +56,12 @@ def make_fix_delta(measurement, delta) -> Measurement:
         )
     if not 0 <= delta <= 1:  # label: delta-range
         raise MakeMeasurementError("must lie in [0, 1] (and not be NaN)", parameter="delta")
+    if type(delta) is float and math.copysign(1.0, delta) < 0:  # label: delta-sign
+        raise MakeMeasurementError("must not be negative, got -0.0", parameter="delta")
     as_float = float(delta)  # in [0, 1]: no overflow
     if Fraction(as_float) != delta:  # label: delta-exact
         raise MakeMeasurementError("must be exactly a value of f64", parameter="delta")
-    delta = 0.0 if as_float == 0 else as_float  # label: delta-zero
+    delta = as_float  # label: delta-float
 
     def privacy_map(d_in) -> tuple[float, float]:
         return convert(measurement.map(d_in))  # label: inner-map
@@ -70,13 +72,13 @@ def make_fix_delta(measurement, delta) -> Measurement:
         if type(distance) is not tuple or len(distance) != 2:  # label: inner-pair
             raise FailedMapError(
                 f"the inner map must return a pair (profile, delta), got {distance!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         profile, fixed = distance
         if not is_delta(fixed):  # label: inner-delta
             raise FailedMapError(
                 f"the inner map's delta must be a number in [0, 1], got {fixed!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         if not fixed < delta:  # label: below-fixed
             raise FailedMapError(

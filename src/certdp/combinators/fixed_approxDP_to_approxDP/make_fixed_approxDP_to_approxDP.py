@@ -46,13 +46,13 @@ def make_fixed_approxDP_to_approxDP(measurement) -> Measurement:
         if type(pair) is not tuple or len(pair) != 2:  # label: pair
             raise FailedMapError(
                 f"the inner map must return a pair (epsilon, delta), got {pair!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         fixed_epsilon, fixed_delta = pair
         if not (is_distance(fixed_epsilon) and is_distance(fixed_delta)):  # label: numbers
             raise FailedMapError(
                 f"the inner map must return two non-negative numbers, got {pair!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
 
         def curve(epsilon):

@@ -55,13 +55,13 @@ def make_zCDP_to_approxDP(measurement) -> Measurement:
         if type(distance) is not tuple or len(distance) != 2:  # label: inner-pair
             raise FailedMapError(
                 f"the inner map must return a pair (rho, delta), got {distance!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         rho, delta = distance
         if not is_delta(delta):  # label: inner-delta
             raise FailedMapError(
                 f"the inner map's delta must be a number in [0, 1], got {delta!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         return curve(rho), delta  # label: pair
 
