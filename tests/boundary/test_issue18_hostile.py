@@ -191,10 +191,18 @@ def test_fix_delta_out_of_range_or_inexact_is_a_typed_error(delta):
     assert caught.value.parameter == "delta"
 
 
-def test_fix_delta_negative_zero_is_zero():
-    fixed = dp.c.make_fix_delta(_zcdp_to_approx(), -0.0)
-    epsilon, delta = fixed.map(1)
-    assert delta == 0.0 and math.copysign(1, delta) == 1 and epsilon == math.inf
+def test_fix_delta_refuses_negative_zero_as_opendp_does():
+    """OpenDP 0.16 refuses it ("delta (-0) must not be negative"); certdp at construction."""
+    with pytest.raises(dp.MakeMeasurementError, match="^delta: must not be negative") as caught:
+        dp.c.make_fix_delta(_zcdp_to_approx(), -0.0)
+    assert caught.value.parameter == "delta"
+
+
+@pytest.mark.parametrize("zero", [0.0, 0, Fraction(0)], ids=repr)
+def test_fix_delta_zero_is_positive_zero(zero):
+    epsilon, delta = dp.c.make_fix_delta(_zcdp_to_approx(), zero).map(1)
+    assert type(delta) is float and delta == 0.0 and math.copysign(1, delta) == 1
+    assert epsilon == math.inf
 
 
 def test_fix_delta_exact_fraction_equals_its_float():

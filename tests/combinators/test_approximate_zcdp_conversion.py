@@ -100,6 +100,13 @@ def test_fix_delta_refuses_a_total_not_above_the_inner_delta(delta):
     assert error.value.parameter == "delta"
 
 
+def test_fix_delta_refuses_negative_zero_on_the_pair_route_at_construction():
+    """OpenDP 0.16 raises "delta (-0) must not be negative" at map time; certdp when built."""
+    with pytest.raises(MakeMeasurementError, match="must not be negative") as error:
+        dp.c.make_fix_delta(_opendp_pair_profile(), -0.0)
+    assert error.value.parameter == "delta"
+
+
 def test_the_difference_is_rounded_down():
     """A profile that steps to RU(delta - fixed) at epsilon 1: reading it at the difference
     rounded up would answer epsilon = 1 with profile + fixed > delta; certdp reads it at the
@@ -137,7 +144,7 @@ def test_zcdp_to_approx_refuses_a_bad_inner_pair(pair):
     built = dp.c.make_zCDP_to_approxDP(stub_measurement(pair, APPROX_ZCDP))
     with pytest.raises(FailedMapError) as error:
         built.map(1.0)
-    assert error.value.parameter == "d_in"
+    assert error.value.parameter == "measurement"
 
 
 @pytest.mark.parametrize("pair", BAD_PAIRS, ids=repr)
@@ -147,7 +154,7 @@ def test_fix_delta_refuses_a_bad_inner_pair(pair):
     built = dp.c.make_fix_delta(stub_measurement(shaped, APPROX_PROFILE), 1e-6)
     with pytest.raises(FailedMapError) as error:
         built.map(1.0)
-    assert error.value.parameter == "d_in"
+    assert error.value.parameter == "measurement"
 
 
 @pytest.mark.parametrize("measure", ["laplace approximate", "renyi"])

@@ -112,6 +112,7 @@ def test_bad_measurements(constructor, argument, message):
     "delta, message",
     [
         (-0.1, "lie in"),
+        (-0.0, "must not be negative"),
         (1.5, "lie in"),
         (math.nan, "lie in"),
         (True, "number"),

@@ -125,25 +125,33 @@ def _exact_value(value, parameter: str, error: type[DPError]):
         return _exact_decimal(value, parameter, error)
     if issubclass(kind, numbers.Rational) and not issubclass(kind, (int, np.generic)):
         numerator, denominator = value.numerator, value.denominator  # label: rational
-        if type(numerator) is int and type(denominator) is int:
+        if type(numerator) is int and type(denominator) is int and denominator != 0:
             return Fraction(numerator, denominator)
     raise error(f"{_refusal(value)}", parameter=parameter)  # label: refuse
 
 
 def is_exact(value) -> bool:
     """Is ``value`` already exact: of one of the exact types, and a ``Fraction`` only with
-    ``int`` numerator and denominator (a ``Fraction`` keeps NumPy integer fields as given, and
-    its arithmetic would then wrap around)?"""
+    ``int`` numerator and a positive ``int`` denominator (a ``Fraction`` keeps NumPy integer
+    fields as given, and its arithmetic would then wrap around; one built without its
+    constructor may hold any denominator)?"""
     kind = type(value)
     if kind is Fraction:
-        return type(value.numerator) is int and type(value.denominator) is int
+        return (
+            type(value.numerator) is int
+            and type(value.denominator) is int
+            and value.denominator > 0
+        )
     return type_is(value, *EXACT_TYPES)
 
 
 def _exact_fraction(value: Fraction, parameter: str, error: type[DPError]) -> Fraction:
     fields = (value.numerator, value.denominator)
     if all(type(field) is int or id(type(field)) in NUMPY_INTEGER_TYPE_IDS for field in fields):
-        return Fraction(int(fields[0]), int(fields[1]))
+        numerator, denominator = int(fields[0]), int(fields[1])
+        if denominator == 0:  # label: fraction-zero
+            raise error("a Fraction whose denominator is 0 is refused", parameter=parameter)
+        return Fraction(numerator, denominator)
     raise error(
         "a Fraction whose numerator and denominator are not plain integers is refused",
         parameter=parameter,

@@ -28,10 +28,13 @@ __all__ = [
 # proof: begin measures
 def _require_number(value, parameter: str) -> None:
     """Refuse a distance that is not of exact type ``int``, ``float`` or ``Fraction`` (with
-    ``int`` fields), or is NaN."""
+    ``int`` fields, the denominator ``> 0``), or is NaN."""
     kind = type(value)
     exact = type_is(value, int, float) or (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
+        kind is Fraction
+        and type(value.numerator) is int
+        and type(value.denominator) is int
+        and value.denominator > 0
     )
     if not exact:  # label: number-type
         raise FailedMapError(
@@ -172,7 +175,9 @@ class PrivacyProfile:
         if epsilon != epsilon or epsilon < 0:  # NaN; no float() of a huge int or Fraction
             raise FailedMapError(f"must be non-negative, got {shown(epsilon)}", parameter="epsilon")
         require_ieee_environment()  # label: delta-environment
-        return self._curve(epsilon)  # label: curve
+        value = self._curve(epsilon)  # label: curve
+        _require_number(value, "curve")  # label: curve-value
+        return value  # label: curve-return
 
     def epsilon(self, delta) -> float:
         """The smallest ``epsilon`` the bisection finds with ``delta(epsilon) <= delta``.

@@ -3,13 +3,15 @@
 Guarantee (make_approximate.tex): for a measurement whose output measure is the max-divergence
 or the zero-concentrated divergence, the returned measurement has the same function, the
 output measure ``Approximate(measure)`` and the map ``d_in -> (map(d_in), 0.0)``, which is
-valid: closeness up to delta = 0 is closeness under the inner measure.
+valid: closeness up to delta = 0 is closeness under the inner measure.  An inner map whose value
+is not a non-negative int, float or Fraction is refused with ``FailedMapError``.
 """
 
 from __future__ import annotations
 
+from certdp.combinators._conversion import is_distance
 from certdp.contracts import certified
-from certdp.core.errors import MakeMeasurementError
+from certdp.core.errors import FailedMapError, MakeMeasurementError
 from certdp.core.exact_type import type_is
 from certdp.core.measures import MaxDivergence, ZeroConcentratedDivergence, approximate
 from certdp.core.transformation import Measurement, converted
@@ -34,6 +36,12 @@ def make_approximate(measurement) -> Measurement:
         return convert(measurement.map(d_in))  # label: inner-map
 
     def convert(loss) -> tuple:
+        if not is_distance(loss):  # label: loss
+            raise FailedMapError(
+                f"the inner map must give a non-negative number under {measure}, "
+                f"got a {type(loss).__name__}",
+                parameter="measurement",
+            )
         return loss, 0.0  # label: pair
 
     converting = Measurement(

@@ -99,4 +99,9 @@ SCOPE = {
 }
 
 
-MODELLED = {_NAME: ["combinators/approximate/make_approximate.py"]}
+MODELLED = {
+    _NAME: [
+        "combinators/approximate/make_approximate.py",
+        "combinators/_conversion/inner_values.py",
+    ]
+}

@@ -7,7 +7,8 @@ of the Canonne--Kamath--Steinke bound (mpmath, 80 digits) at ``epsilon`` for the
 divergence of the pair.  Under Approximate(SmoothedMaxDivergence), whose inner map gives
 ``(profile, fixed)``: at run time the profile at ``epsilon`` plus ``fixed`` must be at most
 ``delta`` (exact rationals); at test time the inner measurement is a converted Gaussian stating
-``fixed`` beside its rho, and ``delta`` must be at least that bound plus ``fixed``.
+``fixed`` beside its rho, and ``delta`` must be at least that bound plus ``fixed``, the sum and
+the comparison made in exact rationals (the 80-digit bound read as the rational it is).
 """
 
 import math
@@ -101,19 +102,40 @@ class FixedDeltaContract(CombinatorContract):
         fixed = measurement.map(d_in)[1] if _pair_measure(measurement.output_measure) else 0
         if math.isinf(epsilon):
             return 1.0
-        smallest = 1 if rho == sympy.oo else mp_cdp_delta(rho, epsilon)
-        with mpmath.workdps(80):  # plus the inner pair's delta, the theorem's sum
-            fixed = mpmath.mpf(Fraction(fixed).numerator) / Fraction(fixed).denominator
-            smallest = min(mpmath.mpf(1), smallest + fixed)
-        if mpmath.mpf(delta) < smallest:
+        bound = 1 if rho == sympy.oo else _exact(mp_cdp_delta(rho, epsilon))
+        # plus the inner pair's delta, the theorem's sum, exactly: no rounding can hide a sum
+        # that exceeds the stated delta
+        smallest = min(Fraction(1), bound + Fraction(fixed))
+        if Fraction(delta) < smallest:
             raise PrivacyViolation(
                 x=x,
                 x_prime=x_prime,
                 d_in=d_in,
-                divergence=f"delta({epsilon}) >= {mpmath.nstr(smallest, 20)}",
+                divergence=f"delta({epsilon}) >= {float(smallest)!r} ({smallest})",
                 d_out_stated=stated,
             )
-        return float(smallest / delta) if delta else 0.0
+        return float(smallest / Fraction(delta)) if delta else 0.0
+
+
+#: A bound below this is read as this (an upper bound of it): two f64 numbers differ by 0 or
+#: by at least 2^-1074, so ``delta < bound + fixed`` is unchanged for f64 ``delta`` and
+#: ``fixed`` (and can only fail more often otherwise), and the rational stays small (an
+#: 80-digit bound such as exp(-1e10) has an exponent no Fraction should be built from).
+_TINY = Fraction(1, 2**1200)
+
+
+def _exact(value) -> Fraction:
+    """The exact rational value of a finite mpmath number ``>= 0`` (a binary float: mantissa
+    * 2**exp, read from the number as stored, whatever the current precision; an ``int`` or
+    ``float`` as itself), or :data:`_TINY` when it is positive and below it."""
+    if not isinstance(value, mpmath.mpf):
+        exact = Fraction(value)
+        return _TINY if 0 < exact < _TINY else exact
+    # not mpmath.mpf(value): that rounds to the current precision (53 bits outside workdps)
+    mantissa, exponent = value.man_exp
+    if mantissa and exponent + mantissa.bit_length() < -1200:
+        return _TINY
+    return Fraction(mantissa) * Fraction(2) ** exponent
 
 
 CONTRACT = FixedDeltaContract(

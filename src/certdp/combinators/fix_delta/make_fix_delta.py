@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from certdp.combinators._conversion import is_delta
 from certdp.contracts import certified
 from certdp.core.errors import FailedMapError, MakeMeasurementError, shown, type_mismatch
 from certdp.core.exact_type import type_is
 from certdp.core.measures import (
     ApproximateDivergence,
+    PrivacyProfile,
     SmoothedMaxDivergence,
     approximate,
     max_divergence,
@@ -31,17 +33,6 @@ __all__ = ["make_fix_delta"]
 
 
 # proof: begin constructor
-def _is_delta(value) -> bool:
-    """Is ``value`` an exact ``int``, ``float`` or ``Fraction`` (with ``int`` fields) in
-    ``[0, 1]`` (so not NaN)?"""
-    exact = type_is(value, int, float) or (
-        type_is(value, Fraction)
-        and type_is(value.numerator, int)
-        and type_is(value.denominator, int)
-    )
-    return exact and 0 <= value <= 1  # label: is-delta
-
-
 @certified
 def make_fix_delta(measurement, delta) -> Measurement:
     """The same release; the privacy profile read at ``delta`` (under
@@ -65,10 +56,12 @@ def make_fix_delta(measurement, delta) -> Measurement:
         )
     if not 0 <= delta <= 1:  # label: delta-range
         raise MakeMeasurementError("must lie in [0, 1] (and not be NaN)", parameter="delta")
+    if type(delta) is float and math.copysign(1.0, delta) < 0:  # label: delta-sign
+        raise MakeMeasurementError("must not be negative, got -0.0", parameter="delta")
     as_float = float(delta)  # in [0, 1]: no overflow
     if Fraction(as_float) != delta:  # label: delta-exact
         raise MakeMeasurementError("must be exactly a value of f64", parameter="delta")
-    delta = 0.0 if as_float == 0 else as_float  # label: delta-zero
+    delta = as_float  # label: delta-float
 
     def privacy_map(d_in) -> tuple[float, float]:
         return convert(measurement.map(d_in))  # label: inner-map
@@ -79,13 +72,13 @@ def make_fix_delta(measurement, delta) -> Measurement:
         if type(distance) is not tuple or len(distance) != 2:  # label: inner-pair
             raise FailedMapError(
                 f"the inner map must return a pair (profile, delta), got {distance!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         profile, fixed = distance
-        if not _is_delta(fixed):  # label: inner-delta
+        if not is_delta(fixed):  # label: inner-delta
             raise FailedMapError(
                 f"the inner map's delta must be a number in [0, 1], got {fixed!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         if not fixed < delta:  # label: below-fixed
             raise FailedMapError(
@@ -96,6 +89,12 @@ def make_fix_delta(measurement, delta) -> Measurement:
         return read(profile, remaining), delta  # label: pair
 
     def read(profile, budget) -> float:
+        if not type_is(profile, PrivacyProfile):  # label: is-profile
+            raise FailedMapError(
+                "the inner map must give a PrivacyProfile under SmoothedMaxDivergence, "
+                f"got a {type(profile).__name__}",
+                parameter="measurement",
+            )
         epsilon = profile.epsilon(budget)  # label: epsilon
         if not math.isinf(epsilon) and not profile.delta(epsilon) <= budget:  # label: recheck
             raise FailedMapError(

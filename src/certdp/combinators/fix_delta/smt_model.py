@@ -502,6 +502,7 @@ MODELLED = {
         # the instances' inner profiles are the real make_zCDP_to_approxDP's
         "combinators/zCDP_to_approxDP/make_zCDP_to_approxDP.py",
         "combinators/_conversion/cdp_delta.py",
+        "combinators/_conversion/inner_values.py",
         "numeric/floats.py",
         "numeric/quick.py",
         "numeric/quick_elementary.py",

@@ -9,11 +9,9 @@ delta)-close pair is (e, delta)-close for every ``e >= epsilon``, and any pair i
 
 from __future__ import annotations
 
-from fractions import Fraction
-
+from certdp.combinators._conversion import is_distance
 from certdp.contracts import certified
 from certdp.core.errors import FailedMapError, MakeMeasurementError
-from certdp.core.exact_type import type_is
 from certdp.core.measures import (
     ApproximateDivergence,
     MaxDivergence,
@@ -26,16 +24,6 @@ __all__ = ["make_fixed_approxDP_to_approxDP"]
 
 
 # proof: begin constructor
-def _is_distance(value) -> bool:
-    """Is ``value`` an exact ``int``, ``float`` or ``Fraction`` (with ``int`` fields) that is
-    not NaN and is ``>= 0``?"""
-    kind = type(value)
-    exact = type_is(value, int, float) or (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
-    )
-    return exact and value == value and value >= 0  # label: distance
-
-
 @certified
 def make_fixed_approxDP_to_approxDP(measurement) -> Measurement:
     """The same release; its pair ``(epsilon, delta)`` read as the curve ``e -> delta`` for
@@ -58,13 +46,13 @@ def make_fixed_approxDP_to_approxDP(measurement) -> Measurement:
         if type(pair) is not tuple or len(pair) != 2:  # label: pair
             raise FailedMapError(
                 f"the inner map must return a pair (epsilon, delta), got {pair!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         fixed_epsilon, fixed_delta = pair
-        if not (_is_distance(fixed_epsilon) and _is_distance(fixed_delta)):  # label: numbers
+        if not (is_distance(fixed_epsilon) and is_distance(fixed_delta)):  # label: numbers
             raise FailedMapError(
                 f"the inner map must return two non-negative numbers, got {pair!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
 
         def curve(epsilon):

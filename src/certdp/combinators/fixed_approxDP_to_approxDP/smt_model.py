@@ -244,5 +244,6 @@ MODELLED = {
         "combinators/fixed_approxDP_to_approxDP/make_fixed_approxDP_to_approxDP.py",
         "core/measures.py",
         "combinators/_support/conversion_smt.py",
+        "combinators/_conversion/inner_values.py",
     ]
 }

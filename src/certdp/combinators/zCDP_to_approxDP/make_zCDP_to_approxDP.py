@@ -12,12 +12,9 @@ delta unchanged (as OpenDP 0.16 does).
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from certdp.combinators._conversion import cdp_delta
+from certdp.combinators._conversion import cdp_delta, is_delta
 from certdp.contracts import certified
 from certdp.core.errors import FailedMapError, MakeMeasurementError, type_mismatch
-from certdp.core.exact_type import type_is
 from certdp.core.measures import (
     ApproximateDivergence,
     PrivacyProfile,
@@ -31,17 +28,6 @@ __all__ = ["make_zCDP_to_approxDP"]
 
 
 # proof: begin constructor
-def _is_delta(value) -> bool:
-    """Is ``value`` an exact ``int``, ``float`` or ``Fraction`` (with ``int`` fields) in
-    ``[0, 1]`` (so not NaN)?"""
-    exact = type_is(value, int, float) or (
-        type_is(value, Fraction)
-        and type_is(value.numerator, int)
-        and type_is(value.denominator, int)
-    )
-    return exact and 0 <= value <= 1  # label: is-delta
-
-
 @certified
 def make_zCDP_to_approxDP(measurement) -> Measurement:
     """The same release; its rho turned into the curve epsilon -> delta(epsilon) (and, under
@@ -69,13 +55,13 @@ def make_zCDP_to_approxDP(measurement) -> Measurement:
         if type(distance) is not tuple or len(distance) != 2:  # label: inner-pair
             raise FailedMapError(
                 f"the inner map must return a pair (rho, delta), got {distance!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         rho, delta = distance
-        if not _is_delta(delta):  # label: inner-delta
+        if not is_delta(delta):  # label: inner-delta
             raise FailedMapError(
                 f"the inner map's delta must be a number in [0, 1], got {delta!r}",
-                parameter="d_in",
+                parameter="measurement",
             )
         return curve(rho), delta  # label: pair
 

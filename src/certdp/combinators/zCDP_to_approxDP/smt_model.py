@@ -533,6 +533,7 @@ MODELLED = {
     "make_zCDP_to_approxDP": [
         "combinators/zCDP_to_approxDP/make_zCDP_to_approxDP.py",
         "combinators/_conversion/cdp_delta.py",
+        "combinators/_conversion/inner_values.py",
         "combinators/_support/smt_exact.py",
         "combinators/_support/conversion_smt.py",
         "numeric/floats.py",

@@ -1,9 +1,12 @@
 """The SMT kernel shared by the threshold measurements' models: the real map at each input
 distance, a formula over a pair of maps that is satisfiable exactly when the pair breaks the
 stated value, the pairs of integer-valued and float-valued maps, the lone keys' part of the
-violation (the delta, the same for every noise family), and the obligations built from them.
-Each model gives what is its own: its metric's closeness, the loss the shared keys' moves
-must stay within (epsilon or rho), the real constructor and its instances."""
+violation (the delta, the same for every noise family), the release obligations (the real
+release function, run on a finite list of chosen (value, draw) cases, against the release the
+proofs state: a check of the code on those cases, not a proof for all values) and the
+obligations built from them.  Each model gives what is its own: its metric's closeness, the
+loss the shared keys' moves must stay within (epsilon or rho), the real constructor and its
+instances."""
 
 from __future__ import annotations
 
@@ -23,6 +26,14 @@ __all__ = [
     "integer_instance",
     "float_instance",
     "threshold_obligations",
+    "released_rows",
+    "release_instance",
+    "float_release_instance",
+    "integer_release_types",
+    "integer_release_inputs",
+    "float_release_values",
+    "float_release_inputs",
+    "RAISED",
     "instances_text",
     "FLOAT_INSTANCES",
     "FLOAT_D_INS",
@@ -216,18 +227,258 @@ def float_instance(name, delta_name, make, p: int, violation_formula, T, k, scal
     )  # fmt: skip
 
 
+def released_rows(built, inputs) -> list:
+    """Run the real release function of ``built`` on each ``(values, draws)`` of ``inputs``:
+    ``values`` a dict key -> value, ``draws`` the noise draws in the order the keys are
+    visited (sorted), handed out by a stub put in place of the function's ``noise``.  Returns
+    ``(value, draw, released?, released value)`` per key; when the function raises (the
+    proofs state a release that never does), each key of that input gets the row
+    ``(value, draw, RAISED, the exception's repr)``."""
+    function = built.function
+    cell = function.__closure__[function.__code__.co_freevars.index("noise")]
+    rows = []
+    for values, draws in inputs:
+        handed = iter(draws)
+        cell.cell_contents = lambda _source, handed=handed: next(handed)
+        try:
+            released = function(dict(values))
+        except Exception as error:  # any exception is a disagreement with the stated release
+            rows.extend((values[key], draw, RAISED, repr(error))
+                        for key, draw in zip(sorted(values), draws))  # fmt: skip
+            continue
+        for key, draw in zip(sorted(values), draws):
+            rows.append((values[key], draw, key in released, released.get(key)))
+        assert next(handed, None) is None, "the release drew more or fewer draws than keys"
+    return rows
+
+
+#: The mark of a row whose release raised (:func:`released_rows`).
+RAISED = "raised"
+
+
+def _release_formula(cases):
+    """``(formula, decode)``: satisfiable exactly when a row of the real release disagrees
+    with the stated release (a key released iff ``passes(index, draw)``, with the value
+    ``expected(index + draw)``, and no exception), or when the stated test passes a key whose
+    draw is below the tail the delta bounds (``draw >= |threshold| - |index|`` in the direction
+    of the threshold: a property of the stated test, for all integers, not of the code).
+    ``cases`` is a list of ``(label, rows, index_of, passes, expected)``; the code part is
+    ground: one disjunct per row, selected by the integer ``row``."""
+    row_var, grid, draw_var = z3.Int("row"), z3.Int("index"), z3.Int("draw")
+    wrong, shown_rows, tails = [], [], []
+    for label, rows, index_of, passes, expected_of in cases:
+        for value, draw, present, released in rows:
+            index = index_of(value)
+            if present is RAISED:
+                mismatch = z3.BoolVal(True)
+            else:
+                mismatch = passes(z3.IntVal(index), z3.IntVal(draw)) != z3.BoolVal(present)
+                if present:
+                    mismatch = z3.Or(mismatch, z3.BoolVal(released != expected_of(index + draw)))
+            wrong.append(z3.And(row_var == len(shown_rows), mismatch))
+            shown_rows.append((label, value, index, draw, present, released))
+        tails.append(z3.Not(z3.Implies(passes(grid, draw_var), passes.tail(grid, draw_var))))
+
+    def decode(model):
+        row = model.eval(row_var, model_completion=True).as_long()
+        shown = {"index (tail)": str(model.eval(grid, model_completion=True)),
+                 "draw (tail)": str(model.eval(draw_var, model_completion=True))}  # fmt: skip
+        if 0 <= row < len(shown_rows):
+            label, value, index, draw, present, released = shown_rows[row]
+            shown.update({"case": label, "value": repr(value), "index": index, "draw": draw,
+                          "released": repr(present), "released value": repr(released)})  # fmt: skip
+        return shown
+
+    return z3.Or(z3.Or(*wrong) if wrong else z3.BoolVal(False), *tails), decode
+
+
+class _Passes:
+    """The stated test of a threshold release on the (grid) index plus the draw,
+    and the tail condition the delta part of the model relies on."""
+
+    def __init__(self, threshold):
+        self.threshold = threshold
+
+    def __call__(self, index, draw):
+        if self.threshold >= 0:
+            return index + draw >= self.threshold
+        return index + draw <= self.threshold
+
+    def tail(self, index, draw):
+        direction = draw if self.threshold >= 0 else -draw
+        return direction >= abs(self.threshold) - _abs(index)
+
+
+#: Half-width of the dense value ranges of the release cases (around the threshold, zero and
+#: each end of the value type).
+SPAN = 16
+
+
+def integer_release_types(threshold: int) -> tuple:
+    """The integer types whose range holds ``threshold`` (every type the constructor takes)."""
+    from certdp.core.types import INTEGER_TYPES, carrier
+
+    return tuple(T for T in INTEGER_TYPES if carrier(T).min <= threshold <= carrier(T).max)
+
+
+def integer_release_inputs(T: str, threshold: int) -> list:
+    """The chosen ``(values, draws)`` of the integer release over ``T``: every integer within
+    :data:`SPAN` of ``-|threshold|``, ``0``, ``|threshold|`` and of each end of ``T`` (inside
+    ``T``), each with the draws ``threshold - v + d`` (``|d| <= 2``), the draws that take
+    ``v + draw`` one past each end of ``T`` and the draws ``T.max`` and ``T.min``; and two keys,
+    visited in sorted order."""
+    from certdp.core.types import carrier
+
+    lower, upper = carrier(T).min, carrier(T).max
+    t = abs(threshold)
+    centres = (-t, 0, t, lower, upper)
+    values = sorted(
+        {v for c in centres for v in range(c - SPAN, c + SPAN + 1) if lower <= v <= upper}
+    )
+    inputs = []
+    for v in values:
+        draws = {threshold - v + d for d in (-2, -1, 0, 1, 2)}
+        draws |= {upper + 1 - v, lower - 1 - v, upper, lower}
+        inputs.extend(({"a": v}, (z,)) for z in sorted(draws))
+    inputs.append(({"b": t, "a": -t if lower < 0 else 0}, (0, 0)))
+    inputs.append(({"b": 0, "a": t}, (threshold - t, threshold)))
+    return inputs
+
+
+def release_instance(name, make, p: int, threshold: int, types=None) -> Obligation:
+    """The real release function of ``make`` (integer values of each of ``types``, by default
+    every integer type that holds ``threshold``; any scale: the noise is replaced) against
+    threshold_release.tex's statement on the chosen cases of
+    :func:`integer_release_inputs`: a key is released iff its value plus its draw is
+    ``>= threshold`` (``<= threshold`` for a negative threshold), with that sum clamped to
+    ``T``, and the release never raises."""
+    types = integer_release_types(threshold) if types is None else tuple(types)
+    count = sum(len(integer_release_inputs(T, threshold)) for T in types)
+
+    def violation():
+        cases = []
+        for T in types:
+            built = built_release(make(), p, T, 1.0, threshold)
+            domain = built.input_domain.value_domain.T
+            lower, upper = domain.min, domain.max
+            rows = released_rows(built, integer_release_inputs(T, threshold))
+
+            def expected(total, lower=lower, upper=upper):
+                return min(max(total, lower), upper)
+
+            cases.append((T, rows, lambda v: v, _Passes(threshold), expected))
+        return _release_formula(cases)
+
+    return Obligation(
+        constructor=name,
+        claim=f"release of the real {name} threshold={threshold}: on {count} chosen cases "
+        f"(value, draw), over each of {', '.join(types)} (every integer type that holds the "
+        f"threshold): every value within {SPAN} of -|threshold|, 0, |threshold| and each end of "
+        "T, with the draws threshold - value + d (|d| <= 2), one past each end of T, T.max and "
+        "T.min, and two keys; the real release releases exactly the keys the proof says, with "
+        "the clamped noisy values, and never raises (a finite check of the code, not a proof "
+        "for all values); and the stated test passes a key only when its draw is in the tail "
+        "the delta bounds (all integers, on the stated test)",
+        format="int", size=2, violation=violation,
+    )  # fmt: skip
+
+
+def float_release_values(T: str, threshold: float) -> list:
+    """The chosen values of the float release over ``T``: every multiple of 1/4 within
+    ``|threshold| + 4`` of 0, the neighbours of the threshold and of 0, ``-0.0``, the
+    smallest positive value, the ends of ``T`` and their neighbours, and ``+-inf`` (admitted by
+    ``atom_domain(T, nan=False)``; NaN is not)."""
+    import numpy as np
+
+    from certdp.core.types import carrier
+
+    width = np.float32 if T == "f32" else np.float64
+    lower, upper = carrier(T).min, carrier(T).max
+
+    def step(v, towards):
+        return float(np.nextafter(width(v), width(towards)))
+
+    reach = int(4 * (abs(threshold) + 4))
+    values = {q / 4 for q in range(-reach, reach + 1)}
+    values |= {step(threshold, math.inf), step(threshold, -math.inf), step(0, 1), step(0, -1),
+               -0.0, lower, upper, step(lower, 0), step(upper, 0), math.inf, -math.inf}  # fmt: skip
+    return sorted(values)
+
+
+def float_release_inputs(T: str, k, threshold: float) -> list:
+    """The chosen ``(values, draws)`` of the float release: each value of
+    :func:`float_release_values` with the draws ``grid threshold - index + d`` (``|d| <= 2``,
+    ``index`` the stated grid index of the value clamped to ``T``), and two keys."""
+    kk, _, grid_threshold = float_grid(T, k, 1.0, threshold)
+    inputs = []
+    for v in float_release_values(T, threshold):
+        index = float_index(T, kk, v)
+        inputs.extend(({"a": v}, (grid_threshold - index + d,)) for d in (-2, -1, 0, 1, 2))
+    inputs.append(({"b": threshold, "a": float_release_values(T, threshold)[0]}, (0, 0)))
+    return inputs
+
+
+def float_index(T: str, kk: int, v) -> int:
+    """The stated grid index ``floor(v' / 2^kk + 1/2)`` of ``v`` clamped to the finite range
+    ``[T.min, T.max]`` (float_release.tex), computed exactly, independently of the code."""
+    from certdp.core.types import carrier
+
+    clamped = min(max(v, carrier(T).min), carrier(T).max)
+    return math.floor(Fraction(clamped) / Fraction(2) ** kk + Fraction(1, 2))
+
+
+def float_release_instance(name, make, p: int, T: str, k, scale, threshold) -> Obligation:
+    """The real float release function of ``make`` against float_release.tex's statement on
+    the chosen cases of :func:`float_release_inputs`: a key is released iff the grid index
+    ``floor(x / 2^k + 1/2)`` of its value clamped to ``T``, plus its draw, is ``>=`` the grid
+    threshold (indices from :func:`float_grid`, independently of the code), with the value
+    ``grid_point_to_float`` of that sum (its own lemma), and the release never raises."""
+    from certdp.samplers.discrete_laplace_z2k import grid_point_to_float
+
+    kk, _, grid_threshold = float_grid(T, k, scale, threshold)
+    count = len(float_release_inputs(T, k, threshold))
+
+    def violation():
+        built = built_release(make(), p, T, scale, threshold, k)
+        rows = released_rows(built, float_release_inputs(T, k, threshold))
+
+        def expected(total):
+            return grid_point_to_float(total, kk, T)
+
+        cases = [(T, rows, lambda v: float_index(T, kk, v), _Passes(grid_threshold), expected)]
+        return _release_formula(cases)
+
+    return Obligation(
+        constructor=name,
+        claim=f"release of the real {name} {T}/k={k}/threshold={threshold}: on {count} chosen "
+        "cases (value, draw): every multiple of 1/4 within |threshold| + 4 of 0, the "
+        "neighbours of the threshold and of 0, -0.0, the smallest positive value, the ends of T "
+        "and their neighbours and +-inf, each with the draws grid threshold - index + d "
+        "(|d| <= 2), and two keys; the real release releases exactly the keys the proof says, "
+        "with the rounded grid values, and never raises (a finite check of the code, not a "
+        "proof for all values); and the stated test passes a key only when its draw is in the "
+        "tail the delta bounds (all integers, on the stated test)",
+        format="int", size=2, violation=violation,
+    )  # fmt: skip
+
+
 def threshold_obligations(name, delta_name, make, p: int, names, code_instance,
                           violation_formula, scales, thresholds, size: int) -> list:  # fmt: skip
     """``name``'s obligations (none unless ``names`` is ``None`` or holds it): the model's
     ``code_instance`` at every scale and threshold (integer values), then the float instances
-    of :data:`FLOAT_INSTANCES` (:func:`float_instance`)."""
+    of :data:`FLOAT_INSTANCES` (:func:`float_instance`), then the release obligations at every
+    threshold (:func:`release_instance`) and float instance (:func:`float_release_instance`)."""
     if names is not None and name not in names:
         return []
     integer = [code_instance(scale, threshold) for scale in scales for threshold in thresholds]
-    return integer + [
+    floats = [
         float_instance(name, delta_name, make, p, violation_formula, *instance, size=size)
         for instance in FLOAT_INSTANCES
     ]
+    releases = [release_instance(name, make, p, threshold) for threshold in thresholds]
+    float_releases = [float_release_instance(name, make, p, *instance)
+                      for instance in FLOAT_INSTANCES]  # fmt: skip
+    return integer + floats + releases + float_releases
 
 
 def instances_text(scales, thresholds, d_ins, size: int) -> str:
@@ -236,5 +487,9 @@ def instances_text(scales, thresholds, d_ins, size: int) -> str:
         f"i32 values; scales {scales} x thresholds {thresholds} x {len(d_ins)} "
         f"triples d_in; every pair of maps on {size} keys (unbounded integers); float values: "
         f"{FLOAT_INSTANCES} (T, k, scale, threshold) x {len(FLOAT_D_INS)} triples, values any "
-        "multiples of 2^K_MIN (every finite float is one; values are not limited to floats)"
+        "multiples of 2^K_MIN (every finite float is one; values are not limited to floats); "
+        f"release: per threshold, chosen (value, draw) cases over every integer type that holds "
+        f"it (values within {SPAN} of -|threshold|, 0, |threshold| and each end of T), and per "
+        "float instance chosen cases (multiples of 1/4, extremes, -0.0, +-inf): a finite check "
+        "of the code"
     )

@@ -28,6 +28,17 @@ The pairs, the lone keys' part of the violation (``delta``), the float instances
 obligations' frame are the kernel shared with make_laplace_threshold's model
 (_threshold/threshold_smt.py); this model holds what is the Gaussian release's own: the
 squared ``l2`` closeness, the ``rho`` part and the real constructor.
+
+The release is bound too (the kernel's release obligations): the real measurement's own
+release function is run with a stub in place of its sampler that hands out chosen draws, on
+a finite list of chosen (value, draw) cases (every integer type the constructor takes; a dense
+range of values around the threshold, zero and the ends of the type; float values on a 1/4 grid
+plus the extremes, -0.0 and +-inf; draws around the threshold and saturating; two keys), and a
+case is satisfiable exactly when a key is released or withheld, or released with a value, other
+than the proof states, or the release raises, or when the stated test would pass a key whose
+draw lies outside the tail the delta bounds.  This is a test of the code on those cases, not a
+proof for all values: that the release is the stated one everywhere is the proof's
+(threshold_release.tex, float_release.tex).
 """
 
 from __future__ import annotations
@@ -126,17 +137,37 @@ SCOPE = {
         sizes=(KEYS,),
         bound_to_code="the real make_gaussian_threshold is built at each instance and its own "
         "map is called (under a tracer that records the arguments it passes to "
-        "gaussian_threshold_delta)",
+        "gaussian_threshold_delta); "
+        "its own release function is run with chosen noise draws (a stub in place of "
+        "its sampler) on the finite list of chosen (value, draw) cases each release "
+        "obligation's claim states (its count and how they are chosen), and each released key "
+        "and value (and the absence of an exception) is compared with the release the proof "
+        "states",
         instances=kernel.instances_text(SCALES, THRESHOLDS, D_INS, KEYS),
         abstractions=(
-            "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|], the mixture "
+            "the one-key bound P[v + Z passes] <= P[Z >= |threshold| - |v|] (its premise, that "
+            "a key passes only when its draw is in that tail, is checked for all integers on "
+            "the stated test, not on the code), the mixture "
             "argument and the Rényi bound of discrete Gaussians of the proof, in exact reals",
         ),
         assumed=(
+            "the release function releases as threshold_release.tex and float_release.tex "
+            "state on every input and draw (checked on the code only on the release "
+            "obligations' chosen cases)",
+            "the noise draws are exact samples of the stated distribution (the samplers' lemmas; "
+            "the release obligations replace the sampler by chosen draws)",
+            "grid_point_to_float rounds a grid index to T as its lemma states (the float release "
+            "obligations compare the released value with it)",
             "gaussian_threshold_delta returns an f64 >= 1 - (1 - P[Z >= t])^l0 (its lemma, "
             "_threshold/gaussian_tail.tex)",
         ),
     )
 }
 
-MODELLED = {_NAME: ["measurements/gaussian_threshold/make_gaussian_threshold.py"]}
+MODELLED = {
+    _NAME: [
+        "measurements/gaussian_threshold/make_gaussian_threshold.py",
+        "measurements/_threshold/threshold_release.py",
+        "measurements/_threshold/float_release.py",
+    ]
+}
