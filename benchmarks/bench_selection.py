@@ -53,13 +53,15 @@ def opendp_release(scores: list, noise: str, k: int, scale: float):
     return lambda: m(scores)
 
 
-#: Why certdp's exact sampler can miss the target: permute-and-flip makes one exact
-#: ``exp(-gap / scale)`` Bernoulli trial per score visited, a random number (many for far-apart
-#: scores); the exponential mechanism makes fewer than e proposals per round, drawn from buckets
-#: of whole gaps, and each round passes once over the scores: in NumPy's int64 loops when every
-#: score (times the common denominator) lies in [-2^62, 2^62], else over Python ints.
+#: Why certdp's exact sampler can miss the target: permute-and-flip decides the whole factors
+#: exp(-1) of every visited score's trial side by side in NumPy (one 32-bit integer per factor)
+#: and visits only the survivors in Python, the random order drawn in chunks and the rest at
+#: once; the exponential mechanism makes fewer than e proposals per round, drawn from buckets
+#: of whole gaps. Each round passes over the scores: in NumPy's int64 loops when every score
+#: (times the common denominator) lies in [-2^62, 2^62], else over Python ints.
 REASONS = {
-    "exponential": "exact permute-and-flip loop in Python, one exact trial per visited score",
+    "exponential": "one pass over the scores per round (maximum, threshold, side-by-side "
+    "factors); Python ints when the scores exceed the int64 column",
     "gumbel": "one pass over the scores per round (maximum, near-top buckets); Python ints "
     "when the scores exceed the int64 column",
 }

@@ -200,10 +200,10 @@ def test_rounds_only_return_alive_indices_and_a_lone_maximum_far_ahead_always_wi
     values = [0, 5, -3, 10**6]
     column = score_column(values)
 
-    def em_round(source, values, alive, scale):  # takes the alive scores, returns a position
-        return alive[exponential_mechanism_round(source, column[alive], scale)]
+    def rounds(run_round):  # takes the alive scores, returns a position
+        return lambda source, values, alive, scale: alive[run_round(source, column[alive], scale)]
 
-    for step in (permute_and_flip_round, em_round):
+    for step in map(rounds, (permute_and_flip_round, exponential_mechanism_round)):
         assert step(source, values, [3, 0, 1], Fraction(1)) == 3
         assert step(source, values, [2], Fraction(1)) == 2
         assert step(source, values, [0, 2], Fraction(1, 10**9)) == 0

@@ -14,8 +14,10 @@ after the other:
   ``y_i / scale + G_i``, ``G_i ~ Gumbel(0, 1)``, in decreasing order.
 
 Every probability is exact: the only random draws are uniform bits and integers and exact
-Bernoulli ``exp(-g)`` trials, and the exponential mechanism compares a lazily refined uniform
-only against certified integer bounds of ``exp(-j)``; no floating-point number enters.
+Bernoulli ``exp(-g)`` trials (permute-and-flip decides the whole factors ``exp(-1)`` of all its
+trials side by side, each from one uniform integer below ``8 * 12!``), and the exponential
+mechanism compares a lazily refined uniform only against certified integer bounds of
+``exp(-j)``; no floating-point number enters.
 """
 
 from __future__ import annotations
@@ -29,11 +31,17 @@ import numpy as np
 from certdp.core.errors import FailedFunctionError, shown
 from certdp.core.exact_type import type_is, types_are
 
+from .bernoulli import bernoulli_ratio
 from .bernoulli_exp import bernoulli_exp_ratio
 from .uniform import EntropySource, entropy_source
 
 __all__ = [
+    "finish_unit_factors",
+    "unit_factors_pass",
+    "lazy_order_chunk",
+    "first_accepted",
     "permute_and_flip_round",
+    "near_whole_gaps",
     "exp_minus_one_bounds",
     "score_column",
     "whole_gap_layout",
@@ -46,24 +54,122 @@ __all__ = [
 
 
 # proof: begin noisy-top-k
-def permute_and_flip_round(
-    source: EntropySource, values: list[int], alive: list[int], scale: Fraction
-) -> int:
-    """One round of permute-and-flip over the indices ``alive``: visit them in a uniformly
-    random order and return the first ``i`` whose ``exp(-(max - values[i]) / scale)`` trial
-    succeeds."""
-    top = max(map(values.__getitem__, alive))  # label: pf-top
-    order = list(alive)
-    size = len(order)
-    for left in range(size):  # label: pf-loop
-        right = left + source.below(size - left)  # label: pf-draw
-        order[left], order[right] = order[right], order[left]  # label: pf-swap
-        candidate = order[left]
-        gap = (top - values[candidate]) * scale.denominator  # label: pf-gap
-        if bernoulli_exp_ratio(source, gap, scale.numerator):  # label: pf-flip
-            return candidate
-    # the index of the maximum has gap 0, its trial succeeds, so the loop has returned
-    raise AssertionError("unreachable: the maximum is always accepted")  # label: pf-unreachable
+#: One factor exp(-1) (the trial of bernoulli_exp.tex with x = 1: Bernoulli(1/2), Bernoulli(1/3),
+#: ... until one fails; it passes when the failing one is 1/k with k odd) is decided by one
+#: uniform integer below FACTOR_RANGE = 8 * 12! < 2**32: its trials up to 1/k all pass exactly
+#: when the integer is below FACTOR_RANGE / k!.
+FACTOR_RANGE = 8 * math.factorial(12)  # label: factor-range
+#: FACTOR_RANGE / k! for k = 12, 11, ..., 2 (increasing).
+FACTOR_STEPS = np.array([FACTOR_RANGE // math.factorial(k) for k in range(12, 1, -1)], np.uint32)
+
+
+def finish_unit_factors(source: EntropySource, trial: int, left: int) -> bool:
+    """The rest of ``left >= 1`` factors ``exp(-1)`` whose first has passed its trials
+    ``1 / 2, ..., 1 / (trial - 1)``: ``True`` when that factor and the ``left - 1`` others pass."""
+    while bernoulli_ratio(source, 1, trial):  # label: finish-trial
+        trial += 1
+    return trial & 1 == 1 and bernoulli_exp_ratio(source, left - 1, 1)  # label: finish-rest
+
+
+def unit_factors_pass(source: EntropySource, counts: np.ndarray) -> np.ndarray:
+    """A boolean array: entry ``p`` is ``True`` with probability ``exp(-counts[p])``,
+    independently of the others and of every other draw: ``counts[p]`` factors ``exp(-1)``
+    (``counts`` an int64 array of non-negative entries), run side by side over the entries."""
+    passed = counts == 0  # no factor to pass  # label: uf-none
+    positions = np.flatnonzero(counts)  # the entries still running  # label: uf-running
+    left = counts[positions]  # their factors left, the current one included
+    half, sixth = FACTOR_RANGE // 2, FACTOR_RANGE // 6
+    while positions.size:  # label: uf-loop
+        words = source.words((positions.size + 1) >> 1)  # label: uf-words
+        drawn = words.view(np.uint32)[: positions.size]  # uniform in [0, 2**32)  # label: uf-draw
+        # a draw from FACTOR_RANGE on is refused (the factor is drawn again); else the factor
+        # ends at its trial 1/2 (lost), at 1/3 (won) or later
+        lost = (drawn >= half) & (drawn < FACTOR_RANGE)  # label: uf-lost
+        won = (drawn >= sixth) & (drawn < half)  # label: uf-won
+        later = np.flatnonzero(drawn < sixth)  # label: uf-later
+        if later.size:
+            passes = np.searchsorted(FACTOR_STEPS, drawn[later], side="right")  # label: uf-rank
+            # its trials up to 1/(12 - passes) pass and 1/(13 - passes) fails, if passes > 0
+            won[later] = (passes & 1 == 0) & (passes > 0)  # label: uf-odd
+            lost[later] = passes & 1 == 1
+            for index in later[passes == 0].tolist():  # trials up to 1/12 pass  # label: uf-tail
+                passed[positions[index]] = finish_unit_factors(source, 13, int(left[index]))
+                lost[index] = True  # settled: no longer running
+        left -= won  # label: uf-left
+        done = won & (left == 0)  # label: uf-done
+        passed[positions[done]] = True
+        keep = ~(lost | done)  # refused, or won with factors left  # label: uf-keep
+        positions, left = positions[keep], left[keep]
+    return passed
+
+
+#: A permute-and-flip trial runs at most PF_CUT + 1 factors exp(-1) of a gap side by side.
+PF_CUT = 63  # label: pf-cut
+#: The first chunk of the lazy random order has this many draws, each next one twice as many.
+FIRST_CHUNK = 256  # label: first-chunk
+
+
+def lazy_order_chunk(
+    source: EntropySource, size: int, draws: int, visited: np.ndarray
+) -> np.ndarray:
+    """The next positions of a lazy uniformly random order of ``range(size)``: those that
+    ``draws`` uniform draws from ``range(size)`` meet first (not marked in ``visited``, not met
+    earlier in this call), in the order met; marks them in ``visited``."""
+    limit = size * ((1 << 64) // size)  # a multiple of size, at most 2**64  # label: lo-limit
+    words = source.words(draws)  # label: lo-words
+    drawn = words[words <= np.uint64(limit - 1)] % np.uint64(size)  # label: lo-drawn
+    _, first = np.unique(drawn, return_index=True)  # each value's first draw  # label: lo-first
+    met = drawn[np.sort(first)]  # the distinct values, in the order of their first draws
+    fresh = met[~visited[met]]  # label: lo-fresh
+    visited[fresh] = True
+    return fresh.astype(np.int64)
+
+
+def first_accepted(
+    source: EntropySource, column: np.ndarray, top: int, scale: Fraction, positions, shuffle: bool
+):
+    """The index ``t`` into ``positions`` of the first position whose trial ``exp(-gap)``,
+    ``gap = (top - column[p]) / scale``, succeeds, the positions visited in their order (in a
+    uniformly random order when ``shuffle``); ``None`` when every trial fails."""
+    numerator, denominator = scale.numerator, scale.denominator
+    counts = np.full(len(positions), PF_CUT + 1, dtype=np.int64)  # label: fa-far
+    near, whole = near_whole_gaps(column[positions], top, scale, PF_CUT)  # label: fa-near
+    counts[near] = whole  # the whole gap, or PF_CUT + 1 when larger  # label: fa-counts
+    # the first factors of every trial, side by side; visited: the trials they did not decide
+    survivors = np.flatnonzero(unit_factors_pass(source, counts)).tolist()  # label: fa-survivors
+    size = len(survivors)
+    for left in range(size):  # label: fa-loop
+        if shuffle:  # Fisher-Yates, stopped at the first success  # label: fa-shuffle
+            right = left + source.below(size - left)  # label: fa-draw
+            survivors[left], survivors[right] = survivors[right], survivors[left]
+        index = survivors[left]
+        gap = (top - int(column[positions[index]])) * denominator  # label: fa-gap
+        rest = gap - int(counts[index]) * numerator  # the gap after the factors  # label: fa-rest
+        if bernoulli_exp_ratio(source, rest, numerator):  # label: fa-flip
+            return index
+    return None
+
+
+def permute_and_flip_round(source: EntropySource, column: np.ndarray, scale: Fraction) -> int:
+    """One round of permute-and-flip over the scores ``column``: visit the positions in a
+    uniformly random order and return the first ``p`` whose ``exp(-gap_p)`` trial succeeds,
+    ``gap_p = (max - column[p]) / scale``; the order is drawn lazily, chunk by chunk, while it
+    has reached fewer than an eighth of the positions, and the rest is visited at once."""
+    top = int(column.max())  # label: pf-top
+    size = len(column)
+    visited = np.zeros(size, dtype=bool)
+    reached, draws = 0, FIRST_CHUNK
+    while reached < size >> 3:  # label: pf-chunks
+        fresh = lazy_order_chunk(source, size, draws, visited)  # label: pf-chunk
+        found = first_accepted(source, column, top, scale, fresh, False)  # label: pf-in-order
+        if found is not None:
+            return int(fresh[found])
+        reached, draws = reached + len(fresh), 2 * draws
+    rest = np.flatnonzero(~visited)  # increasing  # label: pf-rest
+    found = first_accepted(source, column, top, scale, rest, True)  # label: pf-shuffled
+    if found is None:  # every maximum is in the rest (a visited one is accepted)
+        raise AssertionError("unreachable: the maximum is always accepted")  # label: pf-unreachable
+    return int(rest[found])  # label: pf-return
 
 
 def exp_minus_one_bounds(precision: int) -> tuple[int, int]:
@@ -90,13 +196,10 @@ def score_column(values: list[int]) -> np.ndarray:
     return np.array(values, dtype=np.int64 if fits else object)  # label: column
 
 
-def whole_gap_layout(column: np.ndarray, top: int, scale: Fraction, precision: int) -> tuple:
-    """The buckets of the positions ``p`` of ``column`` whose whole gap
-    ``floor((top - column[p]) / scale)`` is at most ``cut = precision + bit length of
-    len(column)``, in increasing gap order, with certified bounds of their weights
-    ``count * exp(-gap)`` in units of ``2**-precision``, and a bound of the rest."""
+def near_whole_gaps(column: np.ndarray, top: int, scale: Fraction, cut: int) -> tuple:
+    """The positions ``p`` of ``column``, increasing, whose whole gap
+    ``floor((top - column[p]) / scale)`` is at most ``cut``, and their whole gaps (arrays)."""
     numerator, denominator = scale.numerator, scale.denominator
-    cut = precision + len(column).bit_length()  # label: cut
     # the whole gap of v is at most cut exactly when v > floor(top - (cut + 1) * scale)
     threshold = (top * denominator - (cut + 1) * numerator) // denominator  # label: threshold
     # int64 arithmetic below is exact when every near gap times the denominator is below 2**63
@@ -107,6 +210,16 @@ def whole_gap_layout(column: np.ndarray, top: int, scale: Fraction, precision: i
         threshold = max(threshold, -WIDE - 1)  # every value exceeds -2**62 - 1  # label: clip
     near = np.flatnonzero(column > threshold)  # increasing positions  # label: near
     whole = (top - column[near]) * denominator // numerator  # label: whole
+    return near, whole
+
+
+def whole_gap_layout(column: np.ndarray, top: int, scale: Fraction, precision: int) -> tuple:
+    """The buckets of the positions ``p`` of ``column`` whose whole gap
+    ``floor((top - column[p]) / scale)`` is at most ``cut = precision + bit length of
+    len(column)``, in increasing gap order, with certified bounds of their weights
+    ``count * exp(-gap)`` in units of ``2**-precision``, and a bound of the rest."""
+    cut = precision + len(column).bit_length()  # label: cut
+    near, whole = near_whole_gaps(column, top, scale, cut)  # label: layout-near
     keys_array, counts = np.unique(whole, return_counts=True)  # label: unique
     order = near[np.argsort(whole, kind="stable")]  # by gap, then position  # label: order
     groups = np.split(order, np.cumsum(counts)[:-1])  # label: split
@@ -180,19 +293,13 @@ def peeled_selection(
     """``k`` rounds, each choosing one of the indices not chosen before (``replacement``: the
     exponential mechanism, else permute-and-flip); the indices in the order chosen."""
     chosen = []
-    if replacement:
-        column = score_column(values)  # label: em-column
-        alive_array = np.arange(len(values))  # label: em-alive
-        for _ in range(k):  # label: em-rounds
-            position = exponential_mechanism_round(source, column[alive_array], scale)
-            chosen.append(int(alive_array[position]))  # label: em-round
-            alive_array = np.delete(alive_array, position)  # label: em-peel
-        return chosen
-    alive = list(range(len(values)))  # label: alive
+    column = score_column(values)  # label: column-once
+    alive = np.arange(len(values))  # label: alive
+    run_round = exponential_mechanism_round if replacement else permute_and_flip_round
     for _ in range(k):  # label: rounds
-        index = permute_and_flip_round(source, values, alive, scale)  # label: round
-        alive.remove(index)  # label: peel
-        chosen.append(index)
+        position = run_round(source, column[alive], scale)  # label: round
+        chosen.append(int(alive[position]))  # label: record
+        alive = np.delete(alive, position)  # label: peel
     return chosen
 
 
