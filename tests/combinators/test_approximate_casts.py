@@ -61,11 +61,23 @@ def test_approximate_bad_measurements(argument, message):
 
 
 def test_approximate_refuses_a_subclass_of_a_measure():
-    class Other(dp.MaxDivergence):
-        pass
+    from certdp.core.frozen import SealedClassError, _FreezeOnBuild
 
+    with pytest.raises(SealedClassError):  # the class statement itself (MaxDivergence is sealed)
+
+        class Other(dp.MaxDivergence):
+            pass
+
+    class Meta(_FreezeOnBuild):  # a subclass made past that refusal
+        def __new__(mcls, name, bases, namespace, **kwargs):
+            return type.__new__(mcls, name, bases, namespace)
+
+        def __init__(cls, *args, **kwargs):
+            pass
+
+    smuggled = Meta("Other", (dp.MaxDivergence,), {})
     with pytest.raises(MakeMeasurementError):
-        dp.c.make_approximate(stub_measurement(1.0, Other()))
+        dp.c.make_approximate(stub_measurement(1.0, smuggled()))
 
 
 def _fixed_gaussian():

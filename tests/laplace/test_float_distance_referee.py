@@ -28,16 +28,12 @@ def _contrib():
     dp.enable_features("contrib")
 
 
-class _AbsWithStrT(AbsoluteDistance):
-    """An AbsoluteDistance (isinstance passes) whose distance type is not a CarrierType."""
-
-    def __init__(self):
-        self.T = "f64"
-
-
-class _L1WithStrT(L1Distance):
-    def __init__(self):
-        self.T = "f64"
+def test_a_metric_subclass_with_a_text_T_cannot_be_made():
+    """A subclass of AbsoluteDistance or L1Distance (say one storing ``T = "f64"``) is refused
+    at its class statement: the classes are sealed (lemma "sealed" of core/domains.tex)."""
+    for sealed in (AbsoluteDistance, L1Distance):
+        with pytest.raises(DPError, match="is sealed"):
+            type("WithStrT", (sealed,), {"__init__": lambda self: None})
 
 
 def _reassigned(metric, value):
@@ -50,8 +46,10 @@ def _reassigned(metric, value):
 
 
 _ODD_METRICS = [
-    lambda: (dp.atom_domain(T="i32"), _AbsWithStrT()),
-    lambda: (dp.vector_domain(dp.atom_domain(T="i32")), _L1WithStrT()),
+    lambda: (
+        dp.vector_domain(dp.atom_domain(T="i32")),
+        _reassigned(dp.l1_distance(T="f64"), "f64"),
+    ),
     lambda: (dp.atom_domain(T="i32"), _reassigned(dp.absolute_distance(T="f64"), "f64")),
     lambda: (dp.atom_domain(T="i64"), _reassigned(dp.absolute_distance(T="f64"), None)),
 ]

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import certdp.prelude as dp
-from certdp.core.domains import refuse
+from certdp.core.domains import Domain, refuse
 from certdp.core.errors import DPError
 from certdp.core.option_domain import OptionDomain
 
@@ -54,14 +54,25 @@ def _run_traced(tracer, done, call):
 
 
 # --- 1. bulk option admission ----------------------------------------------------------------
-class _NoThree(OptionDomain):
-    """An option domain (dp.OptionDomain is exported by the prelude) whose admission also
-    refuses 3."""
+class _NoThree(Domain):
+    """A user domain wrapping an option domain whose admission also refuses 3 (OptionDomain
+    itself is sealed: a subclass of it is refused, see the test below)."""
+
+    def __init__(self, element):
+        self.option = OptionDomain(element)
 
     def admit(self, value):
         if value == 3:
             raise refuse(self, "three is not allowed")
-        return super().admit(value)
+        return self.option.admit(value)
+
+    def _key(self):
+        return (self.option,)
+
+
+def test_a_subclass_of_the_option_domain_is_refused():
+    with pytest.raises(DPError, match="OptionDomain is sealed"):
+        type("NoThree", (OptionDomain,), {})
 
 
 def test_vector_admission_honours_an_overridden_option_admit():

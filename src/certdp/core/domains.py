@@ -25,7 +25,7 @@ __all__ = ["Domain", "AtomDomain", "VectorDomain", "atom_domain", "vector_domain
 
 
 # proof: begin domain-model
-class Domain(Frozen):
+class Domain(Frozen, sealed=False):
     """A set of values with an exact membership test; immutable once built.
 
     :meth:`admit` is the boundary through which data enters a function: it returns the

@@ -4,18 +4,60 @@ Guarantee (domains.tex, lemma "frozen"): once the constructor call of a :class:`
 returns, setting or deleting any attribute of the instance raises the class's
 ``frozen_error`` (a :class:`DPError`), so every later read sees the values the constructor
 stored.  Only ``object.__setattr__`` called directly (outside the hypothesis) bypasses it.
+
+Guarantee (domains.tex, lemma "sealed"): a class of this family is *sealed* unless it was
+created with ``sealed=False`` (the abstract bases ``Frozen``, ``Domain``, ``Metric``,
+``Measure``); ``isinstance(x, C)`` for a sealed ``C`` is true exactly when ``type(x) is C``, and
+``issubclass(K, C)`` exactly when ``K is C``: neither a subclass (however it was made) nor an
+object whose ``__class__`` names ``C`` passes, so a proven constructor's ``isinstance`` test
+admits only certdp's own class, whose methods the proofs read.  Subclassing a sealed class is
+refused when the class statement runs (:class:`SealedClassError`).
 """
 
 from __future__ import annotations
 
 from .errors import DPError
 
-__all__ = ["Frozen"]
+__all__ = ["Frozen", "SealedClassError"]
+
+
+class SealedClassError(DPError, TypeError):
+    """A class statement names a sealed certdp class as a base."""
 
 
 # proof: begin frozen
+#: ``id`` of every class created with ``sealed=False`` -> the class (kept alive, so no id is
+#: reused); keys are integers, so no class's ``__eq__`` or ``__hash__`` is ever asked.
+_OPEN: dict = {}
+
+
 class _FreezeOnBuild(type):
-    """Metaclass: marks an instance built when its class's constructor call returns."""
+    """Metaclass: marks an instance built when its class's constructor call returns; seals
+    every class not created with ``sealed=False``."""
+
+    def __new__(mcls, name, bases, namespace, sealed=True, **kwargs):
+        for base in bases:  # label: sealed-refuse
+            for ancestor in type.__getattribute__(base, "__mro__"):
+                if isinstance(ancestor, _FreezeOnBuild) and id(ancestor) not in _OPEN:
+                    raise SealedClassError(
+                        f"{ancestor.__name__} is sealed: certdp's proofs read its methods as "
+                        "written; derive a domain, metric or measure of your own from Domain, "
+                        "Metric or Measure",
+                        parameter=name,
+                    )
+        made = super().__new__(mcls, name, bases, namespace, **kwargs)
+        if sealed is False:
+            _OPEN[id(made)] = made  # label: sealed-open
+        return made
+
+    def __init__(cls, name, bases, namespace, sealed=True, **kwargs):
+        super().__init__(name, bases, namespace, **kwargs)
+
+    def __instancecheck__(cls, instance) -> bool:
+        return _derives(type(instance), cls)  # label: sealed-instance
+
+    def __subclasscheck__(cls, subclass) -> bool:
+        return _derives(subclass, cls)  # label: sealed-subclass
 
     def __call__(cls, *args, **kwargs):
         made = super().__call__(*args, **kwargs)  # label: frozen-construct
@@ -23,7 +65,16 @@ class _FreezeOnBuild(type):
         return made
 
 
-class Frozen(metaclass=_FreezeOnBuild):
+def _derives(kind, cls) -> bool:
+    """``kind is cls``; for a class created with ``sealed=False``, ``type.__subclasscheck__``."""
+    if kind is cls:  # label: sealed-same
+        return True
+    if id(cls) not in _OPEN:  # label: sealed-closed
+        return False
+    return type.__subclasscheck__(cls, kind)  # label: sealed-open-base
+
+
+class Frozen(metaclass=_FreezeOnBuild, sealed=False):
     """Attributes are written only while the constructor runs; afterwards a typed refusal."""
 
     #: The DPError subclass a write after construction raises.

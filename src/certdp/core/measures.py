@@ -44,7 +44,7 @@ def _require_number(value, parameter: str) -> None:
         raise FailedMapError("must not be NaN", parameter=parameter)
 
 
-class Measure(Frozen):
+class Measure(Frozen, sealed=False):
     """A divergence between distributions; distances are ``distance_type`` values.  Immutable
     once built."""
 

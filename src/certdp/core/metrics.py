@@ -155,7 +155,7 @@ def _dataset(value, parameter: str):
 
 
 # proof: begin dataset-metrics
-class Metric(Frozen):
+class Metric(Frozen, sealed=False):
     """A distance between values; ``distance_type`` names the type of its distances.
     Immutable once built."""
 
@@ -233,7 +233,7 @@ class InsertDeleteDistance(Metric):
 
 
 # proof: begin numeric-metrics
-class _NumericMetric(Metric):
+class _NumericMetric(Metric, sealed=False):
     def __init__(self, T: CarrierType):
         self.T = T
 
