@@ -94,10 +94,18 @@ def _subclass(t):
     t.__class__ = _Subclass
 
 
-@pytest.mark.parametrize("change", [
-    _shadow_invoke, _shadow_admit, _replace_function, _replace_output_domain,
-    _replace_input_metric, _replace_postcondition, _subclass,
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        _shadow_invoke,
+        _shadow_admit,
+        _replace_function,
+        _replace_output_domain,
+        _replace_input_metric,
+        _replace_postcondition,
+        _subclass,
+    ],
+)
 def test_a_transformation_changed_after_it_was_built_needs_honest_but_curious(change):
     # reffront F1: the class's invoke runs on a copy, so an instance attribute that replaces a
     # method, or any attribute it reads, makes the transformation "any callable"
@@ -328,10 +336,16 @@ _FRONT_DOORS = [
 
 
 @pytest.mark.parametrize(("call", "parameter"), _FRONT_DOORS)
-@pytest.mark.parametrize("make", [
-    _unprintable, _printing_a_str_subclass, _printing_no_str, _nested_5000_deep,
-    _containing_itself,
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        _unprintable,
+        _printing_a_str_subclass,
+        _printing_no_str,
+        _nested_5000_deep,
+        _containing_itself,
+    ],
+)
 def test_a_runtime_type_that_prints_no_plain_str_is_refused_typed(call, parameter, make):
     dp.enable_features("contrib", "honest-but-curious")
     with pytest.raises(dp.DPError, match="RuntimeType") as caught:

@@ -25,13 +25,24 @@ def claims(cls, value):
     class Impostor:
         __class__ = property(lambda self: cls)
         __int__ = __index__ = lambda self: int(value)
-        __float__ = lambda self: float(value)
-        __bool__ = lambda self: bool(value)
+
+        def __float__(self):
+            return float(value)
+
+        def __bool__(self):
+            return bool(value)
+
         __lt__ = __le__ = lambda self, other: False
         __gt__ = __ge__ = lambda self, other: True
-        __eq__ = lambda self, other: other == value
-        __ne__ = lambda self, other: other != value
-        __hash__ = lambda self: hash(value)
+
+        def __eq__(self, other):
+            return other == value
+
+        def __ne__(self, other):
+            return other != value
+
+        def __hash__(self):
+            return hash(value)
 
     return Impostor()
 
@@ -88,10 +99,17 @@ def test_np_clamp_refuses_an_impostor_norm(make):
 
 
 def test_exact_numbers_still_build():
-    domain = array2_domain(norm=np.int64(3), p=np.float64(1.0), size=np.uint8(4), num_columns=2,
-                           nan=np.bool_(False), T="f64")
+    domain = array2_domain(
+        norm=np.int64(3),
+        p=np.float64(1.0),
+        size=np.uint8(4),
+        num_columns=2,
+        nan=np.bool_(False),
+        T="f64",
+    )
     assert (domain.norm, domain.size, domain.num_columns, domain.nan) == (3, 4, 2, False)
     assert type(domain.size) is int and type(domain.norm) is int and type(domain.nan) is bool
-    clamp = make_np_clamp(array2_domain(num_columns=2, T="f64"), dp.symmetric_distance(),
-                          norm=np.float64(2.0), p=2)
+    clamp = make_np_clamp(
+        array2_domain(num_columns=2, T="f64"), dp.symmetric_distance(), norm=np.float64(2.0), p=2
+    )
     assert clamp.output_domain.norm == 2.0 and type(clamp.output_domain.norm) is float

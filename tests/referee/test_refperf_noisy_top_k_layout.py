@@ -1,6 +1,7 @@
 """refperf: whole_gap_layout on an int64 column equals an independent pure-Python
 computation of (L) (not the function's own object branch) at the +-2^62 edges and at the
 (K+1)a + b = 2^63 switch."""
+
 import random
 from fractions import Fraction
 
@@ -27,7 +28,9 @@ def test_layout_matches_an_independent_reference_at_the_int64_edges():
         scales = [Fraction(1), Fraction(1, 3), Fraction(1, W), Fraction(1 << 56), Fraction(W)]
         scales += [Fraction(((1 << 63) - b) // K1 + d, b) for b in (1, 2, 3) for d in (-1, 0, 1)]
         for _ in range(60):
-            values = [max(-W, min(W, rng.choice(edges) + rng.choice([0, 1, -1, 5]))) for _ in range(n)]
+            values = [
+                max(-W, min(W, rng.choice(edges) + rng.choice([0, 1, -1, 5]))) for _ in range(n)
+            ]
             if rng.random() < 0.5:
                 values = [-v for v in values]
             column = score_column(values)

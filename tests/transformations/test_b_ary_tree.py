@@ -266,7 +266,9 @@ def test_fractional_d_in_rounds_up():
 def _tree():
     dp.enable_features("contrib")
     return dp.t.make_b_ary_tree(
-        dp.vector_domain(dp.atom_domain(T=int)), dp.l1_distance(T=int), leaf_count=4,
+        dp.vector_domain(dp.atom_domain(T=int)),
+        dp.l1_distance(T=int),
+        leaf_count=4,
         branching_factor=2,
     )
 

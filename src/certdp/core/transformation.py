@@ -162,8 +162,13 @@ class Transformation(_Mapped):
         self._map = stability_map
         if type(self) is Transformation:
             _BUILT[self] = (  # label: as-built
-                input_domain, output_domain, function, input_metric, output_metric,
-                stability_map, None,
+                input_domain,
+                output_domain,
+                function,
+                input_metric,
+                output_metric,
+                stability_map,
+                None,
             )
 
     @property
@@ -346,9 +351,7 @@ def _kept_as_built(other) -> bool:
         return False  # label: kept-as-built-chain
     node = _node(other)
     return (
-        node is not None
-        and node[1] is None
-        and all(_leaf_kept(stage) for stage in node[0])
+        node is not None and node[1] is None and all(_leaf_kept(stage) for stage in node[0])
     )  # label: kept-as-built
 
 
@@ -358,8 +361,12 @@ def _copy(t, function=None):
     still holds it; nothing else of ``t`` is read."""
     record = _BUILT[t]
     copy = Transformation(
-        record[0], record[1], record[2] if function is None else function,
-        record[3], record[4], record[5],
+        record[0],
+        record[1],
+        record[2] if function is None else function,
+        record[3],
+        record[4],
+        record[5],
     )  # label: copy
     if record[6] is not None and t.__dict__.get("postcondition") is record[6]:
         attach_postcondition(copy, record[6])  # label: copy-postcondition
