@@ -1553,7 +1553,8 @@ def _quantile_score_candidates_points(quick: bool) -> list[Point]:
     """Integer scores, known and unknown sizes, exact and approximated alphas (OpenDP 0.16
     and certdp pick the same constants: the crosscheck compares scores and maps)."""
     found = []
-    alphas = (0.5, 0.3) if quick else (0.0, 0.3, 0.5, 1 / 3, 0.99999, 1.0)
+    # alpha in the open interval (0, 1) (issue #22): the floats nearest 0 and 1 inside it
+    alphas = (0.5, 0.3) if quick else (5e-324, 0.3, 0.5, 1 / 3, 0.99999, 1 - 2**-53)
     for T in ("i32", "f64") if quick else ("i32", "i64", "u32", "u64", "f32", "f64"):
         if T.startswith("f"):
             element, candidates = f"dp.atom_domain(T={T!r}, nan=False)", [-1.5, 0.0, 2.5]
@@ -1700,7 +1701,7 @@ def _private_quantile_points(quick: bool) -> list[Point]:
     and unknown sizes, exact and approximated alphas, integer and float candidates (OpenDP 0.16's
     map rounds up step by step, certdp's once: the maps are compared)."""
     found = []
-    alphas = (0.5, 0.3) if quick else (0.0, 0.3, 0.5, 1.0)
+    alphas = (0.5, 0.3) if quick else (5e-324, 0.3, 0.5, 1 - 2**-53)  # (0, 1) open: #22
     for T in ("i32", "f64") if quick else ("i32", "i64", "f32", "f64"):
         if T.startswith("f"):
             element, candidates = f"dp.atom_domain(T={T!r}, nan=False)", [-1.5, 0.0, 2.5]
