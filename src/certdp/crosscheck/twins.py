@@ -1391,7 +1391,7 @@ _DISCRETE_D_INS = (0, 1)
 
 @register("make_randomized_response_bool", "measurement")
 def _randomized_response_bool_points(quick: bool) -> list[Point]:
-    probs = (0.75,) if quick else (0.5, 0.75, 0.99, 1.0)
+    probs = (0.75,) if quick else (0.5, 0.75, 0.99, 1 - 2**-53)  # certdp refuses 1 (#22)
     found = []
     for prob in probs:
         code = f"dp.m.make_randomized_response_bool({prob!r})"
@@ -1409,7 +1409,7 @@ def _randomized_response_bool_points(quick: bool) -> list[Point]:
 def _randomized_response_points(quick: bool) -> list[Point]:
     found = []
     for categories in (["a", "b", "c"],) if quick else (["a", "b", "c"], [1, 2, 3, 4]):
-        for prob in (0.75,) if quick else (0.5, 0.75, 0.99, 1.0):
+        for prob in (0.75,) if quick else (0.5, 0.75, 0.99, 1 - 2**-53):  # 1 refused (#22)
             code = f"dp.m.make_randomized_response({categories!r}, {prob!r})"
             noise = None
             if prob == 0.75 and categories[0] == "a":  # another category is a 1: 1 - prob
