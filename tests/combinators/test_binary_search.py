@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import certdp.prelude as dp
 from certdp.combinators._search import BinarySearchError
-from certdp.core.errors import DPError
+from certdp.core.errors import DPError, MakeMeasurementError
 
 ATOM = dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64")
 
@@ -571,24 +571,40 @@ def test_an_exception_edge_above_zero_gives_way_to_a_returned_false_below():
 
 
 # -- a predicate that raises at 0: the bracket is found from the edge of its valid values ------
-def test_randomized_response_prob_is_found_without_bounds():
-    """prob is refused below 1/2 (and at 0): the search finds the edge of the values the
-    constructor accepts and gallops from there. The literals are OpenDP 0.16's
-    dp.binary_search_param(lambda p: dp.m.make_randomized_response_bool(prob=p), d_in=1,
-    d_out=1.0) and the same with make_randomized_response(categories=["a", "b", "c"], prob=p)."""
+def test_randomized_response_prob_is_found_within_its_open_range():
+    """prob is refused below 1/2 (1/k) and, by issue #22's rule, at 1: the literals are OpenDP
+    0.16's dp.binary_search_param(lambda p: dp.m.make_randomized_response_bool(prob=p),
+    d_in=1, d_out=1.0, bounds=(0.5, 1 - 2**-53)) and the same with
+    make_randomized_response(categories=["a", "b", "c"], prob=p), bounds=(1/3, 1 - 2**-53)
+    (OpenDP finds the same values without bounds, probing its accepted prob = 1)."""
     found = dp.binary_search_param(
-        lambda p: dp.m.make_randomized_response_bool(prob=p), d_in=1, d_out=1.0
-    )
+        lambda p: dp.m.make_randomized_response_bool(prob=p), d_in=1, d_out=1.0,
+        bounds=(0.5, 1 - 2**-53),
+    )  # fmt: skip
     assert found == 0.7310585786300048
     found3 = dp.binary_search_param(
         lambda p: dp.m.make_randomized_response(categories=["a", "b", "c"], prob=p),
         d_in=1,
         d_out=1.0,
+        bounds=(1 / 3, 1 - 2**-53),
     )
     assert found3 == 0.576116884765829
     # the value returned passes and the next float above it fails (prob decreasing)
     assert dp.m.make_randomized_response_bool(prob=found).check(1, 1.0)
     assert not dp.m.make_randomized_response_bool(prob=math.nextafter(found, 2)).check(1, 1.0)
+
+
+def test_randomized_response_prob_without_bounds_is_a_typed_error():
+    """A deliberate difference from OpenDP 0.16 (issue #22 refuses prob = 1): the search's
+    probes without bounds (0, +-1, +-2, ...) are all refused, so no boundary is found; the
+    error is typed and names d_out, its cause the refusal naming prob."""
+    with pytest.raises(BinarySearchError, match="no parameter found") as raised:
+        dp.binary_search_param(
+            lambda p: dp.m.make_randomized_response_bool(prob=p), d_in=1, d_out=1.0
+        )
+    assert raised.value.parameter == "d_out"
+    cause = raised.value.__cause__
+    assert type(cause) is MakeMeasurementError and cause.parameter == "prob"
 
 
 @pytest.mark.parametrize("T", [float, int])

@@ -67,9 +67,36 @@ def test_bool_epsilon_matches_opendp_and_is_the_rounded_up_exact_value(prob, ope
 
 def test_bool_epsilon_edges():
     assert dp.m.make_randomized_response_bool(0.5).map(1) == 0.0  # OpenDP: 0.0
-    assert dp.m.make_randomized_response_bool(1.0).map(1) == float("inf")  # OpenDP: inf
-    assert dp.m.make_randomized_response_bool(1.0)(True) is True
     assert dp.m.make_randomized_response_bool(0.75).map(0.5) == 0.0
+
+
+@pytest.mark.parametrize("build", [
+    lambda: dp.m.make_randomized_response_bool(1.0),
+    lambda: dp.m.make_randomized_response(["a", "b", "c"], 1.0),
+    lambda: dp.m.make_randomized_response([0, 1], 1.0),
+])  # fmt: skip
+def test_prob_one_is_refused(build):
+    """Issue #22's rule (p outside (0, 1) is refused): OpenDP 0.16 accepts prob = 1 with
+    map inf; certdp refuses it at construction, exactly MakeMeasurementError naming prob."""
+    with pytest.raises(MakeMeasurementError, match=r"1\) .*1 excluded") as raised:
+        build()
+    assert type(raised.value) is MakeMeasurementError
+    assert raised.value.parameter == "prob"
+
+
+def test_the_largest_prob_below_one_is_accepted_with_opendps_map():
+    """1 - 2**-53, just inside: OpenDP 0.16's maps 36.73680056967711 (bool) and
+    37.42994775023705 (three categories); certdp's is the same or one step below, and is the
+    least float at or above the exact loss."""
+    p = 1 - 2**-53
+    for m, opendp, ratio in [
+        (dp.m.make_randomized_response_bool(p), 36.73680056967711, Fraction(p) / (1 - Fraction(p))),
+        (dp.m.make_randomized_response(["a", "b", "c"], p), 37.42994775023705,
+         2 * Fraction(p) / (1 - Fraction(p))),
+    ]:  # fmt: skip
+        eps = m.map(1)
+        assert eps == opendp or eps == next_down(opendp)
+        assert smallest_float_at_least(eps, ratio)
 
 
 @pytest.mark.parametrize(
@@ -147,9 +174,9 @@ def test_debias_is_exact_then_rounded_and_may_differ_from_opendp_by_an_ulp():
 
 
 # -- bad input ------------------------------------------------------------------------------------
-@pytest.mark.parametrize("prob", [0.4, 1.5, -0.0, float("nan"), 1, "0.75", None])
+@pytest.mark.parametrize("prob", [0.4, 1.5, -0.0, float("nan"), 1, 1.0, "0.75", None])
 def test_bool_refuses_prob_outside_half_to_one(prob):
-    with pytest.raises(MakeMeasurementError, match=r"prob: must be a float in \[0.5, 1\]"):
+    with pytest.raises(MakeMeasurementError, match=r"prob: must be a float in \[0.5, 1\)"):
         dp.m.make_randomized_response_bool(prob)
 
 
@@ -170,9 +197,10 @@ def test_bool_refuses_non_bool_constant_time_and_non_bool_data():
         ([1.0, float("nan")], 0.9, "NaN"),
         (["a", 1], 0.9, "values of String"),
         ("ab", 0.9, "list of categories"),
-        (["a", "b", "c"], 0.3, r"\[1/3, 1\]"),
-        (["a", "b", "c"], 1.01, r"\[1/3, 1\]"),
-        (["a", "b"], float("nan"), r"\[1/2, 1\]"),
+        (["a", "b", "c"], 0.3, r"\[1/3, 1\)"),
+        (["a", "b", "c"], 1.01, r"\[1/3, 1\)"),
+        (["a", "b", "c"], 1.0, r"\[1/3, 1\) .*1 excluded"),
+        (["a", "b"], float("nan"), r"\[1/2, 1\)"),
     ],
 )
 def test_categorical_refusals_name_the_rule(categories, prob, rule):

@@ -114,9 +114,18 @@ def test_zero_scale_releases_the_exact_ranking_like_opendp():
 
 
 def test_short_and_empty_vectors():
-    top = dp.m.make_noisy_top_k(*space(), PURE, k=4, scale=1.0)
-    assert sorted(top([1, 5, 5])) == [0, 1, 2]  # OpenDP also releases all 3 indices
-    assert top([]) == []
+    # Issue #22's rule (k larger than the candidates is refused): OpenDP 0.16 releases all 3
+    # indices of [1, 5, 5] at k = 4 (and [] on the empty vector); certdp refuses at invocation,
+    # an error on the length alone, which vectors at a finite L-infinity distance share.
+    for measure, scale in [(PURE, 1.0), (ZCDP, 1.0), (PURE, 0.0)]:
+        top = dp.m.make_noisy_top_k(*space(), measure, k=4, scale=scale)
+        for short in ([1, 5, 5], []):
+            with pytest.raises(FailedFunctionError, match=r"at least k = 4 scores") as error:
+                top(short)
+            assert type(error.value) is FailedFunctionError
+            assert error.value.parameter == "arg"
+        assert sorted(top([1, 5, 5, 0])) == [0, 1, 2, 3]  # exactly k scores: answered
+        assert len(set(top([1, 5, 5, 0, 9]))) == 4
     # OpenDP 0.16 raises FailedFunction("candidates set is empty") here; certdp a typed error
     for measure in (PURE, ZCDP):
         with pytest.raises(FailedFunctionError, match="at least one score") as error:

@@ -40,34 +40,32 @@ def quantile(
 #   <measure>, <candidates of T above>, alpha, scale).map(d_in) for d_in = 0, 1, 2, 3, 4
 #   (contrib enabled; atom_domain(T=T, nan=False) for floats).  certdp's map equals it.
 OPENDP_EQUAL = [
-    ("f32", 100, "sd", "pure", 0.0, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("f32", 100, "sd", "pure", 5e-324, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
     ("f32", 100, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
     ("f32", 1000000, "sd", "pure", 0.3, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
     ("f32", 7, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
-    ("f32", None, "sd", "pure", 0.0, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
+    ("f32", None, "sd", "pure", 5e-324, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
     ("f32", None, "sd", "pure", 0.3, 1.0, (0.0, 1.4000000000000001, 2.8000000000000003, 4.2, 5.6000000000000005)),
     ("f32", None, "sd", "zcdp", 0.5, 1.0, (0.0, 0.125, 0.5, 1.125, 2.0)),
-    ("f64", 100, "sd", "pure", 1.0, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("f64", 100, "sd", "pure", 1 - 2**-53, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
     ("f64", 100, "sd", "zcdp", 0.5, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
     ("f64", 1000000, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
-    ("f64", 7, "sd", "zcdp", 0.0, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
     ("f64", None, "sd", "pure", 0.3, 1.0, (0.0, 1.4000000000000001, 2.8000000000000003, 4.2, 5.6000000000000005)),
-    ("f64", None, "sd", "zcdp", 0.0, 1.0, (0.0, 0.5, 2.0, 4.5, 8.0)),
-    ("f64", None, "sd", "pure", 1.0, 3.0, (0.0, 0.6666666666666667, 1.3333333333333335, 2.0, 2.666666666666667)),
-    ("f64", None, "idd", "zcdp", 1.0, 0.5, (0.0, 2.0, 8.0, 18.0, 32.0)),
-    ("f64", 7, "idd", "pure", 0.0, 0.5, (0.0, 0.0, 4.0, 4.0, 8.0)),
+    ("f64", None, "sd", "zcdp", 5e-324, 1.0, (0.0, 0.5, 2.0, 4.5, 8.0)),
+    ("f64", None, "sd", "pure", 1 - 2**-53, 3.0, (0.0, 0.6666000000000001, 1.3332000000000002, 1.9998, 2.6664000000000003)),
+    ("f64", 7, "idd", "pure", 5e-324, 0.5, (0.0, 0.0, 4.000000000000001, 4.000000000000001, 8.000000000000002)),
     ("f64", 100, "idd", "pure", 0.3, 3.0, (0.0, 0.0, 0.6666666666666667, 0.6666666666666667, 1.3333333333333335)),
     ("i32", 100, "sd", "pure", 0.5, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
-    ("i32", 1000000, "sd", "pure", 1.0, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
+    ("i32", 1000000, "sd", "pure", 1 - 2**-53, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
     ("i32", 7, "sd", "pure", 0.3, 1.0, (0.0, 0.0, 2.0, 2.0, 4.0)),
-    ("i32", None, "sd", "pure", 0.0, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
+    ("i32", None, "sd", "pure", 5e-324, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
     ("i32", None, "sd", "pure", 0.5, 1.0, (0.0, 1.0, 2.0, 3.0, 4.0)),
-    ("i32", None, "sd", "pure", 1.0, 1.0, (0.0, 2.0, 4.0, 6.0, 8.0)),
+    ("i32", None, "sd", "pure", 1 - 2**-53, 1.0, (0.0, 1.9998, 3.9996, 5.9994000000000005, 7.9992)),
     ("i32", None, "idd", "pure", 0.5, 0.5, (0.0, 2.0, 4.0, 6.0, 8.0)),
     ("i32", 1000000, "idd", "zcdp", 0.5, 0.5, (0.0, 0.0, 2.0, 2.0, 8.0)),
     ("i64", 100, "sd", "zcdp", 0.5, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
     ("i64", 1000000, "sd", "zcdp", 0.3, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
-    ("i64", 7, "sd", "zcdp", 1.0, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
+    ("i64", 7, "sd", "zcdp", 1 - 2**-53, 1.0, (0.0, 0.0, 0.5, 0.5, 2.0)),
     ("i64", None, "sd", "pure", 0.5, 1.0, (0.0, 1.0, 2.0, 3.0, 4.0)),
     ("i64", None, "sd", "zcdp", 0.5, 1.0, (0.0, 0.125, 0.5, 1.125, 2.0)),
 ]  # fmt: skip
@@ -81,9 +79,15 @@ OPENDP_ABOVE = [
     ("i32", None, "idd", "zcdp", 0.5, 3.0,
      (0.0, 0.013888888888888893, 0.05555555555555557, 0.125, 0.2222222222222223),
      (0.0, 0.01388888888888889, 0.05555555555555556, 0.125, 0.22222222222222224)),
-    ("i32", 7, "sd", "zcdp", 0.0, 3.0,
-     (0.0, 0.0, 0.05555555555555557, 0.05555555555555557, 0.2222222222222223),
-     (0.0, 0.0, 0.05555555555555556, 0.05555555555555556, 0.22222222222222224)),
+    ("i32", 7, "sd", "zcdp", 5e-324, 3.0,
+     (0.0, 0.0, 0.05555555555555559, 0.05555555555555559, 0.22222222222222235),
+     (0.0, 0.0, 0.055555555555555566, 0.055555555555555566, 0.22222222222222227)),
+    ("f64", 7, "sd", "zcdp", 5e-324, 1.0,
+     (0.0, 0.0, 0.5000000000000003, 0.5000000000000003, 2.0000000000000013),
+     (0.0, 0.0, 0.5000000000000001, 0.5000000000000001, 2.0000000000000004)),
+    ("f64", None, "idd", "zcdp", 1 - 2**-53, 0.5,
+     (0.0, 1.9996000200000001, 7.998400080000001, 17.996400180000006, 31.993600320000002),
+     (0.0, 1.9996000200000001, 7.998400080000001, 17.996400180000002, 31.993600320000002)),
     # size 1500, alpha 0.3: den = (2**64 - 1) // 1500 and fl(0.1 * den) > den / 10
     ("f64", 1500, "sd", "zcdp", 0.3, 0.1,
      (0.0, 0.0, 50.0, 50.0, 200.0),
@@ -120,10 +124,10 @@ def test_maps_below_opendps_are_the_least_floats_above_the_exact_value(
 # dp.m.make_private_quantile(dp.vector_domain(<atom>), dp.symmetric_distance(), <measure>,
 #   candidates, alpha, 0.0)(data), the same under both measures.
 SCALE_ZERO = [
-    ("f64", [1.0, 2.0, 3.0], [2.0, 2.0, 2.1], {0.0: 2.0, 0.5: 2.0, 1.0: 3.0, 0.3: 2.0}),
-    ("i32", [0, 10, 20, 30], [1, 2, 3, 11, 12, 25], {0.0: 0, 0.5: 10, 1.0: 30, 0.3: 10}),
-    ("f64", [0.0, 10.0], [5.0], {0.0: 0.0, 0.5: 10.0, 1.0: 10.0, 0.3: 0.0}),
-    ("i32", [0, 5, 9], [], {0.0: 9, 0.5: 9, 1.0: 9, 0.3: 9}),
+    ("f64", [1.0, 2.0, 3.0], [2.0, 2.0, 2.1], {5e-324: 2.0, 0.5: 2.0, 1 - 2**-53: 3.0, 0.3: 2.0}),
+    ("i32", [0, 10, 20, 30], [1, 2, 3, 11, 12, 25], {5e-324: 0, 0.5: 10, 1 - 2**-53: 30, 0.3: 10}),
+    ("f64", [0.0, 10.0], [5.0], {5e-324: 0.0, 0.5: 10.0, 1 - 2**-53: 10.0, 0.3: 0.0}),
+    ("i32", [0, 5, 9], [], {5e-324: 9, 0.5: 9, 1 - 2**-53: 9, 0.3: 9}),
 ]
 
 
@@ -191,9 +195,17 @@ T_ERR, M_ERR = MakeTransformationError, MakeMeasurementError
         ({"candidates": [1.0, float("nan")]}, T_ERR, "candidates", "non-NaN"),
         ({"candidates": []}, T_ERR, "candidates", "non-empty"),
         ({"candidates": "abc"}, T_ERR, "candidates", "list"),
-        ({"alpha": -0.1}, T_ERR, "alpha", r"within \[0, 1\]"),
-        ({"alpha": 1.1}, T_ERR, "alpha", r"within \[0, 1\]"),
-        ({"alpha": float("nan")}, T_ERR, "alpha", r"within \[0, 1\]"),
+        ({"alpha": -0.1}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": 1.1}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": float("nan")}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        # issue #22's rule: OpenDP 0.16 accepts alpha 0 and 1, certdp refuses them
+        ({"alpha": 0.0}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": -0.0}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": 1.0}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": 0}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": 1}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": Fraction(1, 10**400)}, T_ERR, "alpha", r"open interval \(0, 1\)"),
+        ({"alpha": Decimal(1)}, T_ERR, "alpha", r"open interval \(0, 1\)"),
         ({"alpha": "0.5"}, T_ERR, "alpha", "float"),
         ({"scale": -1.0}, M_ERR, "scale", "finite and non-negative"),
         ({"scale": float("nan")}, M_ERR, "scale", "finite and non-negative"),
@@ -339,6 +351,17 @@ def test_fraction_and_decimal_alpha_read_as_their_nearest_float(alpha, map_1):
         domain("i64"), dp.symmetric_distance(), dp.max_divergence(), [0, 5, 10], float(alpha), 1.0
     )
     assert m.map(1) == floated.map(1) == map_1
+
+
+@pytest.mark.parametrize("alpha", [0.0, -0.0, 1.0, 0, 1])
+@pytest.mark.parametrize("measure", ["pure", "zcdp"])
+def test_alpha_zero_or_one_is_refused_at_construction(alpha, measure):
+    """Issue #22's rule (OpenDP 0.16 accepts both ends): exactly MakeTransformationError."""
+    for size in (None, 5):
+        with pytest.raises(MakeTransformationError, match=r"open interval \(0, 1\)") as raised:
+            quantile("i32", size, "sd", measure, alpha, 1.0)
+        assert type(raised.value) is MakeTransformationError
+        assert raised.value.parameter == "alpha"
 
 
 @pytest.mark.parametrize("alpha", [Fraction(10**400), Decimal("NaN"), Fraction(3, 2)])

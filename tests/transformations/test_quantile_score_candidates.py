@@ -47,6 +47,13 @@ OPENDP_CASES = [
     (vec(), SD, [0, 1], 0.99999, [0, 0, 1, 1, 2], [29997, 9997], {1: 9999}),
     (vec("u64"), SD, [0, 1], 0.5, [1, 1, 0, 2], [3, 0], {1: 1}),
     (vec("f32", nan=False), SD, [0.0, 1.0], 0.5, [1.0, 2.0], [2, 1], {1: 1}),
+    # the alphas nearest 0 and 1 inside the open interval (0 and 1 themselves are refused)
+    (vec(), SD, [0, 1], 5e-324, [0, 0, 1, 1, 2], [0, 20000], {1: 10000, 2: 20000}),
+    (vec(), SD, [0, 1], 1 - 2**-53, [0, 0, 1, 1, 2], [29997, 9997], {1: 9999, 2: 19998}),
+    (vec(size=5), SD, [0, 1], 5e-324, [0, 0, 1, 1, 2], [0, 7378697629483820646],
+     {1: 0, 2: 3689348814741910323}),
+    (vec(size=5), SD, [0, 1], 1 - 2**-53, [0, 0, 1, 1, 2],
+     [27021597764222973, 9007199254740989], {1: 0, 2: 9007199254740992}),
 ]  # fmt: skip
 
 # OpenDP 0.16.0's map(2) of a known size n (the size limit is n, den = (2**64 - 1) // n unless
@@ -121,6 +128,16 @@ def test_bad_alpha_is_refused(alpha):
     with pytest.raises(MakeTransformationError) as error:
         dp.t.make_quantile_score_candidates(vec(), SD, [1, 2], alpha)
     assert error.value.parameter == "alpha"
+
+
+@pytest.mark.parametrize("alpha", [0.0, -0.0, 1.0, 0, 1])
+def test_alpha_outside_the_open_unit_interval_is_refused(alpha):
+    """Issue #22's rule: OpenDP 0.16 accepts alpha 0 and 1, certdp refuses them."""
+    for size in (None, 5):
+        with pytest.raises(MakeTransformationError, match=r"open interval \(0, 1\)") as error:
+            dp.t.make_quantile_score_candidates(vec(size=size), SD, [1, 2], alpha)
+        assert type(error.value) is MakeTransformationError
+        assert error.value.parameter == "alpha"
 
 
 def test_bad_domains_and_metrics_are_refused():

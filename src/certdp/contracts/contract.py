@@ -391,9 +391,10 @@ class Contract:
     #: Errors a valid call may still raise (e.g. overflow refusals); verify skips those draws.
     refusals: tuple[type[DPError], ...] = ()
     #: A proof's weakened errors item: the built function raises a ``DPError`` on a member
-    #: exactly when this public property of it holds (the same for every member at a finite
-    #: distance, e.g. the length under an L-infinity distance); ``None``: it never raises.
-    raises_on: Callable[[Any], bool] | None = None
+    #: exactly when this public property of it (given the constructor's keyword arguments)
+    #: holds, the same for every member at a finite distance (e.g. the length under an
+    #: L-infinity distance); called as ``raises_on(member, kwargs)``; ``None``: never raises.
+    raises_on: Callable[[Any, dict], bool] | None = None
     #: The arguments whose built objects the tests invoke (default: ``arguments``); narrower
     #: where a valid call runs for a long time by design (a tiny stop probability).
     invocation_arguments: Callable[[], Any] | None = None

@@ -1391,7 +1391,7 @@ _DISCRETE_D_INS = (0, 1)
 
 @register("make_randomized_response_bool", "measurement")
 def _randomized_response_bool_points(quick: bool) -> list[Point]:
-    probs = (0.75,) if quick else (0.5, 0.75, 0.99, 1.0)
+    probs = (0.75,) if quick else (0.5, 0.75, 0.99, 1 - 2**-53)  # certdp refuses 1 (#22)
     found = []
     for prob in probs:
         code = f"dp.m.make_randomized_response_bool({prob!r})"
@@ -1409,7 +1409,7 @@ def _randomized_response_bool_points(quick: bool) -> list[Point]:
 def _randomized_response_points(quick: bool) -> list[Point]:
     found = []
     for categories in (["a", "b", "c"],) if quick else (["a", "b", "c"], [1, 2, 3, 4]):
-        for prob in (0.75,) if quick else (0.5, 0.75, 0.99, 1.0):
+        for prob in (0.75,) if quick else (0.5, 0.75, 0.99, 1 - 2**-53):  # 1 refused (#22)
             code = f"dp.m.make_randomized_response({categories!r}, {prob!r})"
             noise = None
             if prob == 0.75 and categories[0] == "a":  # another category is a 1: 1 - prob
@@ -1553,7 +1553,8 @@ def _quantile_score_candidates_points(quick: bool) -> list[Point]:
     """Integer scores, known and unknown sizes, exact and approximated alphas (OpenDP 0.16
     and certdp pick the same constants: the crosscheck compares scores and maps)."""
     found = []
-    alphas = (0.5, 0.3) if quick else (0.0, 0.3, 0.5, 1 / 3, 0.99999, 1.0)
+    # alpha in the open interval (0, 1) (issue #22): the floats nearest 0 and 1 inside it
+    alphas = (0.5, 0.3) if quick else (5e-324, 0.3, 0.5, 1 / 3, 0.99999, 1 - 2**-53)
     for T in ("i32", "f64") if quick else ("i32", "i64", "u32", "u64", "f32", "f64"):
         if T.startswith("f"):
             element, candidates = f"dp.atom_domain(T={T!r}, nan=False)", [-1.5, 0.0, 2.5]
@@ -1700,7 +1701,7 @@ def _private_quantile_points(quick: bool) -> list[Point]:
     and unknown sizes, exact and approximated alphas, integer and float candidates (OpenDP 0.16's
     map rounds up step by step, certdp's once: the maps are compared)."""
     found = []
-    alphas = (0.5, 0.3) if quick else (0.0, 0.3, 0.5, 1.0)
+    alphas = (0.5, 0.3) if quick else (5e-324, 0.3, 0.5, 1 - 2**-53)  # (0, 1) open: #22
     for T in ("i32", "f64") if quick else ("i32", "i64", "f32", "f64"):
         if T.startswith("f"):
             element, candidates = f"dp.atom_domain(T={T!r}, nan=False)", [-1.5, 0.0, 2.5]

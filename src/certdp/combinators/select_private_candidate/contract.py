@@ -81,7 +81,7 @@ def _inner():
     categories = st.lists(st.integers(-2, 4), min_size=2, max_size=4, unique=True)
     return categories.flatmap(
         lambda cats: (
-            st.sampled_from([0.5, 0.75, 0.9, 0.99, 1.0])
+            st.sampled_from([0.5, 0.75, 0.9, 0.99, 1 - 2**-53])  # prob 1 is refused (#22)
             .filter(lambda p: Fraction(p) >= Fraction(1, len(cats)))
             .map(lambda p: scored_randomized_response(cats, p))
         )

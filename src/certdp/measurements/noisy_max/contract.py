@@ -58,7 +58,7 @@ CONTRACT = MeasurementContract(
         [0, 1, 2] if built.input_metric.T.is_integer else [0.0, 0.5, 1.0, 2.0]
     ),
     divergence=_divergence,
-    raises_on=lambda x: len(x) == 0,  # make_noisy_max.tex: it raises on the empty vector only
+    raises_on=lambda x, kwargs: len(x) == 0,  # make_noisy_max.tex: it raises on the empty vector only
     datasets_max_size=3,
 )
 

@@ -72,6 +72,8 @@ CONTRACT = MeasurementContract(
     ),
     divergence=_divergence,
     datasets_max_size=3,
+    # make_noisy_top_k.tex: it raises exactly on a vector of fewer than k scores
+    raises_on=lambda x, kwargs: len(x) < kwargs["k"],
 )
 
 __all__ = ["CONTRACT", "SYMBOL_MEANINGS"]

@@ -139,9 +139,7 @@ def _alpha_ok(a) -> bool:
             alpha = float(alpha)
         except (OverflowError, ValueError):
             return False
-    if type(alpha) is int:
-        return alpha in (0, 1)
-    return type(alpha) is float and 0.0 <= alpha <= 1.0
+    return type(alpha) is float and 0.0 < alpha < 1.0
 
 
 def _measure_ok(a) -> bool:
@@ -170,7 +168,8 @@ CONTRACT = MeasurementContract(
         Precondition(
             "alpha-in-unit-interval",
             _alpha_ok,
-            "alpha must be a float in [0, 1] (or a Fraction or Decimal whose nearest float is)",
+            "alpha must be a float in the open interval (0, 1) (or a Fraction or Decimal whose "
+            "nearest float is)",
             parameter="alpha",
         ),
         Precondition(

@@ -5,6 +5,9 @@ Guarantee (``make_private_quantile.tex``): the measurement is the chain
 ``fl(scale * den)`` (``den`` the scores' denominator of ``alpha``), followed by the map from the
 released index to its candidate, a postprocessing; its privacy map is the chain's, the
 composition of the proven maps of the two steps.  Sampling is noisy max's (exact).
+
+Relation to OpenDP 0.16: ``alpha`` must lie in the open interval (0, 1); OpenDP also accepts 0
+and 1, certdp refuses them with ``MakeTransformationError`` naming ``alpha`` (issue #22's rule).
 """
 
 from __future__ import annotations
@@ -86,7 +89,7 @@ def _alpha_float(alpha):
         return float(alpha)  # label: alpha-nearest
     except (OverflowError, ValueError):
         raise MakeTransformationError(
-            f"must be a float in [0, 1], got {shown(alpha)}", parameter="alpha"
+            f"must be a float in (0, 1), got {shown(alpha)}", parameter="alpha"
         ) from None
 
 

@@ -20,7 +20,6 @@ K = sympy.Symbol("k", positive=True, integer=True)
 
 BOUND = sympy.Piecewise(
     (0, D_IN < 1),
-    (sympy.oo, sympy.Eq(PROB, 1)),
     (sympy.Abs(sympy.log(PROB * (K - 1) / (1 - PROB))), True),
 )
 
@@ -40,8 +39,8 @@ def _divergence(built, kwargs, x, x_prime):
 def _with_prob(categories):
     k = len(categories)
     probs = st.one_of(
-        st.sampled_from([1 / k, 0.75 if k <= 4 else 0.5, 0.99, 1.0]),
-        st.floats(1 / k, 1.0).filter(lambda p: Fraction(p) >= Fraction(1, k)),
+        st.sampled_from([1 / k, 0.75 if k <= 4 else 0.5, 0.99, 1 - 2**-53]),
+        st.floats(1 / k, 1.0, exclude_max=True).filter(lambda p: Fraction(p) >= Fraction(1, k)),
     )
     return st.fixed_dictionaries({"categories": st.just(categories), "prob": probs})
 
@@ -54,7 +53,7 @@ def arguments():
 
 def _prob_ok(a) -> bool:
     k = len(a.categories)
-    return type(a.prob) is float and (Fraction(1, k) <= Fraction(a.prob) <= 1 or a.prob == 1 / k)
+    return type(a.prob) is float and (Fraction(1, k) <= Fraction(a.prob) < 1 or a.prob == 1 / k)
 
 
 #: The symbols of BOUND, for the docs page.
@@ -80,7 +79,7 @@ CONTRACT = MeasurementContract(
         Precondition(
             "prob-in-range",
             _prob_ok,
-            "prob must be a float in [1/k, 1] (or the f64 nearest 1/k)",
+            "prob must be a float in [1/k, 1) (or the f64 nearest 1/k)",
             parameter="prob",
         ),
     ],

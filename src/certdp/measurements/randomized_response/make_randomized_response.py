@@ -4,9 +4,12 @@ Guarantee (make_randomized_response.tex): on a category the measurement releases
 probability exactly ``prob`` and each of the ``k - 1`` others with probability exactly
 ``(1 - prob) / (k - 1)``; on any other value of ``T`` it releases a uniform category.  Under the
 discrete distance its map is ``0`` for ``d_in < 1`` and otherwise the smallest f64
-``>= |ln(prob (k - 1) / (1 - prob))|`` (``+inf`` at ``prob = 1``), valid for the max-divergence.
-``prob`` must lie in ``[1/k, 1]``; the f64 nearest ``1/k`` is accepted too (OpenDP compares in
-floats), the absolute value covering it.  Duplicate or NaN categories are refused.
+``>= |ln(prob (k - 1) / (1 - prob))|``, valid for the max-divergence.  ``prob`` must lie in
+``[1/k, 1)``; the f64 nearest ``1/k`` is accepted too (OpenDP compares in floats), the absolute
+value covering it.  Duplicate or NaN categories are refused.
+
+Relation to OpenDP 0.16: OpenDP also accepts ``prob = 1`` (no privacy, map ``inf``); certdp
+refuses it with ``MakeMeasurementError`` naming ``prob`` (issue #22: p outside (0, 1) is refused).
 """
 
 from __future__ import annotations
@@ -63,11 +66,12 @@ def make_randomized_response(categories, prob, T=None) -> Measurement:
     k = len(values)
     if (
         type(prob) is not float
-        or not 0.0 < prob <= 1.0  # NaN and the infinities fail here, before Fraction(prob)
+        or not 0.0 < prob < 1.0  # NaN and the infinities fail here, before Fraction(prob)
         or not (Fraction(1, k) <= Fraction(prob) or prob == 1 / k)
     ):  # label: prob-check
         raise MakeMeasurementError(
-            f"must be a float in [1/{k}, 1] (1/k the number of categories), got {shown(prob)}",
+            f"must be a float in [1/{k}, 1) (1/k the number of categories; 1 excluded), "
+            f"got {shown(prob)}",
             parameter="prob",
         )
     keep = Fraction(prob)  # exact: prob is a dyadic rational  # label: keep
@@ -86,8 +90,6 @@ def make_randomized_response(categories, prob, T=None) -> Measurement:
     def privacy_map(d_in):
         if d_in < 1:  # only equal inputs are closer than 1  # label: map-zero
             return 0.0
-        if keep == 1:  # label: map-infinite
-            return float("inf")
         return inf_scaled_abs_ln(1, keep * (k - 1) / (1 - keep))  # label: map-loss
 
     return Measurement(

@@ -29,7 +29,7 @@ from certdp.measurements._randomized_response.smt_support import (
 
 _NAME = "make_randomized_response"
 KS = (2, 3, 4, 7)
-PROBS = (1 / 3, 0.25, 0.5, 0.6, 0.75, 0.99, 0.9999999999999999, 1.0)
+PROBS = (1 / 3, 0.25, 0.5, 0.6, 0.75, 0.99, 0.9999999999999999)
 D_INS = (0, 0.5, 1, 2, 2**40)
 
 
@@ -57,8 +57,6 @@ def map_instance(built_of=built) -> Obligation:
                 value = measurement.map(d_in)
                 if d_in < 1:
                     below = exact(value) < 0
-                elif p == 1:
-                    below = z3.BoolVal(value != float("inf"))
                 else:
                     below = below_scaled_abs_log(value, 1, p * (k - 1) / (1 - p))
                 example = {"k": k, "prob": prob, "d_in": d_in, "map": repr(value)}

@@ -1,12 +1,15 @@
 """``make_randomized_response_bool``: Warner's randomized response on one boolean.
 
-Guarantee (make_randomized_response_bool.tex): for ``prob`` a float in ``[1/2, 1]`` the
+Guarantee (make_randomized_response_bool.tex): for ``prob`` a float in ``[1/2, 1)`` the
 measurement releases its input with probability exactly ``prob`` and its negation otherwise
 (an exact Bernoulli trial on the dyadic rational ``prob``); under the discrete distance its map
 is ``0`` for ``d_in < 1`` and otherwise the smallest f64 ``>= ln(prob / (1 - prob))``
-(``+inf`` at ``prob = 1``), valid for the max-divergence.  ``constant_time`` is accepted as in
-OpenDP; certdp's draw never reads the data, so the distribution of its running time is the
-same for every input, but a draw's own duration varies with the random bits it consumes.
+valid for the max-divergence.  ``constant_time`` is accepted as in OpenDP; certdp's draw
+never reads the data, so the distribution of its running time is the same for every input, but
+a draw's own duration varies with the random bits it consumes.
+
+Relation to OpenDP 0.16: OpenDP also accepts ``prob = 1`` (no privacy, map ``inf``); certdp
+refuses it with ``MakeMeasurementError`` naming ``prob`` (issue #22: p outside (0, 1) is refused).
 """
 
 from __future__ import annotations
@@ -30,9 +33,9 @@ __all__ = ["make_randomized_response_bool"]
 @certified
 def make_randomized_response_bool(prob, constant_time=False) -> Measurement:
     """Release a boolean, negated with probability ``1 - prob``."""
-    if type(prob) is not float or not 0.5 <= prob <= 1.0:  # label: prob-check
+    if type(prob) is not float or not 0.5 <= prob < 1.0:  # label: prob-check
         raise MakeMeasurementError(
-            f"must be a float in [0.5, 1], got {shown(prob)}", parameter="prob"
+            f"must be a float in [0.5, 1) (1 excluded), got {shown(prob)}", parameter="prob"
         )
     if type(constant_time) is not bool:  # label: constant-time-check
         raise MakeMeasurementError(
@@ -48,8 +51,6 @@ def make_randomized_response_bool(prob, constant_time=False) -> Measurement:
     def privacy_map(d_in):
         if d_in < 1:  # only equal inputs are closer than 1  # label: map-zero
             return 0.0
-        if keep == 1:  # label: map-infinite
-            return float("inf")
         return inf_scaled_abs_ln(1, keep / (1 - keep))  # label: map-loss
 
     return Measurement(

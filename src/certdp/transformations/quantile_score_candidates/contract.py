@@ -52,9 +52,7 @@ def _candidates_ok(a) -> bool:
 
 def _alpha_ok(a) -> bool:
     alpha = a.alpha
-    if type(alpha) is int:
-        return alpha in (0, 1)
-    return type(alpha) is float and 0.0 <= alpha <= 1.0
+    return type(alpha) is float and 0.0 < alpha < 1.0
 
 
 def _parameters(a, built) -> dict:
@@ -79,7 +77,7 @@ def largest_d_in(built, most: int = 6) -> int:
     return 0
 
 
-ALPHAS = [0.0, -0.0, 0.5, 1.0, 0.25, 0.3, 1 / 3, 0.99999, 1e-300, 0.75, 0, 1]
+ALPHAS = [0.5, 0.25, 0.3, 1 / 3, 0.99999, 1e-300, 0.75, 5e-324, 1 - 2**-53]
 
 
 @st.composite
@@ -120,7 +118,7 @@ CONTRACT = TransformationContract(
         Precondition(
             "alpha-in-unit-interval",
             _alpha_ok,
-            "alpha must be a float in [0, 1]",
+            "alpha must be a float in the open interval (0, 1)",
             parameter="alpha",
         ),
     ],

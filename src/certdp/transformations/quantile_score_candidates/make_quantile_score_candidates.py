@@ -8,6 +8,9 @@ Guarantee: the output is a vector of ``u64`` (one score per candidate), and the 
 size), refused with ``ArithmeticOverflowError`` above ``2**64 - 1``, is a valid stability map
 from the symmetric or insert-delete distance to the L-infinity distance.  Counts and scores are
 exact integers.
+
+Relation to OpenDP 0.16: ``alpha`` must lie in the open interval (0, 1); OpenDP also accepts 0
+and 1, certdp refuses them with ``MakeTransformationError`` naming ``alpha`` (issue #22's rule).
 """
 
 from __future__ import annotations
@@ -52,10 +55,11 @@ def score_constants(size, alpha: float) -> tuple[int, int, int]:
     """``(num, den, limit)`` as OpenDP 0.16 picks them: ``num / den`` is ``alpha`` exactly when
     its denominator is below ``2**64 - 1 // size`` (``10000`` without a size), else
     ``trunc(alpha * den)`` over that bound; ``limit`` is the size, or ``(2**64 - 1) // den``.
-    Always ``0 <= num <= den`` and ``limit * den <= 2**64 - 1``."""
-    if not 0.0 <= alpha <= 1.0:  # label: alpha-range
+    Always ``0 <= num <= den`` and ``limit * den <= 2**64 - 1``.  ``alpha`` must lie strictly
+    between 0 and 1 (issue #22: OpenDP 0.16 also takes 0 and 1)."""
+    if not 0.0 < alpha < 1.0:  # label: alpha-range
         raise MakeTransformationError(
-            f"alpha must be within [0, 1], got {shown(alpha)}", parameter="alpha"
+            f"alpha must lie in the open interval (0, 1), got {shown(alpha)}", parameter="alpha"
         )
     exact_num, exact_den = alpha.as_integer_ratio()  # label: alpha-exact
     if size is None:
@@ -156,7 +160,7 @@ def _alpha(alpha) -> float:
         return float(alpha)  # label: alpha-int
     if type(alpha) is not float:  # label: alpha-type
         raise type_mismatch(MakeTransformationError)(
-            f"must be a float in [0, 1], got {shown(alpha)}", parameter="alpha"
+            f"must be a float in (0, 1), got {shown(alpha)}", parameter="alpha"
         )
     return alpha
 

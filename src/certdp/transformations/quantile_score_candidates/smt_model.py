@@ -38,7 +38,7 @@ _U64_MAX = 2**64 - 1
 _SIZE = 4
 _RECORD_BITS = 2
 _CANDIDATES = [1, 2]
-ALPHAS = [0.5, 0.3, 1.0, 0.0, 0.99999, 1 / 3]
+ALPHAS = [0.5, 0.3, 1 - 2**-53, 5e-324, 0.99999, 1 / 3]
 SIZES = [None, 1, 3, 10**6, 2**40, _U64_MAX]
 #: the counts obligations' distances (unknown size; known size, odd ones included)
 UNSIZED_D_INS = [1, 2, 3]
@@ -189,7 +189,7 @@ def obligations(names=None) -> list[Obligation]:
         for size in SIZES[1:]:
             for d_in in SIZED_D_INS:
                 result.append(instance("counts", size, alpha, d_in))
-    for alpha in (0.5, 0.3, 1.0):
+    for alpha in (0.5, 0.3, 1 - 2**-53):
         for metric in ("symmetric", "insert_delete"):
             for d_in in (1, 2, 3):
                 result.append(instance("datasets", None, alpha, d_in, metric))
@@ -224,8 +224,8 @@ SCOPE = {
             "most d_in in total; with a known size, each by at most d_in // 2), used as the "
             "premise of the counts obligations; the datasets obligations check it at N = 4",
         ),
-        instances="counts: alpha 0.5, 0.3, 1.0, 0.0, 0.99999, 1/3; unknown size at d_in 1, 2, 3, "
-        "sizes 1, 3, 10^6, 2^40, 2^64-1 at d_in 2, 3, 4; datasets: alpha 0.5, 0.3, 1.0, d_in 1, "
+        instances="counts: alpha 0.5, 0.3, 1 - 2^-53, 5e-324, 0.99999, 1/3; unknown size at d_in 1, 2, 3, "
+        "sizes 1, 3, 10^6, 2^40, 2^64-1 at d_in 2, 3, 4; datasets: alpha 0.5, 0.3, 1 - 2^-53, d_in 1, "
         "2, 3 (size 3: d_in 2)",
     )
 }
