@@ -21,11 +21,11 @@ from .errors import DPError
 __all__ = ["Frozen", "SealedClassError"]
 
 
+# proof: begin frozen
 class SealedClassError(DPError, TypeError):
     """A class statement names a sealed certdp class as a base."""
 
 
-# proof: begin frozen
 #: ``id`` of every class created with ``sealed=False`` -> the class (kept alive, so no id is
 #: reused); keys are integers, so no class's ``__eq__`` or ``__hash__`` is ever asked.
 _OPEN: dict = {}
