@@ -119,3 +119,17 @@ __all__ = [
     "RenyiDivergence",
     "renyi_divergence",
 ]
+
+
+#: Prelude names that are namespaces of their own, never copied into ``dp.t``/``dp.m``/``dp.c``.
+_NAMESPACES = frozenset({"t", "m", "c", "numpy", "examples"})
+
+# OpenDP 0.16's ``dp.t``, ``dp.m`` and ``dp.c`` also carry its domains, metrics, measures, core
+# classes and type names (``dp.t.symmetric_distance()`` runs there), so ported code finds them
+# here too.  The prelude writes them into the namespaces (a namespace's own name wins); the
+# namespaces never import the prelude, so no constructor's import closure grows.
+for _namespace in (t, m, c):
+    for _name in __all__:
+        if _name not in _NAMESPACES and _name not in vars(_namespace):
+            setattr(_namespace, _name, globals()[_name])
+del _namespace, _name

@@ -16,6 +16,8 @@ from certdp.core import features, switches
 from certdp.core.errors import DPError, FailedFunctionError, MeasureMismatchError
 from certdp.core.queryable import Queryable
 
+from .forged import forged_subclass
+
 ATOM = dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64")
 APPROX_PURE = dp.approximate(dp.max_divergence())
 APPROX_ZCDP = dp.approximate(dp.zero_concentrated_divergence())
@@ -259,14 +261,11 @@ def test_make_composition_same_metric_check_is_not_decided_by_the_part():
     itself'); make_composition does not."""
     absolute = dp.absolute_distance(T="f64")
 
-    class Milli(type(absolute)):
-        """absolute distance counted in thousandths (a different metric)."""
-
-        def __ne__(self, other):
-            return False
-
-        __hash__ = type(absolute).__hash__
-
+    Milli = forged_subclass(  # absolute distance counted in thousandths (a different metric)
+        type(absolute),
+        "Milli",
+        {"__ne__": lambda self, other: False, "__hash__": type(absolute).__hash__},
+    )
     milli = Milli.__new__(Milli)
     milli.__dict__.update(absolute.__dict__)
     honest = dp.m.make_laplace(*ATOM, 1.0)
@@ -294,12 +293,11 @@ def test_a_hostile_first_part_cannot_vouch_for_a_later_part_of_another_class():
     whose metric class says 'equal' to everything still refuses a later part of another class."""
     absolute = dp.absolute_distance(T="f64")
 
-    class Agreeable(type(absolute)):
-        def __eq__(self, other):
-            return True
-
-        __hash__ = type(absolute).__hash__
-
+    Agreeable = forged_subclass(
+        type(absolute),
+        "Agreeable",
+        {"__eq__": lambda self, other: True, "__hash__": type(absolute).__hash__},
+    )
     agreeable = Agreeable.__new__(Agreeable)
     agreeable.__dict__.update(absolute.__dict__)
     honest = dp.m.make_laplace(*ATOM, 1.0)
@@ -445,12 +443,11 @@ def test_every_compositor_uses_the_one_shared_same_space_check():
 def test_same_space_is_class_exact_below_the_top_level():
     from certdp.combinators._compose import same_space
 
-    class Judge(type(dp.max_divergence())):
-        def __eq__(self, other):
-            return True
-
-        __hash__ = type(dp.max_divergence()).__hash__
-
+    Judge = forged_subclass(
+        type(dp.max_divergence()),
+        "Judge",
+        {"__eq__": lambda self, other: True, "__hash__": type(dp.max_divergence()).__hash__},
+    )
     assert same_space(APPROX_PURE, dp.approximate(dp.max_divergence()))
     # approximate() itself refuses a subclass (exact types, as OpenDP); one built around it
     # must still not pass as the same space

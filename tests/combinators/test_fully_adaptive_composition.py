@@ -15,6 +15,7 @@ from certdp.combinators._support.odometer_support import rounded_total, stub
 from certdp.combinators.fully_adaptive_composition.contract import CONTRACT
 from certdp.core.errors import ContractError
 from certdp.core.queryable import guarded
+from tests.combinators.forged import forged_subclass
 from tests.combinators.odometer_cases import MEASURES, REFERENCE, SPACE, query, unhex
 from tests.laplace.stats import no_shrinking
 
@@ -305,15 +306,15 @@ def test_runtime_preconditions():
 
 
 def test_a_query_whose_domain_claims_to_equal_everything_is_refused():
-    class Flattering(type(SPACE[0])):
-        def __eq__(self, other):
-            return True
-
-        def __ne__(self, other):
-            return False
-
-        __hash__ = type(SPACE[0]).__hash__
-
+    Flattering = forged_subclass(
+        type(SPACE[0]),
+        "Flattering",
+        {
+            "__eq__": lambda self, other: True,
+            "__ne__": lambda self, other: False,
+            "__hash__": type(SPACE[0]).__hash__,
+        },
+    )
     flattering = Flattering(T=dp.atom_domain(T="i32").T, bounds=None, nan=False)
     queryable = dp.c.make_fully_adaptive_composition(*SPACE, dp.max_divergence())(0.0)
     sneaky = dp.Measurement(flattering, lambda x: 0.0, SPACE[1], dp.max_divergence(), lambda d: 0.0)

@@ -44,8 +44,11 @@ BUILDS = {
 }
 
 
-def test_the_fake_would_pass_isinstance():
-    assert isinstance(FakeDomain(), NPArray2Domain)
+def test_the_fake_claims_the_class_and_the_sealed_isinstance_reads_the_exact_type():
+    """The fake's ``__class__`` names NPArray2Domain (a plain class's ``isinstance`` would
+    believe it); the sealed class's ``isinstance`` reads ``type(x)`` (lemma "sealed")."""
+    assert FakeDomain().__class__ is NPArray2Domain
+    assert not isinstance(FakeDomain(), NPArray2Domain)
 
 
 @pytest.mark.parametrize("build", BUILDS.values(), ids=BUILDS.keys())

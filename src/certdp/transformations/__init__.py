@@ -6,13 +6,9 @@ the names are collected from the subpackages' ``__all__``.
 
 import sys
 
-from certdp._discovery import export_constructors, prelude_name
+from certdp._discovery import export_constructors
 
 __all__ = export_constructors(sys.modules[__name__])
-
-
-def __getattr__(name: str):
-    return prelude_name(__name__, name)  # OpenDP's module carries the prelude's names too
 
 
 # A pure helper OpenDP keeps in ``dp.t`` (no data read, no constructor).
