@@ -39,7 +39,7 @@ latex:
 # `make test` leaves out the tests marked `slow` (repeats of what `make` checks); the tests that
 # share one expensive module fixture stay on one worker (`xdist_group`, `--dist loadgroup`).
 test: install
-	$(PYTHON) -m pytest -n 2 --dist loadgroup -q -m "not slow"
+	$(PYTHON) -m pytest -n 2 --dist loadgroup -q -m "not slow" --durations=40
 
 test-thorough: install
 	HYPOTHESIS_PROFILE=thorough $(PYTHON) -m pytest -n 2 --dist loadgroup -q
