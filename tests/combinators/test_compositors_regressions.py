@@ -441,6 +441,7 @@ def test_every_compositor_uses_the_one_shared_same_space_check():
 
 
 def test_same_space_is_class_exact_below_the_top_level():
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     from certdp.combinators._compose import same_space
 
     Judge = forged_subclass(

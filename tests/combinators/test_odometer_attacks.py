@@ -127,6 +127,7 @@ def test_data_that_cannot_be_deep_copied_gives_a_typed_error():
     """make_fully_adaptive_composition admits any Domain; `copy.deepcopy(self._data)` runs after
     the charge and outside `_typed`, so data a user domain admits but deepcopy cannot copy gives
     an untyped TypeError (and leaves the query charged)."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Handles(Domain):
         def admit(self, value):
@@ -254,6 +255,7 @@ def test_an_instance_eq_on_the_query_domain_is_never_called():
 def test_a_query_whose_copy_fails_stays_charged():
     """The copy comes after the charge, so the query is charged whatever the data: a failed
     copy is a typed error and the loss stays spent."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Handles(Domain):
         def admit(self, value):
@@ -342,6 +344,7 @@ def test_the_release_repr_never_raises():
 def test_no_query_changes_the_data_the_next_query_sees(data):
     """Each release gets its own copy (a new list, a new array, or a deep copy), so a query's
     function that changes its argument in place changes nothing for the next query."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Anything(Domain):
         def admit(self, value):

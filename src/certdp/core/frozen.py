@@ -12,11 +12,18 @@ created with ``sealed=False`` (the abstract bases ``Frozen``, ``Domain``, ``Metr
 object whose ``__class__`` names ``C`` passes, so a proven constructor's ``isinstance`` test
 admits only certdp's own class, whose methods the proofs read.  Subclassing a sealed class is
 refused when the class statement runs (:class:`SealedClassError`).
+
+Guarantee (domains.tex, lemma "user classes"): building an instance of a class of this family
+that certdp did not define (a user's domain, metric or measure, derived from an open base)
+requires the feature ``"honest-but-curious"``, as OpenDP 0.16's ``user_domain``,
+``user_distance`` and ``user_divergence`` do: its methods are the user's, run on private data
+by any constructor that admits through it.
 """
 
 from __future__ import annotations
 
 from .errors import DPError
+from .features import assert_features
 
 __all__ = ["Frozen", "SealedClassError"]
 
@@ -29,6 +36,17 @@ class SealedClassError(DPError, TypeError):
 #: ``id`` of every class created with ``sealed=False`` -> the class (kept alive, so no id is
 #: reused); keys are integers, so no class's ``__eq__`` or ``__hash__`` is ever asked.
 _OPEN: dict = {}
+
+#: ``id`` of every class of the family whose class statement ran in a module of the certdp
+#: package -> the class (kept alive, as above).
+_OWN: dict = {}
+
+
+def _certdp_module(namespace) -> bool:
+    """Was the class body run in a module of the certdp package?  (The ``__module__`` entry
+    Python puts in every class body's namespace.)"""
+    module = namespace.get("__module__")
+    return type(module) is str and (module == "certdp" or module.startswith("certdp."))
 
 
 class _FreezeOnBuild(type):
@@ -48,6 +66,8 @@ class _FreezeOnBuild(type):
         made = super().__new__(mcls, name, bases, namespace, **kwargs)
         if sealed is False:
             _OPEN[id(made)] = made  # label: sealed-open
+        if _certdp_module(namespace):
+            _OWN[id(made)] = made  # label: user-own
         return made
 
     def __init__(cls, name, bases, namespace, sealed=True, **kwargs):
@@ -60,6 +80,11 @@ class _FreezeOnBuild(type):
         return _derives(subclass, cls)  # label: sealed-subclass
 
     def __call__(cls, *args, **kwargs):
+        if id(cls) not in _OWN:  # label: user-class
+            assert_features(
+                "honest-but-curious",
+                reason=f"{cls.__name__} is a user class: its methods run on private data, trusted",
+            )
         made = super().__call__(*args, **kwargs)  # label: frozen-construct
         object.__setattr__(made, "_built", True)  # label: frozen-mark
         return made
