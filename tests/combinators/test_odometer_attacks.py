@@ -105,6 +105,7 @@ def test_a_mismatched_query_domain_whose_repr_raises_gives_a_typed_error():
     """`_admissible` builds the mismatch message with f"{query.input_domain}", which runs the
     query's own __str__/__repr__; if that raises, a RuntimeError escapes instead of
     DomainMismatchError."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Loud(Domain):  # AtomDomain is sealed: a user domain with the atom's methods
         admit = AtomDomain.admit
@@ -317,6 +318,7 @@ def test_a_huge_fraction_budget_admits_finite_queries():
 
 
 def test_the_release_repr_never_raises():
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     class Loud(Domain):  # AtomDomain is sealed: a user domain with the atom's methods
         admit = AtomDomain.admit
         admit_all = AtomDomain.admit_all

@@ -85,3 +85,45 @@ def test_every_class_certdp_defines_is_its_own():
     }
     assert [k.__qualname__ for k in classes if id(k) not in _OWN] == []
     assert id(Echo) not in _OWN and id(Far) not in _OWN and id(Loose) not in _OWN
+
+
+def test_no_way_to_an_instance_but_object_new_skips_the_feature():
+    """refuser F1/F2/F5: a metaclass whose __call__ skips _FreezeOnBuild's, type.__call__,
+    K.__new__(K), copy and pickle all reach Frozen.__new__ (label user-new)."""
+    import copy
+    import pickle
+
+    class Skipping(type(dp.Domain)):
+        def __call__(cls, *args, **kwargs):
+            return type.__call__(cls, *args, **kwargs)
+
+    class Sneaky(dp.Domain, metaclass=Skipping):
+        def admit(self, value):
+            return value
+
+        def _key(self):
+            return ()
+
+    for make in (Sneaky, lambda: type.__call__(Echo), lambda: Echo.__new__(Echo)):
+        with pytest.raises(dp.FeatureNotEnabledError, match="is a user class"):
+            make()
+    dp.enable_features("honest-but-curious")
+    built, sneaky = Echo(), Sneaky()
+    assert type(sneaky) is Sneaky
+    dp.disable_features("honest-but-curious")
+    # built under the feature, it stays usable; a copy of it is a new instance, refused
+    assert dp.vector_domain(built).element_domain is built
+    for copier in (copy.copy, copy.deepcopy, lambda x: pickle.loads(pickle.dumps(x))):
+        with pytest.raises(dp.FeatureNotEnabledError, match="Echo is a user class"):
+            copier(built)
+
+
+def test_a_module_name_that_merely_begins_with_certdp_is_certdps_by_definition():
+    """The definition the lemma states (refuser F3): "certdp" or a str beginning "certdp."."""
+    from certdp.core.frozen import _certdp_module
+
+    assert _certdp_module({"__module__": "certdp"})
+    assert _certdp_module({"__module__": "certdp.core.domains"})
+    assert not _certdp_module({"__module__": "certdpx"})
+    assert not _certdp_module({"__module__": "tests.core"})
+    assert not _certdp_module({})
