@@ -61,6 +61,7 @@ def test_approximate_bad_measurements(argument, message):
 
 
 def test_approximate_refuses_a_subclass_of_a_measure():
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     from certdp.core.frozen import SealedClassError, _FreezeOnBuild
 
     with pytest.raises(SealedClassError):  # the class statement itself (MaxDivergence is sealed)

@@ -259,6 +259,7 @@ def test_make_composition_same_metric_check_is_not_decided_by_the_part():
     'not unequal' is composed and the composed map under-reports.  make_adaptive_composition
     already guards against this (`_same`: 'a query's object is never asked to judge
     itself'); make_composition does not."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     absolute = dp.absolute_distance(T="f64")
 
     Milli = forged_subclass(  # absolute distance counted in thousandths (a different metric)
@@ -291,6 +292,7 @@ def test_the_composed_measure_is_a_fresh_object_so_a_part_cannot_supply_its_orde
 def test_a_hostile_first_part_cannot_vouch_for_a_later_part_of_another_class():
     """The first part decides equality, but only between objects of one class: a first part
     whose metric class says 'equal' to everything still refuses a later part of another class."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     absolute = dp.absolute_distance(T="f64")
 
     Agreeable = forged_subclass(
@@ -441,6 +443,7 @@ def test_every_compositor_uses_the_one_shared_same_space_check():
 
 
 def test_same_space_is_class_exact_below_the_top_level():
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     from certdp.combinators._compose import same_space
 
     Judge = forged_subclass(

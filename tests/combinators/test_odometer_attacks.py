@@ -105,6 +105,7 @@ def test_a_mismatched_query_domain_whose_repr_raises_gives_a_typed_error():
     """`_admissible` builds the mismatch message with f"{query.input_domain}", which runs the
     query's own __str__/__repr__; if that raises, a RuntimeError escapes instead of
     DomainMismatchError."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Loud(Domain):  # AtomDomain is sealed: a user domain with the atom's methods
         admit = AtomDomain.admit
@@ -127,6 +128,7 @@ def test_data_that_cannot_be_deep_copied_gives_a_typed_error():
     """make_fully_adaptive_composition admits any Domain; `copy.deepcopy(self._data)` runs after
     the charge and outside `_typed`, so data a user domain admits but deepcopy cannot copy gives
     an untyped TypeError (and leaves the query charged)."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Handles(Domain):
         def admit(self, value):
@@ -254,6 +256,7 @@ def test_an_instance_eq_on_the_query_domain_is_never_called():
 def test_a_query_whose_copy_fails_stays_charged():
     """The copy comes after the charge, so the query is charged whatever the data: a failed
     copy is a typed error and the loss stays spent."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Handles(Domain):
         def admit(self, value):
@@ -315,6 +318,7 @@ def test_a_huge_fraction_budget_admits_finite_queries():
 
 
 def test_the_release_repr_never_raises():
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     class Loud(Domain):  # AtomDomain is sealed: a user domain with the atom's methods
         admit = AtomDomain.admit
         admit_all = AtomDomain.admit_all
@@ -342,6 +346,7 @@ def test_the_release_repr_never_raises():
 def test_no_query_changes_the_data_the_next_query_sees(data):
     """Each release gets its own copy (a new list, a new array, or a deep copy), so a query's
     function that changes its argument in place changes nothing for the next query."""
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
 
     class Anything(Domain):
         def admit(self, value):

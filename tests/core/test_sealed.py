@@ -78,6 +78,9 @@ def _smuggled_vector_domain_class():
 def test_a_smuggled_subclass_is_no_vector_domain_and_the_constructor_refuses_it():
     Amplify = _smuggled_vector_domain_class()
     assert VectorDomain in Amplify.__mro__  # it really derives from VectorDomain
+    with pytest.raises(dp.FeatureNotEnabledError, match="Amplify is a user class"):
+        Amplify(dp.atom_domain(T=float, nan=False), None)  # lemma "user classes"
+    dp.enable_features("honest-but-curious")  # trusted by the user, still not a VectorDomain
     domain = Amplify(dp.atom_domain(T=float, nan=False), None)
     assert not isinstance(domain, VectorDomain)
     assert not issubclass(Amplify, VectorDomain)
@@ -118,6 +121,7 @@ def test_an_object_naming_the_class_through_dunder_class_is_not_an_instance():
 
 
 def test_smuggled_metric_and_measure_subclasses_are_refused_by_constructors():
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     class Meta(_FreezeOnBuild):
         def __new__(mcls, name, bases, namespace, **kwargs):
             return type.__new__(mcls, name, bases, namespace)

@@ -12,11 +12,19 @@ created with ``sealed=False`` (the abstract bases ``Frozen``, ``Domain``, ``Metr
 object whose ``__class__`` names ``C`` passes, so a proven constructor's ``isinstance`` test
 admits only certdp's own class, whose methods the proofs read.  Subclassing a sealed class is
 refused when the class statement runs (:class:`SealedClassError`).
+
+Guarantee (domains.tex, lemma "user classes"): making an instance of a class of this family
+that certdp did not define (a user's domain, metric or measure, derived from an open base) --
+by its class call, ``type.__call__``, ``K.__new__(K)``, a copy or an unpickling -- requires the
+feature ``"honest-but-curious"``, as OpenDP 0.16's ``user_domain``, ``user_distance`` and
+``user_divergence`` do: its methods are the user's, run on private data by any constructor that
+admits through it.  Only a direct ``object.__new__`` (outside the hypothesis) gets past.
 """
 
 from __future__ import annotations
 
 from .errors import DPError
+from .features import assert_features
 
 __all__ = ["Frozen", "SealedClassError"]
 
@@ -29,6 +37,17 @@ class SealedClassError(DPError, TypeError):
 #: ``id`` of every class created with ``sealed=False`` -> the class (kept alive, so no id is
 #: reused); keys are integers, so no class's ``__eq__`` or ``__hash__`` is ever asked.
 _OPEN: dict = {}
+
+#: ``id`` of every class of the family made from a namespace whose ``__module__`` names certdp
+#: (``_certdp_module``) -> the class (kept alive, as above).
+_OWN: dict = {}
+
+
+def _certdp_module(namespace) -> bool:
+    """Is the namespace's ``__module__`` entry (Python puts the defining module's name in every
+    class body's namespace) the str ``"certdp"`` or a str beginning ``"certdp."``?"""
+    module = namespace.get("__module__")
+    return type(module) is str and (module == "certdp" or module.startswith("certdp."))
 
 
 class _FreezeOnBuild(type):
@@ -48,6 +67,8 @@ class _FreezeOnBuild(type):
         made = super().__new__(mcls, name, bases, namespace, **kwargs)
         if sealed is False:
             _OPEN[id(made)] = made  # label: sealed-open
+        if _certdp_module(namespace):
+            _OWN[id(made)] = made  # label: user-own
         return made
 
     def __init__(cls, name, bases, namespace, sealed=True, **kwargs):
@@ -60,9 +81,19 @@ class _FreezeOnBuild(type):
         return _derives(subclass, cls)  # label: sealed-subclass
 
     def __call__(cls, *args, **kwargs):
+        _require_trust(cls)  # label: user-class
         made = super().__call__(*args, **kwargs)  # label: frozen-construct
         object.__setattr__(made, "_built", True)  # label: frozen-mark
         return made
+
+
+def _require_trust(cls) -> None:
+    """Refuse, unless ``honest-but-curious`` is enabled, to make an instance of a user class."""
+    if id(cls) not in _OWN:  # label: user-own-test
+        assert_features(
+            "honest-but-curious",
+            reason=f"{cls.__name__} is a user class: its methods run on private data, trusted",
+        )
 
 
 def _derives(kind, cls) -> bool:
@@ -80,6 +111,12 @@ class Frozen(metaclass=_FreezeOnBuild, sealed=False):
     #: The DPError subclass a write after construction raises.
     frozen_error = DPError
     _built = False
+
+    def __new__(cls, *args, **kwargs):
+        # every way to a new instance but a direct object.__new__ passes here: a metaclass
+        # __call__ that skips _FreezeOnBuild's, type.__call__, K.__new__(K), copy and pickle
+        _require_trust(cls)  # label: user-new
+        return object.__new__(cls)
 
     def __setattr__(self, name, value):
         if object.__getattribute__(self, "_built"):  # label: frozen-set
