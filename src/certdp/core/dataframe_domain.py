@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import is_
 from types import MappingProxyType
+from weakref import WeakKeyDictionary
 
 from .domains import Domain, refuse
 from .errors import (
@@ -27,7 +28,14 @@ from .errors import (
 from .frozen import Frozen
 from .types import CarrierType, carrier
 
-__all__ = ["Column", "DataFrame", "DataFrameDomain", "dataframe_domain", "schema_column"]
+__all__ = [
+    "Column",
+    "DataFrame",
+    "DataFrameDomain",
+    "dataframe_domain",
+    "record_members",
+    "schema_column",
+]
 
 
 # proof: begin frame
@@ -76,6 +84,30 @@ class DataFrame(Frozen):
         return f"DataFrame(K={self.K}, columns={len(self.columns)}, rows={self.length})"
 
 
+#: Each Column whose entries are known to be values of its type, with the very objects
+#: ``(T, T.name, values)`` that were checked (or proven) then; weak keys: a record goes with
+#: its column.
+_MEMBERS: WeakKeyDictionary = WeakKeyDictionary()  # label: members-table
+
+
+def record_members(frame: DataFrame) -> DataFrame:
+    """Record that every entry of every column of ``frame`` is a value of its column's type and
+    return ``frame``.  Only for a caller whose proof shows exactly that of ``frame``."""
+    for column in frame.columns.values():
+        _MEMBERS[column] = (column.T, column.T.name, column.values)  # label: members-record
+    return frame
+
+
+def _known_members(column: Column) -> bool:
+    """Were this column's type, its name and the entries, these very objects, checked or proven
+    before?"""
+    known = _MEMBERS.get(column)  # label: members-lookup
+    if known is None:
+        return False
+    T = column.T
+    return known[0] is T and known[1] is T.name and known[2] is column.values  # label: members-same
+
+
 def _entries_of(T: CarrierType, values: tuple) -> bool:
     """Is every entry a value of ``T`` (of its exact built-in type, in range)?"""
     exact_type = {"String": str, "bool": bool}.get(T.name, int if T.is_integer else float)
@@ -106,10 +138,15 @@ class DataFrameDomain(Domain):
                 raise refuse(
                     self, "type: a column must be a Column of a tuple"
                 )  # label: domain-column
-            if type(column.T) is not CarrierType or not _entries_of(column.T, column.values):
+            if type(column.T) is not CarrierType:
+                raise refuse(self, "type: a column type is not a carrier type")  # label: domain-T
+            if _known_members(column):
+                continue  # label: domain-known
+            if not _entries_of(column.T, column.values):
                 raise refuse(
                     self, "type: an entry is not a value of its type"
                 )  # label: domain-entries
+            _MEMBERS[column] = (column.T, column.T.name, column.values)  # label: domain-remember
         return value
 
     def _key(self) -> tuple:
