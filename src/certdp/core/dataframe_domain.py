@@ -28,14 +28,7 @@ from .errors import (
 from .frozen import Frozen
 from .types import CarrierType, carrier
 
-__all__ = [
-    "Column",
-    "DataFrame",
-    "DataFrameDomain",
-    "dataframe_domain",
-    "record_members",
-    "schema_column",
-]
+__all__ = ["Column", "DataFrame", "DataFrameDomain", "dataframe_domain", "schema_column"]
 
 
 # proof: begin frame
@@ -90,9 +83,10 @@ class DataFrame(Frozen):
 _MEMBERS: WeakKeyDictionary = WeakKeyDictionary()  # label: members-table
 
 
-def record_members(frame: DataFrame) -> DataFrame:
+def _record_members(frame: DataFrame) -> DataFrame:
     """Record that every entry of every column of ``frame`` is a value of its column's type and
-    return ``frame``.  Only for a caller whose proof shows exactly that of ``frame``."""
+    return ``frame``.  Private: only for certdp's own code whose proof shows exactly that of
+    ``frame`` (a frame recorded wrongly would pass admission unread)."""
     for column in frame.columns.values():
         _MEMBERS[column] = (column.T, column.T.name, column.values)  # label: members-record
     return frame

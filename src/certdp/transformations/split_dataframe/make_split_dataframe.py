@@ -14,7 +14,7 @@ import re
 from operator import methodcaller
 
 from certdp.contracts import certified
-from certdp.core.dataframe_domain import DataFrameDomain, record_members
+from certdp.core.dataframe_domain import DataFrameDomain, _record_members
 from certdp.core.domains import atom_domain
 from certdp.core.errors import MakeTransformationError, type_mismatch
 from certdp.core.metrics import symmetric_distance, text_lines
@@ -90,12 +90,12 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
                 flat = separator.join(lines).split(separator)  # label: flat
                 fields = [tuple(flat[i::width]) for i in range(width)]  # label: flat-columns
                 frame = frame_of_fields(fields, len(lines), K, names)  # label: flat-frame
-                return record_members(frame)  # label: flat-members
+                return _record_members(frame)  # label: flat-members
             if untrimmed:
                 records = [line.split(separator) for line in lines]  # label: split-untrimmed
             else:
                 records = [split_fields(line, separator) for line in lines]  # label: function
-            return record_members(frame_of_records(records, K, names))  # label: frame
+            return _record_members(frame_of_records(records, K, names))  # label: frame
         finally:
             if collecting:
                 gc.enable()  # label: gc-resume
