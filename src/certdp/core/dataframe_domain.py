@@ -92,14 +92,13 @@ def _record_members(frame: DataFrame) -> DataFrame:
     return frame
 
 
-def _known_members(column: Column) -> bool:
-    """Were this column's type, its name and the entries, these very objects, checked or proven
-    before?"""
+def _known_members(column: Column, T: CarrierType, values: tuple) -> bool:
+    """Were ``T`` (with its current name) and ``values``, these very objects, checked or proven
+    before as the type and entries of ``column``?"""
     known = _MEMBERS.get(column)  # label: members-lookup
     if known is None:
         return False
-    T = column.T
-    return known[0] is T and known[1] is T.name and known[2] is column.values  # label: members-same
+    return known[0] is T and known[1] is T.name and known[2] is values  # label: members-same
 
 
 def _entries_of(T: CarrierType, values: tuple) -> bool:
@@ -128,19 +127,23 @@ class DataFrameDomain(Domain):
         for name, column in value.columns.items():
             if self.K.exact(name) is not name:  # label: domain-names
                 raise refuse(self, f"type: a column name is not a value of {self.K}")
-            if type(column) is not Column or type(column.values) is not tuple:
+            if type(column) is not Column:  # label: domain-column-type
+                raise refuse(self, "type: a column must be a Column of a tuple")
+            T, values = column.T, column.values  # label: domain-read
+            if type(values) is not tuple:
                 raise refuse(
                     self, "type: a column must be a Column of a tuple"
                 )  # label: domain-column
-            if type(column.T) is not CarrierType:
+            if type(T) is not CarrierType:
                 raise refuse(self, "type: a column type is not a carrier type")  # label: domain-T
-            if _known_members(column):
+            if _known_members(column, T, values):
                 continue  # label: domain-known
-            if not _entries_of(column.T, column.values):
+            checked = (T, T.name, values)  # label: domain-checked
+            if not _entries_of(T, values):
                 raise refuse(
                     self, "type: an entry is not a value of its type"
                 )  # label: domain-entries
-            _MEMBERS[column] = (column.T, column.T.name, column.values)  # label: domain-remember
+            _MEMBERS[column] = checked  # label: domain-remember
         return value
 
     def _key(self) -> tuple:
