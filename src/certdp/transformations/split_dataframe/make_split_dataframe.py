@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import gc
 import re
-from operator import methodcaller
+from itertools import repeat
 
 from certdp.contracts import certified
 from certdp.core.dataframe_domain import DataFrameDomain, _record_members
@@ -85,7 +85,7 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
             if (
                 untrimmed
                 and len(separator) == 1
-                and set(map(methodcaller("count", separator), lines)) == {width - 1}
+                and set(map(str.count, lines, repeat(separator))) == {width - 1}
             ):  # label: full-lines
                 flat = separator.join(lines).split(separator)  # label: flat
                 fields = [tuple(flat[i::width]) for i in range(width)]  # label: flat-columns
