@@ -126,7 +126,7 @@ def test_a_checked_column_is_not_read_again_but_a_changed_one_is():
     from certdp.core import dataframe_domain as module
 
     def known(column):
-        return module._known_members(column, column.T, column.values)
+        return module._known_members(column, column.T, column.T.name, column.values)
 
     column = Column(I32, (1, 2))
     frame = DataFrame(S, {"a": column}, 2)
@@ -161,5 +161,5 @@ def test_split_dataframe_records_its_columns_as_members():
     for text in ("1,2\n3,4\n", "1, 2\n3\n"):
         frame = split(text)
         columns = frame.columns.values()
-        assert columns and all(module._known_members(c, c.T, c.values) for c in columns)
+        assert columns and all(module._known_members(c, c.T, c.T.name, c.values) for c in columns)
     assert DataFrameDomain(S).admit(frame) is frame

@@ -26,7 +26,7 @@ from .errors import (
     type_mismatch,
 )
 from .frozen import Frozen
-from .types import CarrierType, carrier
+from .types import ALL_TYPES, CarrierType, carrier
 
 __all__ = ["Column", "DataFrame", "DataFrameDomain", "dataframe_domain", "schema_column"]
 
@@ -77,28 +77,29 @@ class DataFrame(Frozen):
         return f"DataFrame(K={self.K}, columns={len(self.columns)}, rows={self.length})"
 
 
-#: Each Column whose entries are known to be values of its type, with the very objects
-#: ``(T, T.name, values)`` that were checked (or proven) then; weak keys: a record goes with
-#: its column.
+#: Each Column whose entries are known to be values of a carrier type, with the very objects
+#: ``(T, name, values)`` of that knowledge: the column's type, the exact str the entries are
+#: values of the carrier type of, and the tuple; weak keys: a record goes with its column.
 _MEMBERS: WeakKeyDictionary = WeakKeyDictionary()  # label: members-table
 
 
 def _record_members(frame: DataFrame) -> DataFrame:
-    """Record that every entry of every column of ``frame`` is a value of its column's type and
-    return ``frame``.  Private: only for certdp's own code whose proof shows exactly that of
-    ``frame`` (a frame recorded wrongly would pass admission unread)."""
+    """Record that every entry of every column of ``frame`` is a value of ``String`` and return
+    ``frame``.  Private: only for certdp's own code whose proof shows that every entry of every
+    column of ``frame`` is an exact ``str`` (a frame recorded wrongly would pass admission
+    unread)."""
     for column in frame.columns.values():
-        _MEMBERS[column] = (column.T, column.T.name, column.values)  # label: members-record
+        _MEMBERS[column] = (column.T, "String", column.values)  # label: members-record
     return frame
 
 
-def _known_members(column: Column, T: CarrierType, values: tuple) -> bool:
-    """Were ``T`` (with its current name) and ``values``, these very objects, checked or proven
-    before as the type and entries of ``column``?"""
+def _known_members(column: Column, T: CarrierType, name: str, values: tuple) -> bool:
+    """Were the entries ``values`` known to be values of the carrier type named ``name`` when
+    ``T`` and ``values``, these very objects, were the type and entries of ``column``?"""
     known = _MEMBERS.get(column)  # label: members-lookup
     if known is None:
         return False
-    return known[0] is T and known[1] is T.name and known[2] is values  # label: members-same
+    return known[0] is T and known[1] is name and known[2] is values  # label: members-same
 
 
 def _entries_of(T: CarrierType, values: tuple) -> bool:
@@ -136,14 +137,16 @@ class DataFrameDomain(Domain):
                 )  # label: domain-column
             if type(T) is not CarrierType:
                 raise refuse(self, "type: a column type is not a carrier type")  # label: domain-T
-            if _known_members(column, T, values):
+            type_name = T.name  # label: domain-name
+            if type(type_name) is not str or type_name not in ALL_TYPES:  # label: domain-name-check
+                raise refuse(self, "type: a column type is not a carrier type")
+            if _known_members(column, T, type_name, values):
                 continue  # label: domain-known
-            checked = (T, T.name, values)  # label: domain-checked
-            if not _entries_of(T, values):
+            if not _entries_of(CarrierType(type_name), values):
                 raise refuse(
                     self, "type: an entry is not a value of its type"
                 )  # label: domain-entries
-            _MEMBERS[column] = checked  # label: domain-remember
+            _MEMBERS[column] = (T, type_name, values)  # label: domain-remember
         return value
 
     def _key(self) -> tuple:

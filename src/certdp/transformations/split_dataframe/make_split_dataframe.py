@@ -90,12 +90,13 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
                 flat = separator.join(lines).split(separator)  # label: flat
                 fields = [tuple(flat[i::width]) for i in range(width)]  # label: flat-columns
                 frame = frame_of_fields(fields, len(lines), K, names)  # label: flat-frame
-                return _record_members(frame)  # label: flat-members
+                return _record_members(frame) if type(text) is str else frame  # label: flat-members
             if untrimmed:
                 records = [line.split(separator) for line in lines]  # label: split-untrimmed
             else:
                 records = [split_fields(line, separator) for line in lines]  # label: function
-            return _record_members(frame_of_records(records, K, names))  # label: frame
+            frame = frame_of_records(records, K, names)
+            return _record_members(frame) if type(text) is str else frame  # label: frame
         finally:
             if collecting:
                 gc.enable()  # label: gc-resume
