@@ -71,10 +71,12 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
     K, names = column_names(col_names, K)  # label: names
 
     def function(text):
+        # the closure cell, read once: code holding the function can rebind it between calls
+        sep = separator  # label: sep-read
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # millions of new lists would start a full collection again and again
         try:
-            untrimmed = _untrimmed(text, separator)  # label: untrimmed
+            untrimmed = _untrimmed(text, sep)  # label: untrimmed
             if untrimmed:  # no "\r": the lines are the pieces between line breaks
                 lines = text.split("\n")  # label: lines-plain
                 if not lines[-1]:
@@ -84,19 +86,21 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
             width = len(names)
             if (
                 untrimmed
-                and len(separator) == 1
-                and set(map(str.count, lines, repeat(separator))) == {width - 1}
+                and len(sep) == 1
+                and set(map(str.count, lines, repeat(sep))) == {width - 1}
             ):  # label: full-lines
-                flat = separator.join(lines).split(separator)  # label: flat
+                flat = sep.join(lines).split(sep)  # label: flat
                 fields = [tuple(flat[i::width]) for i in range(width)]  # label: flat-columns
                 frame = frame_of_fields(fields, len(lines), K, names)  # label: flat-frame
-                return _record_members(frame) if type(text) is str else frame  # label: flat-members
+                exact = type(text) is str and type(sep) is str
+                return _record_members(frame) if exact else frame  # label: flat-members
             if untrimmed:
-                records = [line.split(separator) for line in lines]  # label: split-untrimmed
+                records = [line.split(sep) for line in lines]  # label: split-untrimmed
             else:
-                records = [split_fields(line, separator) for line in lines]  # label: function
+                records = [split_fields(line, sep) for line in lines]  # label: function
             frame = frame_of_records(records, K, names)
-            return _record_members(frame) if type(text) is str else frame  # label: frame
+            exact = type(text) is str and type(sep) is str
+            return _record_members(frame) if exact else frame  # label: frame
         finally:
             if collecting:
                 gc.enable()  # label: gc-resume
