@@ -149,7 +149,8 @@ def _verdict(ours, theirs, pipeline, text: str) -> None:
     reason = "; ".join(f"{name} admit {a:.2f} s + run {f:.2f} s" for name, a, f in slowest)
     print(
         f"missed by {ratio / TARGET:.2f} x ({ratio:.2f} x OpenDP; reason: pure-Python steps, "
-        f"each admitting its input again, slowest: {reason})"
+        f"each admitting its input (a vector element by element; a frame by its columns' "
+        f"records), slowest: {reason})"
     )
     print("certdp per step (admission of the input, then the function), one run:")
     for name, admit, function in steps:

@@ -117,3 +117,49 @@ def test_an_entry_whose_type_only_claims_to_be_str_is_refused():
         DataFrameDomain(S).admit(hostile)
     plain = DataFrame(S, {"a": Column(S, ("x", "y"))}, 2)
     assert DataFrameDomain(S).admit(plain) is plain
+
+
+def test_a_checked_column_is_not_read_again_but_a_changed_one_is():
+    """dataframe_domain.tex, domain-known: admission remembers a column it checked, with the
+    very type and tuple it checked; a column whose tuple was swapped behind Frozen's back (a
+    write to its __dict__) is not the one remembered, so its entries are checked again."""
+    from certdp.core import dataframe_domain as module
+
+    def known(column):
+        return module._known_members(column, column.T, column.T.name, column.values)
+
+    column = Column(I32, (1, 2))
+    frame = DataFrame(S, {"a": column}, 2)
+    assert not known(column)
+    assert DataFrameDomain(S).admit(frame) is frame
+    assert known(column)
+    column.__dict__["values"] = (2**40, 1.5)  # bypasses Frozen: outside its hypothesis
+    assert not known(column)
+    with pytest.raises(FailedFunctionError, match="an entry is not a value of its type"):
+        DataFrameDomain(S).admit(frame)
+
+
+def test_a_column_built_without_its_constructor_is_checked():
+    """A Column made by __new__ and filled by hand (before it is marked built) was never
+    recorded: its entries are read and a non-member refused."""
+    column = Column.__new__(Column)
+    column.T, column.values = I32, ("x",)
+    frame = DataFrame(S, {"a": Column(I32, (1,))}, 1)
+    frame.__dict__["columns"] = {"a": column}
+    with pytest.raises(FailedFunctionError, match="an entry is not a value of its type"):
+        DataFrameDomain(S).admit(frame)
+
+
+def test_split_dataframe_records_its_columns_as_members():
+    """make_split_dataframe.tex, flat-members and frame: the frame it returns has its columns
+    recorded (every entry is a str it split off), on the fast path and the plain one."""
+    import certdp.prelude as dp
+    from certdp.core import dataframe_domain as module
+
+    dp.enable_features("contrib")
+    split = dp.t.make_split_dataframe(separator=",", col_names=["a", "b"])
+    for text in ("1,2\n3,4\n", "1, 2\n3\n"):
+        frame = split(text)
+        columns = frame.columns.values()
+        assert columns and all(module._known_members(c, c.T, c.T.name, c.values) for c in columns)
+    assert DataFrameDomain(S).admit(frame) is frame

@@ -14,6 +14,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import is_
 from types import MappingProxyType
+from weakref import WeakKeyDictionary
 
 from .domains import Domain, refuse
 from .errors import (
@@ -25,7 +26,7 @@ from .errors import (
     type_mismatch,
 )
 from .frozen import Frozen
-from .types import CarrierType, carrier
+from .types import ALL_TYPES, CarrierType, carrier
 
 __all__ = ["Column", "DataFrame", "DataFrameDomain", "dataframe_domain", "schema_column"]
 
@@ -76,6 +77,31 @@ class DataFrame(Frozen):
         return f"DataFrame(K={self.K}, columns={len(self.columns)}, rows={self.length})"
 
 
+#: Each Column whose entries are known to be values of a carrier type, with the very objects
+#: ``(T, name, values)`` of that knowledge: the column's type, the exact str the entries are
+#: values of the carrier type of, and the tuple; weak keys: a record goes with its column.
+_MEMBERS: WeakKeyDictionary = WeakKeyDictionary()  # label: members-table
+
+
+def _record_members(frame: DataFrame) -> DataFrame:
+    """Record that every entry of every column of ``frame`` is a value of ``String`` and return
+    ``frame``.  Private: only for certdp's own code whose proof shows that every entry of every
+    column of ``frame`` is an exact ``str`` (a frame recorded wrongly would pass admission
+    unread)."""
+    for column in frame.columns.values():
+        _MEMBERS[column] = (column.T, "String", column.values)  # label: members-record
+    return frame
+
+
+def _known_members(column: Column, T: CarrierType, name: str, values: tuple) -> bool:
+    """Were the entries ``values`` known to be values of the carrier type named ``name`` when
+    ``T`` and ``values``, these very objects, were the type and entries of ``column``?"""
+    known = _MEMBERS.get(column)  # label: members-lookup
+    if known is None:
+        return False
+    return known[0] is T and known[1] is name and known[2] is values  # label: members-same
+
+
 def _entries_of(T: CarrierType, values: tuple) -> bool:
     """Is every entry a value of ``T`` (of its exact built-in type, in range)?"""
     exact_type = {"String": str, "bool": bool}.get(T.name, int if T.is_integer else float)
@@ -102,14 +128,25 @@ class DataFrameDomain(Domain):
         for name, column in value.columns.items():
             if self.K.exact(name) is not name:  # label: domain-names
                 raise refuse(self, f"type: a column name is not a value of {self.K}")
-            if type(column) is not Column or type(column.values) is not tuple:
+            if type(column) is not Column:  # label: domain-column-type
+                raise refuse(self, "type: a column must be a Column of a tuple")
+            T, values = column.T, column.values  # label: domain-read
+            if type(values) is not tuple:
                 raise refuse(
                     self, "type: a column must be a Column of a tuple"
                 )  # label: domain-column
-            if type(column.T) is not CarrierType or not _entries_of(column.T, column.values):
+            if type(T) is not CarrierType:
+                raise refuse(self, "type: a column type is not a carrier type")  # label: domain-T
+            type_name = T.name  # label: domain-name
+            if type(type_name) is not str or type_name not in ALL_TYPES:  # label: domain-name-check
+                raise refuse(self, "type: a column type is not a carrier type")
+            if _known_members(column, T, type_name, values):
+                continue  # label: domain-known
+            if not _entries_of(CarrierType(type_name), values):
                 raise refuse(
                     self, "type: an entry is not a value of its type"
                 )  # label: domain-entries
+            _MEMBERS[column] = (T, type_name, values)  # label: domain-remember
         return value
 
     def _key(self) -> tuple:

@@ -14,7 +14,13 @@ from itertools import repeat
 from operator import is_
 
 from certdp.contracts import certified
-from certdp.core.dataframe_domain import Column, DataFrame, DataFrameDomain, reason
+from certdp.core.dataframe_domain import (
+    Column,
+    DataFrame,
+    DataFrameDomain,
+    _record_members,
+    reason,
+)
 from certdp.core.domains import atom_domain, carrier_constant, vector_domain
 from certdp.core.errors import (
     DPError,
@@ -121,7 +127,7 @@ def make_create_dataframe(col_names, K=None) -> Transformation:
                     "a field is not a str (a record changed by another thread during the call?)",
                     parameter="data",
                 )
-        return frame  # label: frame-out
+        return _record_members(frame)  # label: frame-out
 
     def stability_map(d_in):
         return d_in  # label: stability-map

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import gc
 import re
-from operator import methodcaller
+from itertools import repeat
 
 from certdp.contracts import certified
-from certdp.core.dataframe_domain import DataFrameDomain
+from certdp.core.dataframe_domain import DataFrameDomain, _record_members
 from certdp.core.domains import atom_domain
 from certdp.core.errors import MakeTransformationError, type_mismatch
 from certdp.core.metrics import symmetric_distance, text_lines
@@ -71,10 +71,12 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
     K, names = column_names(col_names, K)  # label: names
 
     def function(text):
+        # the closure cell, read once: code holding the function can rebind it between calls
+        sep = separator  # label: sep-read
         collecting = gc.isenabled()  # label: gc-pause
         gc.disable()  # millions of new lists would start a full collection again and again
         try:
-            untrimmed = _untrimmed(text, separator)  # label: untrimmed
+            untrimmed = _untrimmed(text, sep)  # label: untrimmed
             if untrimmed:  # no "\r": the lines are the pieces between line breaks
                 lines = text.split("\n")  # label: lines-plain
                 if not lines[-1]:
@@ -84,17 +86,21 @@ def make_split_dataframe(separator, col_names, K=None) -> Transformation:
             width = len(names)
             if (
                 untrimmed
-                and len(separator) == 1
-                and set(map(methodcaller("count", separator), lines)) == {width - 1}
+                and len(sep) == 1
+                and set(map(str.count, lines, repeat(sep))) == {width - 1}
             ):  # label: full-lines
-                flat = separator.join(lines).split(separator)  # label: flat
+                flat = sep.join(lines).split(sep)  # label: flat
                 fields = [tuple(flat[i::width]) for i in range(width)]  # label: flat-columns
-                return frame_of_fields(fields, len(lines), K, names)  # label: flat-frame
+                frame = frame_of_fields(fields, len(lines), K, names)  # label: flat-frame
+                exact = type(text) is str and type(sep) is str
+                return _record_members(frame) if exact else frame  # label: flat-members
             if untrimmed:
-                records = [line.split(separator) for line in lines]  # label: split-untrimmed
+                records = [line.split(sep) for line in lines]  # label: split-untrimmed
             else:
-                records = [split_fields(line, separator) for line in lines]  # label: function
-            return frame_of_records(records, K, names)  # label: frame
+                records = [split_fields(line, sep) for line in lines]  # label: function
+            frame = frame_of_records(records, K, names)
+            exact = type(text) is str and type(sep) is str
+            return _record_members(frame) if exact else frame  # label: frame
         finally:
             if collecting:
                 gc.enable()  # label: gc-resume
