@@ -38,10 +38,11 @@ __all__ = ["exact_vector", "snapshot", "sequence_parameter"]
 def _refused_kind(value) -> str | None:
     # Tests on type(value), never on a __class__ attribute, which an object may fake (or
     # make raise).
+    # np.ma (whose first use imports numpy.ma) is looked at only for an ndarray subclass
     kind = type(value)
-    if issubclass(kind, np.ma.MaskedArray):
-        return "a masked array is refused: its masked entries would still be computed on"
     if issubclass(kind, np.ndarray) and kind is not np.ndarray:
+        if issubclass(kind, np.ma.MaskedArray):
+            return "a masked array is refused: its masked entries would still be computed on"
         return f"{kind.__name__} (an ndarray subclass) is refused: pass a numpy.ndarray"
     if issubclass(kind, (str, bytes, bytearray, memoryview)):
         return f"a {kind.__name__} is not a vector of values"
