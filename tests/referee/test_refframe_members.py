@@ -107,6 +107,7 @@ class _Permissive(Domain):
 
 
 def test_replaced_input_domain_of_split_dataframe_records_a_non_member():
+    dp.enable_features("honest-but-curious")  # user classes below (domains.tex, "user classes")
     split = _split()
     split.input_domain = _Permissive()
     frame = split(_Text("zz"))
