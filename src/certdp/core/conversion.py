@@ -44,7 +44,7 @@ from fractions import Fraction
 import numpy as np
 
 from .errors import DPError, FailedCastError
-from .exact_type import type_ids, type_is, types_are
+from .exact_type import is_exact_fraction, type_ids, type_is, types_are
 
 __all__ = [
     "exact_scalar",
@@ -131,22 +131,19 @@ def _exact_value(value, parameter: str, error: type[DPError]):
 
 
 def is_exact(value) -> bool:
-    """Is ``value`` already exact: of one of the exact types, and a ``Fraction`` only with
-    ``int`` numerator and a positive ``int`` denominator (a ``Fraction`` keeps NumPy integer
-    fields as given, and its arithmetic would then wrap around; one built without its
-    constructor may hold any denominator)?"""
-    kind = type(value)
-    if kind is Fraction:
-        return (
-            type(value.numerator) is int
-            and type(value.denominator) is int
-            and value.denominator > 0
-        )
+    """Is ``value`` already exact: of one of the exact types, and a ``Fraction`` only when
+    :func:`is_exact_fraction` holds?"""
+    if type(value) is Fraction:
+        return is_exact_fraction(value)
     return type_is(value, *EXACT_TYPES)
 
 
 def _exact_fraction(value: Fraction, parameter: str, error: type[DPError]) -> Fraction:
-    fields = (value.numerator, value.denominator)
+    try:
+        fields = (value.numerator, value.denominator)
+    except AttributeError:  # label: fraction-unset
+        message = "a Fraction without a numerator or denominator is refused"
+        raise error(message, parameter=parameter) from None
     if all(type(field) is int or id(type(field)) in NUMPY_INTEGER_TYPE_IDS for field in fields):
         numerator, denominator = int(fields[0]), int(fields[1])
         if denominator == 0:  # label: fraction-zero

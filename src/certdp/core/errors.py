@@ -15,9 +15,7 @@ broke, e.g. ``"bounds: lower bound 3 must not exceed upper bound 1"``.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-from .exact_type import type_is
+from .exact_type import is_exact_fraction, type_is
 
 __all__ = [
     "DPError",
@@ -137,7 +135,7 @@ def _shown_scalar(value) -> str:
     """``shown`` of a value that is not an exact tuple or list."""
     if type(value) is int and value.bit_length() > 1100:
         return f"an integer of {value.bit_length()} bits"  # label: shown-int
-    if type(value) is Fraction:
+    if is_exact_fraction(value):  # any other Fraction (NumPy or forged fields) goes to repr
         bits = max(value.numerator.bit_length(), value.denominator.bit_length())
         if bits > 1100:
             return f"a rational of {bits}-bit numerator or denominator"  # label: shown-fraction

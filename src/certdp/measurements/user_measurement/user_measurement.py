@@ -30,7 +30,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import is_exact_fraction, type_is
 from certdp.core.features import assert_features
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.metrics import Metric
@@ -134,9 +134,7 @@ def _number(value) -> float:
     if is_foreign_number(value):
         value = exact_scalar(value, "privacy_map", FailedMapError)
     kind = type(value)
-    exact = type_is(value, int, float) or (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
-    )
+    exact = type_is(value, int, float) or is_exact_fraction(value)
     if not exact or value != value or value < 0:
         raise FailedMapError(
             f"the user's privacy map must return a non-negative number, got {shown(value)}",
