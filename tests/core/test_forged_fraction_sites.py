@@ -224,3 +224,24 @@ def test_shown_prints_a_fraction_with_foreign_or_forged_fields(fields):
 
 def test_shown_still_describes_a_huge_fraction_by_its_size():
     assert "bit" in shown(Fraction(1, 3**2000))
+
+
+def test_a_profile_is_asked_at_the_value_of_an_unreduced_epsilon():
+    from certdp.core.measures import PrivacyProfile
+
+    seen = []
+    profile = PrivacyProfile(lambda epsilon: seen.append(epsilon) or Fraction(1, 4))
+    assert profile.delta(forged(2, 4)) == Fraction(1, 4)
+    assert seen == [Fraction(1, 2)] and is_exact_fraction(seen[0])  # rebuilt, then handed on
+
+
+@pytest.mark.parametrize("fields", [(2, 4), (-1, -2)], ids=repr)
+def test_accuracy_reads_a_forged_alpha_as_its_value(fields):
+    honest = dp.laplacian_scale_to_accuracy(1.0, Fraction(1, 2))
+    assert dp.laplacian_scale_to_accuracy(1.0, forged(*fields)) == honest
+
+
+def test_accuracy_refuses_a_forged_alpha_with_a_zero_denominator_typed():
+    with pytest.raises(DPError) as error:
+        dp.laplacian_scale_to_accuracy(1.0, forged(1, 0))
+    assert error.value.parameter == "alpha"
