@@ -22,7 +22,10 @@ What each foreign type means:
   small enough to print and to compute on in bounded time.
 * Other rationals (``numbers.Rational``) become the exact ``Fraction``; so does a ``Fraction``
   whose numerator or denominator is a NumPy integer (``Fraction`` keeps such fields, and its
-  arithmetic on them would wrap around).
+  arithmetic on them would wrap around), and one made without its constructor
+  (``object.__new__``) whose ``int`` fields are unreduced or have a negative denominator
+  (:func:`~certdp.core.exact_type.is_exact_fraction` tells an exact one); such a ``Fraction``
+  with a denominator 0, other fields or none is refused.
 * A 0-d ``numpy.ndarray`` is its one element.
 * ``bool`` is a truth value, never the number 0 or 1: numeric parameters refuse it.
 * Subclasses of ``int``, ``float`` and ``str`` (an ``IntEnum``, say), complex numbers, bytes,
