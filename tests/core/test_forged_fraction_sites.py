@@ -1,19 +1,20 @@
 """Issue #18: every place a user's number enters certdp takes a forged ``Fraction`` (made by
 ``object.__new__`` with its fields set by hand) only through
-``core.conversion.is_exact_fraction`` (Lemma [exact fraction] of core/conversion.tex): a
+``core.exact_type.is_exact_fraction`` (Lemma [exact fraction] of core/exact_type.tex): a
 non-positive or zero denominator, non-``int`` fields (``bool``, an ``int`` subclass, a NumPy
 integer), unset fields or unreduced fields (Fraction's equality compares the stored fields) are
 rebuilt as the value they denote or refused with a typed error naming the parameter."""
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 import certdp.prelude as dp
-from certdp.core.conversion import exact_scalar, is_exact
+from certdp.core.conversion import MAX_EXACT_BITS, exact_argument, exact_scalar, is_exact
 from certdp.core.errors import DPError, FailedCastError, FailedFunctionError, FailedMapError, shown
 from certdp.core.exact_type import is_exact_fraction
 from certdp.core.metrics import exact
@@ -245,3 +246,106 @@ def test_accuracy_refuses_a_forged_alpha_with_a_zero_denominator_typed():
     with pytest.raises(DPError) as error:
         dp.laplacian_scale_to_accuracy(1.0, forged(1, 0))
     assert error.value.parameter == "alpha"
+
+
+# Referee refforged, finding 1: a huge Fraction is built without any gcd (Fraction.__pow__
+# does not normalise; about 0.1 s), and the boundary must refuse or describe it by its size
+# before reducing anything: no math.gcd may run on a field of more than MAX_EXACT_BITS bits.
+HUGE = Fraction(2, 3) ** 1_000_000  # a 1.58M-bit denominator
+HUGE_FORGED = forged(2 * 3**9000, 4 * 5**9000)  # unreduced int fields of over 14000 bits
+
+
+@pytest.fixture
+def huge_gcds(monkeypatch):
+    """The calls of math.gcd (used by is_exact_fraction and by Fraction's constructor) on an
+    argument of more than MAX_EXACT_BITS bits, counted while the test runs."""
+    calls = []
+    gcd = math.gcd
+
+    def counting(*args):
+        if any(abs(int(a)).bit_length() > MAX_EXACT_BITS for a in args):
+            calls.append(len(args))
+        return gcd(*args)
+
+    monkeypatch.setattr(math, "gcd", counting)
+    return calls
+
+
+def _laplace_check(value):
+    return dp.m.make_laplace(*ATOM, scale=1.0).check(1.0, value)
+
+
+def _laplace_map(value):
+    return dp.m.make_laplace(*ATOM, scale=1.0).map(value)
+
+
+@pytest.mark.parametrize("value", [HUGE, HUGE_FORGED], ids=["huge", "huge-forged"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda v: exact_scalar(v, "x"),
+        lambda v: exact_argument(v, "x"),
+        _laplace_check,
+        _laplace_map,
+    ],
+    ids=["exact_scalar", "exact_argument", "laplace.check d_out", "laplace.map d_in"],
+)
+def test_a_huge_fraction_is_refused_at_the_boundary_without_a_gcd(huge_gcds, value, call):
+    with pytest.raises(DPError) as caught:
+        call(value)
+    assert caught.value.parameter in ("x", "d_out", "d_in")
+    assert huge_gcds == []
+
+
+@pytest.mark.parametrize("value", [HUGE, HUGE_FORGED], ids=["huge", "huge-forged"])
+def test_shown_describes_a_huge_fraction_by_its_size_without_a_gcd(huge_gcds, value):
+    bits = max(value._numerator.bit_length(), value._denominator.bit_length())
+    assert shown(value) == f"a rational of {bits}-bit numerator or denominator"
+    assert huge_gcds == []
+
+
+@pytest.mark.parametrize("value", [HUGE, HUGE_FORGED], ids=["huge", "huge-forged"])
+def test_composition_and_a_user_map_refuse_a_huge_inner_loss_typed_without_a_gcd(
+    huge_gcds, value
+):
+    # a deliberate refusal (lead's decision): an inner loss over MAX_EXACT_BITS bits is
+    # refused by the boundary, where main summed and rounded it
+    composed = dp.c.make_composition([stub(value, dp.max_divergence()), stub(1.0, dp.max_divergence())])
+    with pytest.raises(FailedMapError):
+        composed.map(1.0)
+    user = _user(value)
+    with pytest.raises(FailedMapError) as caught:
+        user.map(1.0)
+    assert caught.value.parameter == "privacy_map"
+    assert huge_gcds == []
+
+
+def test_the_size_cap_on_a_forged_fraction_is_tested_before_it_is_reduced():
+    with pytest.raises(FailedCastError, match="more than 14000 bits") as caught:
+        exact_scalar(forged(2 * 3**9000, 2 * 5**9000), "x")
+    assert caught.value.parameter == "x"
+    # an exact Fraction of the same value's size passes (the cap is on the stored fields)
+    assert exact_scalar(Fraction(3**8000, 5**6000), "x") == Fraction(3**8000, 5**6000)
+
+
+class Boom(Fraction):
+    """Referee refforged, finding 2: a Fraction subclass whose numerator property raises."""
+
+    @property
+    def numerator(self):
+        raise ZeroDivisionError("boom")
+
+
+def test_a_fraction_subclass_whose_numerator_raises_is_refused_typed():
+    with pytest.raises(FailedCastError) as caught:
+        exact_scalar(Boom(1, 2), "x")
+    assert caught.value.parameter == "x"
+    with pytest.raises(DPError) as caught:
+        dp.m.make_laplace(*ATOM, scale=Boom(1, 2))
+    assert caught.value.parameter == "scale"
+    with pytest.raises(DPError) as caught:
+        _laplace_map(Boom(1, 2))
+    assert caught.value.parameter == "d_in"
+    user = _user(Boom(1, 2))
+    with pytest.raises(FailedMapError):
+        user.map(1.0)

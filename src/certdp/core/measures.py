@@ -28,7 +28,7 @@ __all__ = [
 # proof: begin measures
 def _require_number(value, parameter: str) -> None:
     """Refuse a distance that is not of exact type ``int``, ``float`` or ``Fraction`` (with
-    the fields its constructor stores: :func:`~certdp.core.conversion.is_exact_fraction`), or
+    the fields its constructor stores: :func:`~certdp.core.exact_type.is_exact_fraction`), or
     is NaN."""
     kind = type(value)
     exact = type_is(value, int, float) or is_exact_fraction(value)

@@ -2,11 +2,13 @@
 
 Guarantee (inner_values.tex, lemmas "is distance" and "is delta"): ``is_distance(value)`` is
 true exactly when the class of ``value`` is ``int`` or ``float`` itself, or ``value`` passes
-:func:`~certdp.core.conversion.is_exact_fraction` (a ``Fraction`` itself with ``int``
+:func:`~certdp.core.exact_type.is_exact_fraction` (a ``Fraction`` itself with ``int``
 numerator and a positive ``int`` denominator, coprime), and ``value`` is
 ``>= 0`` as an extended real (so not NaN or ``-inf``; ``+inf`` passes);
 ``is_delta(value)`` exactly when, besides, ``value <= 1``.  Both compare exactly, never raise,
-and call no method of a value of any other class.
+and call no method of a value of any other class.  A ``Fraction`` that is not exact (NumPy
+fields, unreduced, a negative denominator) fails both, so the conversions refuse it (typed,
+naming ``measurement``) where composition and user measurements rebuild it as its value.
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ data; the typed error is raised after the exception is dropped, so it is neither
 ``__context__`` nor its ``__cause__``), and the map's value is checked as a distance of the
 measure (a non-negative number rounded up into f64, a pair of them under ``Approximate``, a
 curve under ``RenyiDivergence``, checked when called), else :class:`FailedMapError`.
+A value the boundary converts (a NumPy scalar, a ``Decimal``, a ``Fraction`` that is not exact)
+is first made exact by ``exact_scalar`` or refused there; so a ``Fraction`` with a numerator or
+denominator of more than ``MAX_EXACT_BITS`` (14000) bits is refused, not rounded up (no binary64
+loss needs more than 1075 bits), its size tested in constant time before anything is reduced.
 """
 
 from __future__ import annotations
