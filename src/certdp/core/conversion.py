@@ -22,7 +22,12 @@ What each foreign type means:
   small enough to print and to compute on in bounded time.
 * Other rationals (``numbers.Rational``) become the exact ``Fraction``; so does a ``Fraction``
   whose numerator or denominator is a NumPy integer (``Fraction`` keeps such fields, and its
-  arithmetic on them would wrap around).
+  arithmetic on them would wrap around), and one made without its constructor
+  (``object.__new__``) whose ``int`` fields are unreduced or have a negative denominator
+  (:func:`~certdp.core.exact_type.is_exact_fraction` tells an exact one); such a ``Fraction``
+  with a denominator 0, other fields or none, or a field of more than :data:`MAX_EXACT_BITS`
+  bits (tested before anything is reduced, so a huge one costs no ``gcd``), is refused; so is
+  a rational whose ``numerator`` or ``denominator`` raises when read.
 * A 0-d ``numpy.ndarray`` is its one element.
 * ``bool`` is a truth value, never the number 0 or 1: numeric parameters refuse it.
 * Subclasses of ``int``, ``float`` and ``str`` (an ``IntEnum``, say), complex numbers, bytes,
@@ -44,7 +49,7 @@ from fractions import Fraction
 import numpy as np
 
 from .errors import DPError, FailedCastError
-from .exact_type import type_ids, type_is, types_are
+from .exact_type import is_exact_fraction, type_ids, type_is, types_are
 
 __all__ = [
     "exact_scalar",
@@ -124,31 +129,53 @@ def _exact_value(value, parameter: str, error: type[DPError]):
     if kind is decimal.Decimal:  # label: decimal
         return _exact_decimal(value, parameter, error)
     if issubclass(kind, numbers.Rational) and not issubclass(kind, (int, np.generic)):
-        numerator, denominator = value.numerator, value.denominator  # label: rational
+        try:
+            numerator, denominator = value.numerator, value.denominator  # label: rational
+        except Exception:  # any failure of a user-defined rational's properties
+            raise error(  # label: rational-unreadable
+                f"a {kind.__name__} whose numerator or denominator cannot be read is refused",
+                parameter=parameter,
+            ) from None
         if type(numerator) is int and type(denominator) is int and denominator != 0:
             return Fraction(numerator, denominator)
     raise error(f"{_refusal(value)}", parameter=parameter)  # label: refuse
 
 
 def is_exact(value) -> bool:
-    """Is ``value`` already exact: of one of the exact types, and a ``Fraction`` only with
-    ``int`` numerator and a positive ``int`` denominator (a ``Fraction`` keeps NumPy integer
-    fields as given, and its arithmetic would then wrap around; one built without its
-    constructor may hold any denominator)?"""
-    kind = type(value)
-    if kind is Fraction:
-        return (
-            type(value.numerator) is int
-            and type(value.denominator) is int
-            and value.denominator > 0
-        )
+    """Is ``value`` already exact: of one of the exact types, and a ``Fraction`` only when its
+    stored ``int`` fields have at most :data:`MAX_EXACT_BITS` bits (tested first, in constant
+    time, so no ``gcd`` runs on larger ones) and :func:`is_exact_fraction` holds?"""
+    if type(value) is Fraction:  # label: exact-fraction-test
+        return not _oversized_fields(value) and is_exact_fraction(value)
     return type_is(value, *EXACT_TYPES)
 
 
+def _oversized_fields(value: Fraction) -> bool:
+    """Does a stored field of the ``Fraction`` ``value`` (of that class itself) hold an ``int``
+    of more than :data:`MAX_EXACT_BITS` bits?  Constant time; raises nothing (an unset field
+    or a field of another class gives False here, and is judged by the caller)."""
+    try:
+        fields = (value.numerator, value.denominator)  # label: oversized-read
+    except AttributeError:
+        return False
+    return any(type(field) is int and field.bit_length() > MAX_EXACT_BITS for field in fields)
+
+
 def _exact_fraction(value: Fraction, parameter: str, error: type[DPError]) -> Fraction:
-    fields = (value.numerator, value.denominator)
+    try:
+        fields = (value.numerator, value.denominator)
+    except AttributeError:  # label: fraction-unset
+        message = "a Fraction without a numerator or denominator is refused"
+        raise error(message, parameter=parameter) from None
     if all(type(field) is int or id(type(field)) in NUMPY_INTEGER_TYPE_IDS for field in fields):
         numerator, denominator = int(fields[0]), int(fields[1])
+        # the size test on the two ints read, before Fraction reduces them (a gcd)
+        if max(numerator.bit_length(), denominator.bit_length()) > MAX_EXACT_BITS:
+            raise error(  # label: fraction-size
+                f"a Fraction whose numerator or denominator has more than {MAX_EXACT_BITS} "
+                "bits is refused",
+                parameter=parameter,
+            )
         if denominator == 0:  # label: fraction-zero
             raise error("a Fraction whose denominator is 0 is refused", parameter=parameter)
         return Fraction(numerator, denominator)
@@ -214,8 +241,11 @@ def is_foreign_number(value) -> bool:
     """Is ``value`` a number of a type the boundary converts (NumPy, ``Decimal``, rational)?
 
     The test is on ``type(value)``, never on ``value.__class__``, which an object may fake."""
-    if is_exact(value):
-        return False
+    return not is_exact(value) and _foreign_class(value)
+
+
+def _foreign_class(value) -> bool:
+    """Is the class of ``value`` one the boundary converts, exact or not?"""
     kind = type(value)
     return issubclass(kind, (np.generic, decimal.Decimal, numbers.Number)) or (  # label: foreign
         kind is np.ndarray and value.ndim == 0
@@ -278,7 +308,8 @@ def exact_argument(
     numbers and of NumPy scalars) is refused here too, and so are tuples and lists nested more
     than :data:`MAX_ARGUMENT_NESTING` deep (a list that contains itself, for one).
     """
-    if value is None or (is_exact(value) and not oversized(value)):  # label: arg-exact
+    exact = is_exact(value)
+    if value is None or (exact and not oversized(value)):  # label: arg-exact
         return value
     if type_is(value, tuple, list):  # label: arg-sequence
         if _depth >= MAX_ARGUMENT_NESTING:  # label: arg-nesting
@@ -301,7 +332,7 @@ def exact_argument(
         )  # label: arg-items
     if type(value) is np.ndarray and value.ndim > 0:  # label: arg-array
         return value
-    if is_foreign_number(value) or is_exact(value):  # label: arg-foreign
+    if exact or _foreign_class(value):  # label: arg-foreign
         return exact_scalar(value, parameter, error)
     refused = (np.ndarray, bytes, bytearray, memoryview, int, float, str, complex)
     if issubclass(type(value), refused):

@@ -9,10 +9,12 @@ for that class (``type(x) in (int, float)`` and ``set(map(type, xs)) <= {...}`` 
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from itertools import repeat
 from operator import is_
 
-__all__ = ["type_is", "types_are", "type_ids", "kind_ids"]
+__all__ = ["type_is", "types_are", "type_ids", "kind_ids", "is_exact_fraction"]
 
 
 # proof: begin exact-type
@@ -53,3 +55,27 @@ def types_are(values, *types) -> bool:
 
 
 # proof: end exact-type
+
+
+# proof: begin exact-fraction
+def is_exact_fraction(value) -> bool:
+    """Is ``value`` a ``Fraction`` itself holding what its constructor stores: an ``int``
+    numerator and a positive ``int`` denominator with no common factor?  (A ``Fraction`` keeps
+    NumPy integer fields as given, and its arithmetic would then wrap around; one made with
+    ``object.__new__`` may hold any fields, or none, and its equality compares the stored
+    fields.)  Reads no attribute of a value of another class and raises nothing."""
+    if type(value) is not Fraction:  # label: fraction-class
+        return False
+    try:
+        numerator, denominator = value.numerator, value.denominator  # label: fraction-read
+    except AttributeError:  # made without its constructor, a field never set
+        return False
+    return (
+        type(numerator) is int
+        and type(denominator) is int
+        and denominator > 0
+        and math.gcd(numerator, denominator) == 1  # label: fraction-reduced
+    )
+
+
+# proof: end exact-fraction

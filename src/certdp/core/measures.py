@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from .conversion import exact_scalar
 from .errors import FailedMapError, MeasureMismatchError, shown, type_mismatch
-from .exact_type import type_is
+from .exact_type import is_exact_fraction, type_is
 from .fpenv import require_ieee_environment
 from .frozen import Frozen
 
@@ -28,14 +28,10 @@ __all__ = [
 # proof: begin measures
 def _require_number(value, parameter: str) -> None:
     """Refuse a distance that is not of exact type ``int``, ``float`` or ``Fraction`` (with
-    ``int`` fields, the denominator ``> 0``), or is NaN."""
+    the fields its constructor stores: :func:`~certdp.core.exact_type.is_exact_fraction`), or
+    is NaN."""
     kind = type(value)
-    exact = type_is(value, int, float) or (
-        kind is Fraction
-        and type(value.numerator) is int
-        and type(value.denominator) is int
-        and value.denominator > 0
-    )
+    exact = type_is(value, int, float) or is_exact_fraction(value)
     if not exact:  # label: number-type
         raise FailedMapError(
             f"must be an int, float or Fraction, not {kind.__name__}", parameter=parameter

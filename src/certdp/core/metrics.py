@@ -16,10 +16,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES
+from .conversion import NUMPY_BINARY64_FLOATS, NUMPY_INTEGER_TYPES, exact_scalar
 from .dataframe_domain import DataFrame
 from .errors import FailedCastError, FailedMapError, MakeDomainError, MetricMismatchError
-from .exact_type import type_ids, type_is
+from .exact_type import is_exact_fraction, type_ids, type_is
 from .frozen import Frozen
 from .types import CarrierType, carrier
 
@@ -53,15 +53,18 @@ _NUMPY_RECORD_IDS = type_ids(*_NUMPY_RECORDS)  # label: numpy-record-ids
 def exact(value, parameter: str = "value") -> Fraction:
     """The exact rational value of a finite int or float (numpy scalars included).
 
-    Only exact types are read: ``int``, ``bool``, ``float``, ``Fraction`` (with ``int`` fields)
-    and the NumPy integer and binary16/32/64 scalar types; anything else (a subclass, which may
-    override ``item`` or ``__float__``) raises :class:`FailedCastError` naming ``parameter``."""
+    Only exact types are read: ``int``, ``bool``, ``float``, ``Fraction`` and the NumPy integer
+    and binary16/32/64 scalar types; a ``Fraction`` not as its constructor stores it (NumPy
+    fields, or made without the constructor) is rebuilt as the value it denotes by
+    :func:`~certdp.core.conversion.exact_scalar` or refused there; anything else (a subclass,
+    which may override ``item`` or ``__float__``) raises :class:`FailedCastError` naming
+    ``parameter``."""
     kind = type(value)
     if id(kind) in _NUMPY_SCALAR_IDS:
         value = value.item()  # label: exact-item
-    elif not type_is(value, int, bool, float) and not (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
-    ):  # label: exact-type
+    elif kind is Fraction and not is_exact_fraction(value):
+        value = exact_scalar(value, parameter)  # label: exact-rebuild
+    elif not type_is(value, int, bool, float, Fraction):  # label: exact-type
         raise FailedCastError(
             f"must be an int, float or Fraction, not {kind.__name__}", parameter=parameter
         )

@@ -32,7 +32,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
+from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES, exact_scalar
 from ..core.errors import (
     ArithmeticOverflowError,
     DPError,
@@ -40,7 +40,7 @@ from ..core.errors import (
     MakeDomainError,
     shown,
 )
-from ..core.exact_type import type_is
+from ..core.exact_type import is_exact_fraction, type_is
 from ..core.types import carrier
 
 __all__ = [
@@ -195,8 +195,8 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
         return Fraction(*x.as_integer_ratio())  # label: float64-exact
     if kind is bool or kind is np.bool_:
         raise FailedCastError(f"{op} needs a number, not the bool {shown(x)}", parameter=name)
-    if kind is Fraction and type(x.numerator) is int and type(x.denominator) is int:
-        return x
+    if kind is Fraction:  # one not as its constructor stores it: rebuilt exactly, or refused
+        return x if is_exact_fraction(x) else exact_scalar(x, name)  # label: fraction-exact
     if type_is(x, int, *NUMPY_INTEGER_TYPES):  # label: int-exact
         return Fraction(int(x))
     if type_is(x, *NUMPY_FLOAT_TYPES):  # a Python float returned above
@@ -211,7 +211,7 @@ def _to_fraction(x, name: str, op: str) -> Fraction:
         return Fraction(*x.as_integer_ratio())  # label: float-exact
     if issubclass(kind, numbers.Rational) and not issubclass(kind, (int, float, np.generic)):
         numerator, denominator = x.numerator, x.denominator  # label: rational
-        if type(numerator) is int and type(denominator) is int:
+        if type(numerator) is int and type(denominator) is int and denominator != 0:
             return Fraction(numerator, denominator)
     raise FailedCastError(
         f"{op} needs an int, float or Fraction, not {type(x).__name__}", parameter=name

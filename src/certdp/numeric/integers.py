@@ -21,9 +21,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
+from ..core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES, exact_scalar
 from ..core.errors import ArithmeticOverflowError, FailedCastError, MakeDomainError, shown
-from ..core.exact_type import type_is
+from ..core.exact_type import is_exact_fraction, type_is
 from ..core.types import CarrierType, carrier
 from .floats import is_representable
 
@@ -173,11 +173,13 @@ def exact_cast(value, T):
                 f"{float(value)} is outside {_describe_range(ty)}", parameter="value"
             )
         exact = Fraction(*value.as_integer_ratio())  # label: cast-float
-    elif kind is Fraction or (
-        issubclass(kind, numbers.Rational) and not issubclass(kind, (int, float, np.generic))
-    ):
+    elif kind is Fraction:  # one not as its constructor stores it: rebuilt exactly, or refused
+        exact = (
+            value if is_exact_fraction(value) else exact_scalar(value, "value")
+        )  # label: cast-fraction
+    elif issubclass(kind, numbers.Rational) and not issubclass(kind, (int, float, np.generic)):
         numerator, denominator = value.numerator, value.denominator  # label: cast-rational
-        if type(numerator) is not int or type(denominator) is not int:
+        if type(numerator) is not int or type(denominator) is not int or denominator == 0:
             raise FailedCastError(
                 "a rational whose numerator and denominator are not plain ints is refused",
                 parameter="value",

@@ -28,8 +28,9 @@ from fractions import Fraction
 
 import numpy as np
 
+from certdp.core.conversion import exact_scalar
 from certdp.core.errors import FailedFunctionError, shown
-from certdp.core.exact_type import type_is, types_are
+from certdp.core.exact_type import is_exact_fraction, type_is, types_are
 
 from .bernoulli import bernoulli_ratio
 from .bernoulli_exp import bernoulli_exp_ratio
@@ -318,15 +319,13 @@ def exact_score(value, parameter: str) -> tuple[int, int]:
             raise FailedFunctionError(f"must be finite, got {shown(value)}", parameter=parameter)
         return value.as_integer_ratio()  # the exact value  # label: float-exact
     if type(value) is Fraction:
-        # a Fraction keeps NumPy integer fields as given; their arithmetic would wrap around
-        fields = (value.numerator, value.denominator)
-        if not all(isinstance(field, (int, np.integer)) for field in fields):  # label: fields
-            kinds = " and ".join(type(field).__name__ for field in fields)
-            raise FailedFunctionError(
-                f"must be a Fraction of integers, got one with fields of types {kinds}",
-                parameter=parameter,
-            )
-        exact = Fraction(int(fields[0]), int(fields[1]))  # Python ints  # label: fraction-exact
+        # a Fraction keeps NumPy integer fields as given (their arithmetic would wrap around),
+        # and one made without its constructor may hold any fields: rebuilt exactly, or refused
+        exact = (
+            value
+            if is_exact_fraction(value)
+            else exact_scalar(value, parameter, FailedFunctionError)
+        )  # label: fraction-exact
         return exact.numerator, exact.denominator
     raise FailedFunctionError(
         f"must be an int, a finite float or a Fraction, got {shown(value)}", parameter=parameter

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.errors import ArithmeticOverflowError, FailedMapError
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import is_exact_fraction, type_is
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.numeric import inf_cast
 
@@ -70,10 +70,7 @@ def _term(value, error, parameter):
     """``value`` as an exact non-negative number or float ``+inf``, else ``error``."""
     if is_foreign_number(value):  # label: term-foreign
         value = exact_scalar(value, parameter, error)  # a NumPy scalar, as OpenDP accepts
-    kind = type(value)
-    exact = type_is(value, int, float) or (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
-    )
+    exact = type_is(value, int, float) or is_exact_fraction(value)
     if not exact or value != value or value < 0:  # label: term
         raise error(
             f"a privacy loss must be a non-negative int, float or Fraction, got {value!r}",

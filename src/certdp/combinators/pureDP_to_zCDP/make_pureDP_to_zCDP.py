@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 from certdp.contracts import certified
-from certdp.core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES
+from certdp.core.conversion import NUMPY_FLOAT_TYPES, NUMPY_INTEGER_TYPES, exact_scalar
 from certdp.core.errors import (
     ArithmeticOverflowError,
     FailedMapError,
@@ -20,7 +20,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import is_exact_fraction, type_is
 from certdp.core.measures import MaxDivergence, zero_concentrated_divergence
 from certdp.core.transformation import Measurement, converted
 from certdp.numeric import inf_cast
@@ -56,8 +56,12 @@ def make_pureDP_to_zCDP(measurement) -> Measurement:
                     parameter="measurement",
                 )
             exact = Fraction(*epsilon.as_integer_ratio())  # label: float-exact
-        elif kind is Fraction and type(epsilon.numerator) is int:  # label: fraction
-            exact = epsilon
+        elif kind is Fraction:  # one not as its constructor stores it: rebuilt, or refused
+            exact = (
+                epsilon
+                if is_exact_fraction(epsilon)
+                else exact_scalar(epsilon, "measurement", FailedMapError)
+            )  # label: fraction
         else:  # bool, str, and every other type
             raise FailedMapError(
                 f"the inner epsilon must be an int, float or Fraction, not {kind.__name__}",

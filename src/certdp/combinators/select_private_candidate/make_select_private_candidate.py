@@ -26,7 +26,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import is_exact_fraction, type_is
 from certdp.core.measures import MaxDivergence
 from certdp.core.transformation import Measurement
 from certdp.numeric import inf_cast
@@ -47,8 +47,10 @@ def _exact_number(value, parameter: str, error):
         return float(value)
     if kind is np.longdouble:  # label: number-longdouble
         return exact_argument(value, parameter, error)
-    if kind is Fraction and type(value.numerator) is int:  # label: number-fraction
-        return value
+    if kind is Fraction:  # one not as its constructor stores it: rebuilt exactly, or refused
+        return (
+            value if is_exact_fraction(value) else exact_argument(value, parameter, error)
+        )  # label: number-fraction
     raise type_mismatch(error)(
         f"must be an int, float or Fraction, not {kind.__name__}", parameter=parameter
     )

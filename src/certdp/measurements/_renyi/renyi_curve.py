@@ -18,7 +18,7 @@ from fractions import Fraction
 
 from certdp.core.conversion import exact_scalar, is_foreign_number
 from certdp.core.errors import ArithmeticOverflowError, DPError, FailedMapError, shown
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import is_exact_fraction, type_is
 from certdp.core.fpenv import require_ieee_environment
 from certdp.numeric import inf_cast
 
@@ -84,10 +84,7 @@ def _value(curve, alpha: float, name: str, parameter: str):
         raise FailedMapError(f"{name} {text} at alpha = {alpha!r}", parameter=inner or parameter)
     if is_foreign_number(value):  # label: value-foreign
         value = exact_scalar(value, parameter, FailedMapError)
-    kind = type(value)
-    exact = type_is(value, int, float) or (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
-    )
+    exact = type_is(value, int, float) or is_exact_fraction(value)
     if not exact or value != value or value < 0:  # label: value-check
         raise FailedMapError(
             f"{name} must return a non-negative int, float or Fraction at "

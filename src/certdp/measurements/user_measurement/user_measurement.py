@@ -12,6 +12,10 @@ data; the typed error is raised after the exception is dropped, so it is neither
 ``__context__`` nor its ``__cause__``), and the map's value is checked as a distance of the
 measure (a non-negative number rounded up into f64, a pair of them under ``Approximate``, a
 curve under ``RenyiDivergence``, checked when called), else :class:`FailedMapError`.
+A value the boundary converts (a NumPy scalar, a ``Decimal``, a ``Fraction`` that is not exact)
+is first made exact by ``exact_scalar`` or refused there; so a ``Fraction`` with a numerator or
+denominator of more than ``MAX_EXACT_BITS`` (14000) bits is refused, not rounded up (no binary64
+loss needs more than 1075 bits), its size tested in constant time before anything is reduced.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from certdp.core.errors import (
     shown,
     type_mismatch,
 )
-from certdp.core.exact_type import type_is
+from certdp.core.exact_type import is_exact_fraction, type_is
 from certdp.core.features import assert_features
 from certdp.core.measures import ApproximateDivergence, MaxDivergence, ZeroConcentratedDivergence
 from certdp.core.metrics import Metric
@@ -134,9 +138,7 @@ def _number(value) -> float:
     if is_foreign_number(value):
         value = exact_scalar(value, "privacy_map", FailedMapError)
     kind = type(value)
-    exact = type_is(value, int, float) or (
-        kind is Fraction and type(value.numerator) is int and type(value.denominator) is int
-    )
+    exact = type_is(value, int, float) or is_exact_fraction(value)
     if not exact or value != value or value < 0:
         raise FailedMapError(
             f"the user's privacy map must return a non-negative number, got {shown(value)}",
