@@ -103,7 +103,9 @@ def test_exact_score_returns_python_ints(value, pair):
 def test_exact_score_refuses_a_fraction_with_non_integer_fields_typed():
     odd = Fraction(1, 3)
     odd._numerator = 0.5  # only reachable by writing the slot; the check must still hold
-    with pytest.raises(FailedFunctionError, match="Fraction of integers") as caught:
+    with pytest.raises(
+        FailedFunctionError, match="numerator and denominator are not plain integers"
+    ) as caught:
         exact_score(odd, "scale")
     assert caught.value.parameter == "scale"
 
