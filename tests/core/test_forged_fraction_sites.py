@@ -16,7 +16,7 @@ import pytest
 import certdp.prelude as dp
 from certdp.core.conversion import MAX_EXACT_BITS, exact_argument, exact_scalar, is_exact
 from certdp.core.errors import DPError, FailedCastError, FailedFunctionError, FailedMapError, shown
-from certdp.core.exact_type import is_exact_fraction
+from certdp.core.exact_type import fraction_field_bits, is_exact_fraction
 from certdp.core.metrics import exact
 from certdp.numeric import inf_cast
 from certdp.numeric.integers import exact_cast
@@ -65,6 +65,21 @@ def test_is_exact_fraction_refuses_unset_fields_and_other_classes_without_raisin
         pass
 
     assert is_exact_fraction(Sub(1, 2)) is False
+
+
+def test_fraction_field_bits_measures_only_int_fields_in_constant_time(monkeypatch):
+    """Lemma [field bits]: the larger bit length of the int-itself fields, 0 for an unset one
+    or none, and no gcd (a forged unreduced Fraction of a million bits is measured)."""
+    made = Fraction(-8, 3)  # the constructor's own gcd runs here, before the count
+    calls = []
+    real_gcd = math.gcd
+    monkeypatch.setattr(math, "gcd", lambda *a: calls.append(a) or real_gcd(*a))
+    assert fraction_field_bits(forged(2**1_000_000, 2**999_999)) == 1_000_001
+    assert fraction_field_bits(made) == 4
+    assert fraction_field_bits(forged(np.int64(2**40), 3)) == 2
+    assert fraction_field_bits(forged(Int(2**70), True)) == 0
+    assert fraction_field_bits(object.__new__(Fraction)) == 0
+    assert calls == []
 
 
 @pytest.mark.parametrize("value", [Fraction(1, 2), Fraction(-3, 7), Fraction(0), forged(1, 2)])

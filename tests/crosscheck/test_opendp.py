@@ -2,7 +2,7 @@
 CI): the must-find list is found, and every violation reported reproduces in a fresh process
 with OpenDP alone.
 
-One quick run over every twin (``quick_report``, once per module, its tests kept on one
+One quick run over every twin (``quick_report``, once per session, its tests kept on one
 xdist worker) serves every test: a twin is checked on its own (``_check_twin``) whether it is
 asked for by name or with all the others, so each must-find is read from that twin's result."""
 
@@ -24,7 +24,8 @@ TARGET = "opendp.prelude"
 pytestmark = pytest.mark.xdist_group("crosscheck_opendp")
 
 
-@pytest.fixture(scope="module")
+# session scope: built once, even when the worker runs other modules between these tests
+@pytest.fixture(scope="session")
 def quick_report():
     return certdp.crosscheck(TARGET, quick=True)
 

@@ -1,8 +1,10 @@
 """The ``site`` fixture: the documentation site, built once per test session.
 
 It runs ``make proofs`` (incremental) and then sphinx-build with ``-W`` into a temporary folder,
-once per test session even under pytest-xdist (the first worker builds, the others wait on a
-lock and reuse the result).
+once per test session even under pytest-xdist.  Every test that reads the site is put in one
+``xdist_group``, so one worker builds it while the other runs the rest of the suite (without the
+group a second worker would sit on the lock for the whole build); the lock still makes the build
+happen once if another distribution mode spreads them.
 """
 
 from __future__ import annotations
@@ -59,6 +61,13 @@ def _build(out: Path) -> dict:
         text=True,
     )
     return {"ok": sphinx.returncode == 0, "log": sphinx.stdout + sphinx.stderr}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        if "site" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("docs_site"))
 
 
 @pytest.fixture(scope="session")

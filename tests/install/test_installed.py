@@ -34,7 +34,8 @@ CONSTRUCTORS = len(discover())
 pytestmark = pytest.mark.xdist_group("installed")
 
 
-@pytest.fixture(scope="module")
+# session scope: built once, even when the worker runs other modules between these tests
+@pytest.fixture(scope="session")
 def installed(tmp_path_factory) -> dict:
     """A fresh venv with the wheel installed, and a working folder outside the repository."""
     base = tmp_path_factory.mktemp("installed")
@@ -150,7 +151,8 @@ def test_example_data_ship_with_the_wheel(installed):
     assert counts == f"{len(expected)} 6 {sum(float(row[4]) for row in expected)}"
 
 
-@pytest.fixture(scope="module")
+# session scope: built once, even when the worker runs other modules between these tests
+@pytest.fixture(scope="session")
 def strict_audit(installed) -> dict:
     """One ``certdp audit --strict --json --junit`` of the installed package, every constructor,
     the contracts with their default number of examples: its exit status, report, stderr and

@@ -49,7 +49,7 @@ from fractions import Fraction
 import numpy as np
 
 from .errors import DPError, FailedCastError
-from .exact_type import is_exact_fraction, type_ids, type_is, types_are
+from .exact_type import fraction_field_bits, is_exact_fraction, type_ids, type_is, types_are
 
 __all__ = [
     "exact_scalar",
@@ -146,19 +146,9 @@ def is_exact(value) -> bool:
     stored ``int`` fields have at most :data:`MAX_EXACT_BITS` bits (tested first, in constant
     time, so no ``gcd`` runs on larger ones) and :func:`is_exact_fraction` holds?"""
     if type(value) is Fraction:  # label: exact-fraction-test
-        return not _oversized_fields(value) and is_exact_fraction(value)
+        small = fraction_field_bits(value) <= MAX_EXACT_BITS  # label: oversized-read
+        return small and is_exact_fraction(value)
     return type_is(value, *EXACT_TYPES)
-
-
-def _oversized_fields(value: Fraction) -> bool:
-    """Does a stored field of the ``Fraction`` ``value`` (of that class itself) hold an ``int``
-    of more than :data:`MAX_EXACT_BITS` bits?  Constant time; raises nothing (an unset field
-    or a field of another class gives False here, and is judged by the caller)."""
-    try:
-        fields = (value.numerator, value.denominator)  # label: oversized-read
-    except AttributeError:
-        return False
-    return any(type(field) is int and field.bit_length() > MAX_EXACT_BITS for field in fields)
 
 
 def _exact_fraction(value: Fraction, parameter: str, error: type[DPError]) -> Fraction:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .exact_type import type_is
+from .exact_type import fraction_field_bits, type_is
 
 __all__ = [
     "DPError",
@@ -133,22 +133,12 @@ class ContractError(DPError):
         super().__init__(f"[{condition}] {message}", parameter=parameter)  # label: contract-message
 
 
-def _field_bits(value: Fraction) -> int:
-    """The larger bit length of the stored fields of the ``Fraction`` ``value`` (of that class
-    itself) that are ``int``s, 0 when none is or a field was never set; raises nothing."""
-    try:
-        fields = (value.numerator, value.denominator)  # label: shown-fields
-    except AttributeError:
-        return 0
-    return max((field.bit_length() for field in fields if type(field) is int), default=0)
-
-
 def _shown_scalar(value) -> str:
     """``shown`` of a value that is not an exact tuple or list."""
     if type(value) is int and value.bit_length() > 1100:
         return f"an integer of {value.bit_length()} bits"  # label: shown-int
     if type(value) is Fraction:  # its int fields' sizes, in constant time: no gcd
-        bits = _field_bits(value)
+        bits = fraction_field_bits(value)  # label: shown-fields
         if bits > 1100:
             return f"a rational of {bits}-bit numerator or denominator"  # label: shown-fraction
     try:

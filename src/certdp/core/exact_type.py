@@ -14,7 +14,14 @@ from fractions import Fraction
 from itertools import repeat
 from operator import is_
 
-__all__ = ["type_is", "types_are", "type_ids", "kind_ids", "is_exact_fraction"]
+__all__ = [
+    "type_is",
+    "types_are",
+    "type_ids",
+    "kind_ids",
+    "is_exact_fraction",
+    "fraction_field_bits",
+]
 
 
 # proof: begin exact-type
@@ -79,3 +86,18 @@ def is_exact_fraction(value) -> bool:
 
 
 # proof: end exact-fraction
+
+
+# proof: begin field-bits
+def fraction_field_bits(value: Fraction) -> int:
+    """The larger bit length of the stored fields of the ``Fraction`` ``value`` (of that class
+    itself) that are ``int``s itself, 0 when none is or a field was never set.  Constant time
+    (no ``gcd``: the fields need not be in lowest terms); raises nothing."""
+    try:
+        fields = (value.numerator, value.denominator)  # label: field-bits-read
+    except AttributeError:  # made without its constructor, a field never set
+        return 0
+    return max((field.bit_length() for field in fields if type(field) is int), default=0)
+
+
+# proof: end field-bits
