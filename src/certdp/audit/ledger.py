@@ -89,8 +89,12 @@ INIT_PREFIX = "init:"
 #: The prefix of the fingerprint keys of SMT models (``\machineModel``).
 MODEL_PREFIX = "model:"
 
-#: The format :meth:`Ledger.record` writes: entries refer to a table of distinct pairs.
-LEDGER_FORMAT = 2
+#: The format :meth:`Ledger.record` writes: an ordered list of distinct pairs, and each
+#: entry's pairs as a bitset over that list (one hexadecimal string).
+LEDGER_FORMAT = 3
+
+#: The longest bitset string format 3 reads: enough for a table of a million pairs.
+_MAX_BITS_TEXT = 250_000
 
 
 class LedgerError(DPError):
@@ -304,16 +308,78 @@ def _checked_ids(key: str, ids, table: dict, known: frozenset, shared: frozenset
         raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
 
 
-class Vettings(Mapping):
-    """The vettings of a format-2 ledger whose every entry has been checked
-    (:func:`entries_of`); an entry is converted into a new :class:`Vetting` (by
-    :func:`_named` and :func:`_vetting`) when it is looked up."""
+def _bits(key: str, text, size: int, masks: tuple) -> int:
+    """The bitset a format-3 entry ``key`` stores as ``text``: :class:`LedgerError` naming
+    the entry unless ``text`` is a string of at most :data:`_MAX_BITS_TEXT` characters, the
+    canonical lower-case hexadecimal text of an integer (``format(bits, "x")``: no sign,
+    prefix, ``_``, space or leading zero; ``"0"`` for none) whose set bits are indices of a
+    table of ``size`` pairs, with at most one bit in each mask of ``masks``."""
+    if type(text) is not str or len(text) > _MAX_BITS_TEXT:  # label: bits-string
+        raise LedgerError(
+            f"the entry {key!r}: its pairs must be a hexadecimal string of at most "
+            f"{_MAX_BITS_TEXT} characters",
+            parameter="ledger",
+        )
+    try:
+        bits = int(text, 16)  # label: bits-int
+    except ValueError:
+        bits = -1
+    if bits < 0 or format(bits, "x") != text:  # label: bits-canonical
+        raise LedgerError(
+            f"the entry {key!r}: its pairs are not the canonical lower-case hexadecimal "
+            "text of a bitset",
+            parameter="ledger",
+        )
+    if bits >> size:  # label: bits-known
+        raise LedgerError(
+            f"the entry {key!r} names the pair {bits.bit_length() - 1}, which the ledger "
+            "lacks",
+            parameter="ledger",
+        )
+    for mask in masks:
+        if (bits & mask).bit_count() > 1:  # label: bits-once
+            raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
+    return bits
 
-    def __init__(self, entries: dict, as_fingerprint: dict, as_file: dict):
+
+def _masks(table: dict) -> tuple:
+    """For each name that several pairs of ``table`` (index to ``(name, digest)``) have,
+    the bitset of their indices."""
+    indices: dict[str, int] = {}
+    repeated = set()
+    for index, (name, _) in table.items():
+        if name in indices:
+            repeated.add(name)
+        indices[name] = indices.get(name, 0) | (1 << index)
+    return tuple(indices[name] for name in sorted(repeated))
+
+
+def _expanded(bits: int, table: dict) -> dict[str, str]:
+    """The dictionary of the pairs of ``table`` whose indices are set in ``bits``."""
+    binary = bin(bits)[:1:-1]  # bit 0 first
+    return dict([table[index] for index, bit in enumerate(binary) if bit == "1"])
+
+
+class Vettings(Mapping):
+    """The vettings of a format-2 or format-3 ledger whose every entry has been checked
+    (:func:`entries_of`); an entry is converted into a new :class:`Vetting` (by
+    :func:`_named` or :func:`_expanded`, and :func:`_vetting`) when it is looked up."""
+
+    def __init__(self, entries: dict, as_fingerprint: dict, as_file: dict, bits=None):
         self._entries, self._fingerprint, self._file = entries, as_fingerprint, as_file
+        #: format 3: the checked bitsets of each entry's fingerprints and files, by key
+        self._bits = bits
 
     def __getitem__(self, key: str) -> Vetting:
         value = self._entries[key]  # label: lookup-entry
+        if self._bits is not None:  # label: lookup-bits
+            fingerprint_bits, file_bits = self._bits[key]
+            return _vetting(
+                key,
+                value,
+                _expanded(fingerprint_bits, self._fingerprint),
+                _expanded(file_bits, self._file),
+            )
         return _vetting(
             key,
             value,
@@ -333,10 +399,13 @@ def entries_of(raw) -> Mapping[str, Vetting]:
     unless its shape (:func:`ledger_entries`), its table of pairs and every entry are of a
     format this certdp reads.  The gate and the audit both read a ledger through this
     function (:func:`read_ledger`), so one bad entry makes both refuse the whole ledger.  In
-    format 2 every entry is checked here and converted when looked up (:class:`Vettings`)."""
+    formats 2 and 3 every entry is checked here and converted when looked up
+    (:class:`Vettings`)."""
     entries, pairs = ledger_entries(raw)  # label: shape
     if pairs is None:  # label: format-1-entries
         return {key: _format_1(key, value) for key, value in entries.items()}
+    if type(pairs) is list:  # label: format-3-entries
+        return _format_3(entries, pairs)
     as_fingerprint, as_file = _pair_table(pairs)  # label: table
     shared_fingerprint, shared_file = _shared(as_fingerprint), _shared(as_file)
     known = frozenset(pairs)
@@ -347,6 +416,25 @@ def entries_of(raw) -> Mapping[str, Vetting]:
         _checked_ids(key, value["fingerprints"], as_fingerprint, known, shared_fingerprint)
         _checked_ids(key, value.get("files", ""), as_file, known, shared_file)
     return Vettings(entries, as_fingerprint, as_file)  # label: checked
+
+
+def _format_3(entries: dict, pairs: list) -> Vettings:
+    """The vettings of a format-3 ledger: the list of pairs checked once as in format 2
+    (:func:`_pair_table`, by index), and every entry's members and both bitsets checked
+    (:func:`_bits`: pairs of the table, no name twice)."""
+    size = len(pairs)
+    as_fingerprint, as_file = _pair_table(dict(enumerate(pairs)))  # label: table-3
+    masks_fingerprint, masks_file = _masks(as_fingerprint), _masks(as_file)
+    bits = {}
+    for key, value in entries.items():  # label: every-entry-3
+        if type(value) is not dict:
+            raise LedgerError(f"the entry {key!r} is not an object", parameter="ledger")
+        _members(key, value)
+        bits[key] = (
+            _bits(key, value["fingerprints"], size, masks_fingerprint),
+            _bits(key, value.get("files", "0"), size, masks_file),
+        )
+    return Vettings(entries, as_fingerprint, as_file, bits)  # label: checked-3
 
 
 def ledger_file_text(package: Path) -> str | None:
@@ -367,25 +455,28 @@ def read_ledger(package: Path) -> Mapping[str, Vetting]:
     return entries_of(raw)  # label: convert
 
 
-def ledger_entries(raw) -> tuple[dict, dict | None]:
+def ledger_entries(raw) -> tuple[dict, dict | list | None]:
     """The entries of a ledger's JSON value by key, and its table of pairs (``None`` in
-    format 1).  Format 2 is an object with exactly the members ``format`` (the integer 2),
-    ``entries`` and ``pairs`` (objects); an object without ``format`` is format 1, every
-    member an entry.  Anything else raises :class:`LedgerError`."""
+    format 1, an object in format 2, a list in format 3).  Formats 2 and 3 are objects with
+    exactly the members ``format`` (the integer 2 or 3), ``entries`` (an object) and
+    ``pairs`` (an object in format 2, a list in format 3); an object without ``format`` is
+    format 1, every member an entry.  Anything else raises :class:`LedgerError`."""
     if type(raw) is not dict:  # label: object
         raise LedgerError("the ledger is not a JSON object", parameter="ledger")
     if "format" not in raw:  # label: format-1
         return raw, None
     if (
         type(raw["format"]) is not int
-        or raw["format"] != LEDGER_FORMAT
         or raw.keys() != {"format", "entries", "pairs"}
         or type(raw["entries"]) is not dict
-        or type(raw["pairs"]) is not dict
+        or not (
+            (raw["format"] == 2 and type(raw["pairs"]) is dict)
+            or (raw["format"] == 3 and type(raw["pairs"]) is list)
+        )
     ):  # label: format-2
         raise LedgerError(
-            f"not a ledger of format {LEDGER_FORMAT}: it must hold exactly the members "
-            "format (2), entries and pairs (objects)",
+            "not a ledger of format 2 or 3: it must hold exactly the members format (2 or "
+            "3), entries (an object) and pairs (an object in format 2, a list in format 3)",
             parameter="ledger",
         )
     return raw["entries"], raw["pairs"]
@@ -631,34 +722,33 @@ def _writable(key, vetting) -> None:
     _checked_names(vetting.fingerprints.keys() | vetting.files.keys(), key)
 
 
-def ledger_text(entries: dict[str, Vetting], kept: dict | None = None) -> str:
-    """The canonical format-2 text of ``entries``: members sorted, each distinct pair once,
-    an entry's ids sorted and joined by single spaces into one string (so that decoding the
-    file builds few objects), one field or pair per line.  The table holds the pairs some
-    entry uses and, when given, every pair of ``kept`` (the table read from the file being
-    rewritten: a pair is dropped only by ``certdp vet --migrate``, so that two branches'
-    ledgers merge without losing a pair one of them names).  Raises :class:`LedgerError`,
-    naming the entry, for an entry :func:`read_ledger` would not read back as given
-    (:func:`_writable`), and if two different pairs would share an id (never seen: ids have
-    48 bits); otherwise :func:`read_ledger` of this text gives ``entries`` back."""
-    pairs: dict[str, list[str]] = {}
-    for ident, pair in (kept or {}).items():
-        pairs[ident] = list(pair)
+def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
+    """The canonical format-3 text of ``entries``: members sorted, the pairs an ordered list
+    (first those of ``kept``, in their order, then each new pair in the order the sorted
+    entries name them, each distinct pair once), an entry's fingerprints and files each the
+    lower-case hexadecimal text of the bitset of its pairs' indices (``"0"`` for none), one
+    field or pair per line.  ``kept`` is the list of pairs read from the file being
+    rewritten (a format-2 table is kept in the order of its ids): a pair is dropped only by
+    ``certdp vet --migrate``, and kept pairs keep their indices, so the entries the file
+    already holds keep their text.  Raises :class:`LedgerError`, naming the entry, for an
+    entry :func:`read_ledger` would not read back as given (:func:`_writable`); otherwise
+    :func:`read_ledger` of this text gives ``entries`` back."""
+    pairs: list[list[str]] = [list(pair) for pair in (kept or [])]
+    index: dict[tuple[str, str], int] = {}
+    for number, (name, digest) in enumerate(pairs):
+        index.setdefault((name, digest), number)
     serialised = {}
     for key in sorted(entries):
         _writable(key, entries[key])
         value = asdict(entries[key])
         for member in ("fingerprints", "files"):
-            ids = []
-            for name, digest in value[member].items():
-                ident = pair_id(name, digest)
-                if pairs.setdefault(ident, [name, digest]) != [name, digest]:
-                    raise LedgerError(
-                        f"the pairs {pairs[ident]} and {[name, digest]} share the id {ident}",
-                        parameter="ledger",
-                    )
-                ids.append(ident)
-            value[member] = " ".join(sorted(ids))
+            bits = 0
+            for name, digest in sorted(value[member].items()):
+                if (name, digest) not in index:
+                    index[(name, digest)] = len(pairs)
+                    pairs.append([name, digest])
+                bits |= 1 << index[(name, digest)]
+            value[member] = format(bits, "x")
         serialised[key] = value
     lines = ["{", '  "entries": {']
     for number, key in enumerate(sorted(serialised)):
@@ -667,19 +757,27 @@ def ledger_text(entries: dict[str, Vetting], kept: dict | None = None) -> str:
         members = sorted(value)
         lines += [
             f"      {json.dumps(member)}: {json.dumps(value[member])}"
-            + ("," if index < len(members) - 1 else "")
-            for index, member in enumerate(members)
+            + ("," if index_ < len(members) - 1 else "")
+            for index_, member in enumerate(members)
         ]
         lines.append("    }" + ("," if number < len(serialised) - 1 else ""))
-    lines += ["  },", f'  "format": {LEDGER_FORMAT},', '  "pairs": {']
-    ordered = sorted(pairs)
+    lines += ["  },", f'  "format": {LEDGER_FORMAT},', '  "pairs": [']
     lines += [
-        f"    {json.dumps(ident)}: {json.dumps(pairs[ident])}"
-        + ("," if index < len(ordered) - 1 else "")
-        for index, ident in enumerate(ordered)
+        f"    {json.dumps(pair)}" + ("," if number < len(pairs) - 1 else "")
+        for number, pair in enumerate(pairs)
     ]
-    lines += ["  }", "}"]
+    lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
+
+
+def _kept_pairs(pairs) -> list:
+    """The pairs of a ledger file's table as the list :func:`ledger_text` keeps: a format-3
+    list as it is, a format-2 table in the order of its ids, none for format 1."""
+    if pairs is None:
+        return []
+    if type(pairs) is list:
+        return [list(pair) for pair in pairs]
+    return [list(pairs[ident]) for ident in sorted(pairs)]
 
 
 class Ledger:
@@ -693,8 +791,9 @@ class Ledger:
         self.exists = text is not None
         raw = json.loads(text) if text is not None else {}
         self.entries = dict(entries_of(raw))
-        #: The pairs of the file as read (format 2), kept by :meth:`record`.
-        self.pairs = dict(ledger_entries(raw)[1] or {})
+        #: The pairs of the file as read, in order (:func:`_kept_pairs`), kept by
+        #: :meth:`record`.
+        self.pairs = _kept_pairs(ledger_entries(raw)[1])
         #: The keys of the entries the last write dropped (:meth:`_unwritable_orphans`).
         self.dropped: tuple[str, ...] = ()
 
@@ -702,14 +801,14 @@ class Ledger:
         return self.entries.get(key)
 
     def record(self, key: str, vetting: Vetting) -> None:
-        """Record ``vetting`` under ``key`` and write the whole ledger in format 2, keeping
+        """Record ``vetting`` under ``key`` and write the whole ledger in format 3, keeping
         every pair the file held (so a merge with another branch's ledger keeps the pairs
         either side names); nothing is written unless the new text reads back as the
         entries."""
         self.entries = self._write({**self.entries, key: vetting}, self.pairs)
 
     def write(self) -> None:
-        """Write the ledger's entries in the canonical format-2 text (:func:`ledger_text`)
+        """Write the ledger's entries in the canonical format-3 text (:func:`ledger_text`)
         with only the pairs they use (``certdp vet --migrate``)."""
         self.entries = self._write(self.entries, None)
 
@@ -773,6 +872,6 @@ class Ledger:
             os.replace(temporary, self.path)
         finally:
             temporary.unlink(missing_ok=True)
-        self.pairs = dict(ledger_entries(json.loads(text))[1])
+        self.pairs = _kept_pairs(ledger_entries(json.loads(text))[1])
         self.exists = True
         return entries
