@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
+from operator import eq, itemgetter
 from pathlib import Path, PurePosixPath
 from stat import S_ISLNK, S_ISREG
 
@@ -203,8 +204,8 @@ def _pair_table(pairs: dict) -> tuple[dict, dict]:
     if not (
         types_are(values, list)
         and set(map(len, values)) <= {2}
-        and types_are((name for name, _ in values), str)
-        and types_are((digest for _, digest in values), str)
+        and types_are(map(itemgetter(0), values), str)
+        and types_are(map(itemgetter(1), values), str)
     ):  # label: pairs-checked
         wrong = next(
             ident
@@ -217,8 +218,8 @@ def _pair_table(pairs: dict) -> tuple[dict, dict]:
         raise LedgerError(
             f"the pair {wrong!r} is not a [name, digest] pair of strings", parameter="ledger"
         )
-    as_file = dict(zip(pairs, map(tuple, values)))
-    joined = "\n".join(name for name, _ in values)
+    as_file = pairs  # each value a list [name, digest], checked above
+    joined = "\n".join(map(itemgetter(0), values))
     # Unless some name has a "..", or a "/" at its start, after a ":" or after "src/certdp/"
     # (which _package_relative removes), every path, stored or made relative, is inside.
     if (
@@ -313,7 +314,7 @@ def _bits(key: str, text, size: int, masks: tuple) -> int:
     the entry unless ``text`` is a string of at most :data:`_MAX_BITS_TEXT` characters, the
     canonical lower-case hexadecimal text of an integer (``format(bits, "x")``: no sign,
     prefix, ``_``, space or leading zero; ``"0"`` for none) whose set bits are indices of a
-    table of ``size`` pairs, with at most one bit in each mask of ``masks``."""
+    table of ``size`` pairs, no two of them pairs with one name (``masks``, :func:`_shifts`)."""
     if type(text) is not str or len(text) > _MAX_BITS_TEXT:  # label: bits-string
         raise LedgerError(
             f"the entry {key!r}: its pairs must be a hexadecimal string of at most "
@@ -336,22 +337,46 @@ def _bits(key: str, text, size: int, masks: tuple) -> int:
             "lacks",
             parameter="ledger",
         )
-    for mask in masks:
-        if (bits & mask).bit_count() > 1:  # label: bits-once
+    for shift, mask in masks:
+        if bits & (bits >> shift) & mask:  # label: bits-once
             raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
     return bits
 
 
-def _masks(table: dict) -> tuple:
-    """For each name that several pairs of ``table`` (index to ``(name, digest)``) have,
-    the bitset of their indices."""
-    indices: dict[str, int] = {}
-    repeated = set()
+def _shifts(table: dict) -> tuple:
+    """The pairs ``(d, m)`` such that two indices ``i < j`` of pairs of ``table`` (index to
+    ``(name, digest)``) with one name are exactly the ``i`` with bit ``i`` of ``m`` set and
+    ``j = i + d``: a bitset holds two pairs with one name if and only if
+    ``bits & (bits >> d) & m`` is not 0 for some ``(d, m)``.  In the writer's order (pairs
+    sorted by name) the pairs of a name are adjacent, so ``d`` takes few values."""
+    names = list(map(itemgetter(0), table.values()))
+    if list(table) == list(range(len(names))) and names == sorted(names):  # label: sorted-names
+        # names[i] == names[i + d] exactly when i < i + d name one name (the list is sorted)
+        shifts = []
+        for d in range(1, len(names)):
+            same = bytes(map(eq, names, names[d:]))  # byte i is 1 iff names[i] == names[i + d]
+            if 1 not in same:  # no name has more than d pairs
+                break
+            mask = int(same[::-1].translate(_BINARY) or b"0", 2)  # label: shift-mask
+            shifts.append((d, mask))
+        return tuple(shifts)
+    counts = Counter(names)
+    if len(counts) == len(table):  # every name once
+        return ()
+    groups: dict[str, list[int]] = {}
     for index, (name, _) in table.items():
-        if name in indices:
-            repeated.add(name)
-        indices[name] = indices.get(name, 0) | (1 << index)
-    return tuple(indices[name] for name in sorted(repeated))
+        if counts[name] > 1:
+            groups.setdefault(name, []).append(index)
+    shifts: dict[int, int] = {}
+    for indices in groups.values():
+        for position, low in enumerate(indices):
+            for high in indices[position + 1 :]:
+                shifts[high - low] = shifts.get(high - low, 0) | (1 << low)  # label: shift-pair
+    return tuple(sorted(shifts.items()))
+
+
+#: The table turning the bytes 0 and 1 into the digits "0" and "1".
+_BINARY = bytes.maketrans(b"\x00\x01", b"01")
 
 
 def _expanded(bits: int, table: dict) -> dict[str, str]:
@@ -424,7 +449,8 @@ def _format_3(entries: dict, pairs: list) -> Vettings:
     (:func:`_bits`: pairs of the table, no name twice)."""
     size = len(pairs)
     as_fingerprint, as_file = _pair_table(dict(enumerate(pairs)))  # label: table-3
-    masks_fingerprint, masks_file = _masks(as_fingerprint), _masks(as_file)
+    masks_fingerprint = _shifts(as_fingerprint)
+    masks_file = masks_fingerprint if as_file is as_fingerprint else _shifts(as_file)
     bits = {}
     for key, value in entries.items():  # label: every-entry-3
         if type(value) is not dict:
@@ -723,31 +749,34 @@ def _writable(key, vetting) -> None:
 
 
 def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
-    """The canonical format-3 text of ``entries``: members sorted, the pairs an ordered list
-    (first those of ``kept``, in their order, then each new pair in the order the sorted
-    entries name them, each distinct pair once), an entry's fingerprints and files each the
-    lower-case hexadecimal text of the bitset of its pairs' indices (``"0"`` for none), one
-    field or pair per line.  ``kept`` is the list of pairs read from the file being
-    rewritten (a format-2 table is kept in the order of its ids): a pair is dropped only by
-    ``certdp vet --migrate``, and kept pairs keep their indices, so the entries the file
-    already holds keep their text.  Raises :class:`LedgerError`, naming the entry, for an
+    """The canonical format-3 text of ``entries``: members sorted, the pairs a list sorted
+    by name and digest (each distinct pair once, so the pairs of one name are adjacent and
+    the reader's check of distinct names is a few shifts, :func:`_shifts`), an entry's
+    fingerprints and files each the lower-case hexadecimal text of the bitset of its pairs'
+    indices (``"0"`` for none), one field or pair per line.  The list holds the pairs some
+    entry uses and, when given, every pair of ``kept`` (the pairs of the file being
+    rewritten: a pair is dropped only by ``certdp vet --migrate``).  A new pair shifts the
+    indices after it, so every entry's text may change: two branches' format-3 ledgers do
+    not merge cleanly in git (the conflict makes the file unreadable JSON, never other
+    vettings); take one side and vet the other's rows again.  Raises :class:`LedgerError`, naming the entry, for an
     entry :func:`read_ledger` would not read back as given (:func:`_writable`); otherwise
     :func:`read_ledger` of this text gives ``entries`` back."""
-    pairs: list[list[str]] = [list(pair) for pair in (kept or [])]
-    index: dict[tuple[str, str], int] = {}
-    for number, (name, digest) in enumerate(pairs):
-        index.setdefault((name, digest), number)
-    serialised = {}
+    values = {}
     for key in sorted(entries):
         _writable(key, entries[key])
-        value = asdict(entries[key])
+        values[key] = asdict(entries[key])
+    distinct = {(name, digest) for name, digest in (kept or [])}
+    for value in values.values():
+        for member in ("fingerprints", "files"):
+            distinct.update(value[member].items())
+    pairs = sorted(distinct)  # label: sorted-pairs
+    index = {pair: number for number, pair in enumerate(pairs)}
+    serialised = {}
+    for key, value in values.items():
         for member in ("fingerprints", "files"):
             bits = 0
-            for name, digest in sorted(value[member].items()):
-                if (name, digest) not in index:
-                    index[(name, digest)] = len(pairs)
-                    pairs.append([name, digest])
-                bits |= 1 << index[(name, digest)]
+            for pair in value[member].items():
+                bits |= 1 << index[pair]
             value[member] = format(bits, "x")
         serialised[key] = value
     lines = ["{", '  "entries": {']
@@ -763,7 +792,7 @@ def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
         lines.append("    }" + ("," if number < len(serialised) - 1 else ""))
     lines += ["  },", f'  "format": {LEDGER_FORMAT},', '  "pairs": [']
     lines += [
-        f"    {json.dumps(pair)}" + ("," if number < len(pairs) - 1 else "")
+        f"    {json.dumps(list(pair))}" + ("," if number < len(pairs) - 1 else "")
         for number, pair in enumerate(pairs)
     ]
     lines += ["  ]", "}"]
