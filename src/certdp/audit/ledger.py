@@ -5,11 +5,12 @@ checkout), so an installed certdp carries it; ``certdp vet`` is the only writer.
 relative to the package, so they mean the same in a checkout and in ``site-packages``.  The
 freshness of a constructor compares the fingerprints recorded here with the current ones.
 
-The file (format 2) stores each distinct ``[name, digest]`` pair once, in the table
-``pairs`` under a short id; an entry lists the ids of its fingerprints and file hashes
-(:func:`ledger_text`, written only by :meth:`Ledger.record`).  A ledger without the member
-``format`` is read as format 1, one member per entry holding its pairs in full, and the next
-write stores it in format 2.  Whatever the format, the whole file is decoded by
+The file (format 3) stores each distinct ``[name, digest]`` pair once, in the list
+``pairs`` sorted by name; an entry's fingerprints and file hashes are each the hexadecimal
+text of the bitset of their indices in it (:func:`ledger_text`, written only by
+:meth:`Ledger.record` and :meth:`Ledger.write`).  Format 2 (the pairs an object from short
+ids, an entry a string of ids) and format 1 (no member ``format``, one member per entry
+holding its pairs in full) are still read, and the next write stores them in format 3.  Whatever the format, the whole file is decoded by
 ``json.loads`` and each entry is converted by :func:`entry_of`, for the gate and the audit
 alike.
 
@@ -769,7 +770,7 @@ def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
     for value in values.values():
         for member in ("fingerprints", "files"):
             distinct.update(value[member].items())
-    pairs = sorted(distinct)  # label: sorted-pairs
+    pairs = sorted(distinct)
     index = {pair: number for number, pair in enumerate(pairs)}
     serialised = {}
     for key, value in values.items():
