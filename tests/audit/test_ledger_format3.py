@@ -5,8 +5,6 @@ that check fails its test; and the committed ledger reads the same vettings as i
 rewriting (the conversion kept every vetting)."""
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -45,7 +43,9 @@ def _name_of_a_fingerprint(value, entry) -> int:
 def _twice(value, entry):
     index = _name_of_a_fingerprint(value, entry)
     value["pairs"].append([value["pairs"][index][0], "0" * 64])
-    entry["fingerprints"] = format(int(entry["fingerprints"], 16) | 1 << (len(value["pairs"]) - 1), "x")
+    entry["fingerprints"] = format(
+        int(entry["fingerprints"], 16) | 1 << (len(value["pairs"]) - 1), "x"
+    )
 
 
 def _twice_files(value, entry):
@@ -63,7 +63,10 @@ REFUSALS = {
     "bit beyond the table": (_beyond, "which the ledger lacks"),
     "one name twice (fingerprints)": (_twice, "names a fingerprint twice"),
     "one name twice (files)": (_twice_files, "names a fingerprint twice"),
-    "integer": (lambda v, e: e.update(fingerprints=int(e["fingerprints"], 16)), "hexadecimal string"),
+    "integer": (
+        lambda v, e: e.update(fingerprints=int(e["fingerprints"], 16)),
+        "hexadecimal string",
+    ),
     "list": (lambda v, e: e.update(files=[e["files"]]), "hexadecimal string"),
     "null": (lambda v, e: e.update(files=None), "hexadecimal string"),
     "huge": (lambda v, e: e.update(files="1" + "0" * _MAX_BITS_TEXT), "at most"),
@@ -76,9 +79,15 @@ REFUSALS = {
     "space": (lambda v, e: e.update(files=" " + e["files"]), "canonical"),
     "not hex": (lambda v, e: e.update(files="g" + e["files"]), "canonical"),
     "empty": (lambda v, e: e.update(files=""), "canonical"),
-    "short pair": (lambda v, e: v["pairs"].__setitem__(0, ["only a name"]), "is not a [name, digest]"),
+    "short pair": (
+        lambda v, e: v["pairs"].__setitem__(0, ["only a name"]),
+        "is not a [name, digest]",
+    ),
     "digest not str": (lambda v, e: v["pairs"].__setitem__(0, ["a", 1]), "is not a [name, digest]"),
-    "outside": (lambda v, e: v["pairs"].__setitem__(0, ["../x.py", "0" * 64]), "outside the package"),
+    "outside": (
+        lambda v, e: v["pairs"].__setitem__(0, ["../x.py", "0" * 64]),
+        "outside the package",
+    ),
 }
 
 

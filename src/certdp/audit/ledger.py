@@ -334,8 +334,7 @@ def _bits(key: str, text, size: int, masks: tuple) -> int:
         )
     if bits >> size:  # label: bits-known
         raise LedgerError(
-            f"the entry {key!r} names the pair {bits.bit_length() - 1}, which the ledger "
-            "lacks",
+            f"the entry {key!r} names the pair {bits.bit_length() - 1}, which the ledger lacks",
             parameter="ledger",
         )
     for shift, mask in masks:
