@@ -197,9 +197,9 @@ def _vetting(key: str, value: dict, fingerprints: dict, files: dict) -> Vetting:
 
 
 def _pair_table(pairs: dict) -> tuple[dict, dict]:
-    """A format-2 table of pairs, checked once: the ``(name, digest)`` of each id as a
-    fingerprint (the name made package-relative, :func:`_package_relative`) and as a file
-    hash (the name as stored); :class:`LedgerError` unless every pair is a list of two
+    """A table of pairs (format 2: by id; format 3: by index), checked once: the pair
+    ``[name, digest]`` of each id as a fingerprint (the name made package-relative,
+    :func:`_package_relative`, as a tuple) and as a file hash (the name as stored); :class:`LedgerError` unless every pair is a list of two
     strings whose name is inside the package (:func:`_inside`)."""
     values = list(pairs.values())
     if not (
