@@ -94,6 +94,10 @@ def test_a_format_2_ledger_is_still_read_and_rewritten_in_format_3(repo):
     for ident, (name, digest) in value["pairs"].items():
         assert ident == pair_id(name, digest)
     assert runtime(repo) == ["up to date", "built", "built"]
+    migrated = run(repo, "vet", "--migrate")
+    assert migrated.returncode == 0, migrated.stderr
+    assert json.loads((repo / LEDGER).read_text())["format"] == 3
+    assert read_entries(repo / "src/certdp") == before
 
 
 def test_the_committed_ledger_reads_back_the_same_through_the_writer(tmp_path):
@@ -216,7 +220,7 @@ def test_a_format_1_ledger_is_read_as_such_and_migrated_unchanged(repo):
     assert runtime(repo) == ["up to date", "built", "built"]
     migrated = run(repo, "vet", "--migrate")
     assert migrated.returncode == 0, migrated.stderr
-    assert raw(repo)["format"] == LEDGER_FORMAT
+    assert json.loads((repo / LEDGER).read_text())["format"] == LEDGER_FORMAT == 3
     assert read_entries(repo / "src/certdp") == before
     assert runtime(repo) == ["up to date", "built", "built"]
     assert run(repo, "vet", "--migrate", "make_is_equal").returncode != 0  # no NAME with it
