@@ -218,15 +218,29 @@ def constructor_page(constructor) -> str:
     return "\n".join(parts)
 
 
+#: One build reads one source tree: every page's closure shares one index of the proven
+#: ranges, and each constructor's closure is computed once (for its two sections).
+_CLOSURES: dict = {}
+
+
+def _closure_of(folder):
+    from certdp.audit.closure import ProofIndex, closure
+
+    if "index" not in _CLOSURES:
+        _CLOSURES["index"] = ProofIndex(folder.package)
+    if folder.name not in _CLOSURES:
+        _CLOSURES[folder.name] = closure(folder, _CLOSURES["index"])
+    return _CLOSURES[folder.name]
+
+
 def _machine_check_section(name: str) -> str:
     """What ``certdp prove`` proved about the constructor (bounded SMT), from its cache."""
     from certdp.audit.checks import check_machine
-    from certdp.audit.closure import closure
     from certdp.audit.discovery import discover
     from certdp.prove import scope
 
     (folder,) = [c for c in discover() if c.name == name]
-    check = check_machine(folder, closure(folder))
+    check = check_machine(folder, _closure_of(folder))
     declared = scope(name)
     if declared is None:
         covered = "No SMT model of this constructor.\n"
@@ -244,11 +258,10 @@ def _machine_check_section(name: str) -> str:
 
 def _trusted_base_section(name: str) -> str:
     """The definitions behind the proven code that no proof document covers (the audit's)."""
-    from certdp.audit.closure import closure
     from certdp.audit.discovery import discover
 
     (folder,) = [c for c in discover() if c.name == name]
-    definitions = closure(folder)
+    definitions = _closure_of(folder)
     trusted: dict[str, list[str]] = {}
     for definition in definitions:
         if definition.trusted:
@@ -609,6 +622,7 @@ def pages() -> dict[str, str]:
 def generate(app) -> None:
     """Write ``reference/`` under the docs source folder; leave unchanged files untouched."""
     folder = Path(app.srcdir) / REFERENCE
+    _CLOSURES.clear()  # a new build may read a changed tree
     generated = pages()
     for relative, text in generated.items():
         path = folder / relative

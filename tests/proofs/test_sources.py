@@ -253,3 +253,27 @@ def test_cli_exit_status_and_message(tmp_path, capsys):
     tex.write_text("\\certdpcode{code.py}{nope}")
     assert listing.main([str(tex), str(tmp_path / "gen")]) == 1
     assert "error: \\certdpcode{code.py}{nope}" in capsys.readouterr().err
+
+
+def test_the_remembered_comment_tokens_are_those_of_the_text_and_errors_are_not_remembered():
+    """_comment_tokens is remembered by the text: an equal text gives the same tokens, another
+    text its own, and a text the tokenizer refuses is refused again each time."""
+    marked = "# proof: begin r\nx = 1  # label: a\n# proof: end r\n"
+    assert parse_markers(marked).labels["a"].line == 2
+    shifted = "\n" + marked
+    assert parse_markers(shifted).labels["a"].line == 3
+    assert parse_markers(marked).labels["a"].line == 2
+    for _ in range(2):
+        with pytest.raises(SourceMarkerError, match="cannot tokenize"):
+            parse_markers('x = """never closed\n', path="bad.py")
+
+
+def test_a_str_subclass_text_is_refused_before_the_memo():
+    class Lying(str):
+        def __eq__(self, other):
+            return True
+
+        __hash__ = str.__hash__
+
+    with pytest.raises(SourceMarkerError, match="not a str"):
+        parse_markers(Lying("x = 1\n"))

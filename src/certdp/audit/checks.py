@@ -25,6 +25,7 @@ import os
 import shutil
 import subprocess
 import sys
+import uuid
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from certdp.core.errors import DPError
 
-from .closure import closure
+from .closure import ProofIndex, closure
 from .discovery import ConstructorFolder, ProofText, checkout_root, discover, package_root
 from .ledger import CLOSURE_PREFIX, Ledger, is_closure_key
 from .sources import read_markers
@@ -424,14 +425,26 @@ def select(package: Path | None = None, names=None) -> list[ConstructorFolder]:
     return found
 
 
-def _row(job: tuple[str, str, int]) -> ConstructorAudit:
-    package, key, examples = job
+#: The index of proven ranges (with the parsed modules) of the audit run a process is
+#: working for: the rows of one run read one tree and share it; a new run starts afresh.
+_RUN_INDEX: dict[str, ProofIndex] = {}
+
+
+def _index_of_run(package: Path, run: str) -> ProofIndex:
+    if run not in _RUN_INDEX:
+        _RUN_INDEX.clear()
+        _RUN_INDEX[run] = ProofIndex(package)
+    return _RUN_INDEX[run]
+
+
+def _row(job: tuple[str, str, int, str]) -> ConstructorAudit:
+    package, key, examples, run = job
     constructor = next(c for c in discover(Path(package)) if c.key == key)
     row = ConstructorAudit(constructor.key, constructor.name)
     row.checks["artifacts"] = check_artifacts(constructor)
     row.checks["binding"] = check_binding(constructor)
     try:
-        definitions = closure(constructor)
+        definitions = closure(constructor, _index_of_run(constructor.package, run))
     except Exception:  # a broken proof or source: binding reports it, freshness fails
         definitions = []
     row.trusted_base = [definition.name for definition in definitions if definition.trusted]
@@ -477,7 +490,8 @@ def audit(
         built = {c.key: build.skipped() for c in constructors}
     if on_phase:
         on_phase("checking contracts")
-    work = [(str(package), c.key, examples) for c in constructors]
+    run = uuid.uuid4().hex  # rows of this run share one index (_index_of_run)
+    work = [(str(package), c.key, examples, run) for c in constructors]
     jobs = jobs or min(len(work), os.cpu_count() or 1)
     rows: dict[str, ConstructorAudit] = {}
 

@@ -155,6 +155,21 @@ class _Modules:
     def __init__(self, source: Path):
         self.source = source  # the folder holding the certdp package
         self._cache: dict[str, _Module | None] = {}
+        # per definition node (kept alive by _cache, so its id is not reused): what it
+        # refers to and its fingerprint, the same for every closure that reaches it
+        self._references: dict[int, list] = {}
+        self._fingerprints: dict[int, str] = {}
+
+    def references(self, module: _Module, node: ast.AST) -> list:
+        """:func:`_references` of one top-level definition node of ``module``, remembered."""
+        if id(node) not in self._references:
+            self._references[id(node)] = _references(self, module, [node])
+        return self._references[id(node)]
+
+    def fingerprint(self, node: ast.AST) -> str:
+        if id(node) not in self._fingerprints:
+            self._fingerprints[id(node)] = _fingerprint(node)
+        return self._fingerprints[id(node)]
 
     def get(self, name: str) -> _Module | None:
         if name not in self._cache:
@@ -361,6 +376,12 @@ class ProofIndex:
         self.package = package
 
     @cached_property
+    def modules(self) -> _Modules:
+        """The modules of the tree holding ``package``, parsed once for every closure that
+        shares this index (a closure of another tree parses its own)."""
+        return _Modules(self.package.parent)
+
+    @cached_property
     def documents(self) -> list[Path]:
         found = []
         for tex in sorted(self.package.rglob("*.tex")):
@@ -454,8 +475,9 @@ def closure(constructor: ConstructorFolder, index: ProofIndex | None = None) -> 
     """Every certdp definition the proven ranges of ``constructor``'s proof use,
     transitively, sorted by dotted name (see the module docstring)."""
     root = constructor.package
-    modules = _Modules(root.parent)
     index = index or ProofIndex(root)
+    same_tree = index.package.resolve() == root.resolve()
+    modules = index.modules if same_tree else _Modules(root.parent)
     pending: list[tuple[_Module, str]] = []
     for module, nodes in _roots(constructor, modules):
         for node in nodes:
@@ -477,10 +499,10 @@ def closure(constructor: ConstructorFolder, index: ProofIndex | None = None) -> 
             file=module.path.resolve().relative_to(root.resolve()).as_posix(),
             first=first,
             last=last,
-            fingerprint=_fingerprint(node),
+            fingerprint=modules.fingerprint(node),
             proven_by=index.proving(module.path, first, last),
         )
-        pending.extend(_references(modules, module, [node]))
+        pending.extend(modules.references(module, node))
     return [found[name] for name in sorted(found)]
 
 

@@ -28,6 +28,7 @@ The module is pure: it reads text and returns values; the only I/O is
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -125,13 +126,23 @@ class SourceMarkers:
         }
 
 
-def _comments(text: str, path: str) -> list[tuple[int, int, str]]:
+@functools.lru_cache(maxsize=4096)
+def _comment_tokens(text: str) -> tuple[tuple[int, int, str], ...]:
+    """``(line, column, comment text)`` of every comment token of ``text``: a function of the
+    text alone, so it is remembered by the text (a ``str``, compared by equality); the
+    tokenizer's errors are raised, and an error is never remembered."""
+    tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))  # label: tokenize
+    return tuple((t.start[0], t.start[1], t.string) for t in tokens if t.type == tokenize.COMMENT)
+
+
+def _comments(text: str, path: str) -> tuple[tuple[int, int, str], ...]:
     """``(line, column, comment text)`` of every comment token of ``text``."""
+    if type(text) is not str:  # a str subclass could compare equal to another text
+        raise SourceMarkerError("the text is not a str", path=path)
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        return _comment_tokens(text)  # label: comment-tokens
     except (tokenize.TokenError, SyntaxError) as error:
         raise SourceMarkerError(f"cannot tokenize the file: {error}", path=path) from None
-    return [(t.start[0], t.start[1], t.string) for t in tokens if t.type == tokenize.COMMENT]
 
 
 def parse_markers(text: str, path: str = "<string>") -> SourceMarkers:
