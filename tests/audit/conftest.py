@@ -116,7 +116,7 @@ def format_2(raw: dict) -> dict:
         return hashlib.sha256(json.dumps(pair).encode()).hexdigest()[:12]
 
     def ids(text: str) -> str:
-        bits = int(text, 16)
+        bits = int(text.split(":")[1], 16)  # after the table's identity
         return " ".join(sorted(ident(p) for i, p in enumerate(raw["pairs"]) if bits >> i & 1))
 
     return {
@@ -132,6 +132,18 @@ def format_2(raw: dict) -> dict:
     }
 
 
+def table_id(pairs: list) -> str:
+    """The identity a format-3 ledger's bitsets start with, computed here independently of
+    :mod:`certdp.audit.ledger`: 16 hex digits of the SHA-256 of "0" and the strings joined by
+    NUL (ASCII strings without NUL) or of "1" and the list's compact JSON (any other)."""
+    strings = [string for pair in pairs for string in pair]
+    if pairs and all(string.isascii() and "\0" not in string for string in strings):
+        text = "0" + "\0".join(strings)
+    else:
+        text = "1" + json.dumps(pairs, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
 def ledger_json(root: Path) -> dict:
     """The ledger of ``root`` as a format-1 object (each entry with its fingerprints and file
     hashes in full), decoded here independently of :mod:`certdp.audit.ledger`; a format-1
@@ -142,8 +154,8 @@ def ledger_json(root: Path) -> dict:
     pairs = raw["pairs"]
 
     def named(ids: str) -> dict:
-        if raw["format"] == 3:  # a hexadecimal bitset over the list of pairs
-            bits = int(ids, 16)
+        if raw["format"] == 3:  # the list's identity, ":" and a hexadecimal bitset over it
+            bits = int(ids.split(":")[1], 16)
             return dict(pair for index, pair in enumerate(pairs) if bits >> index & 1)
         return dict(pairs[ident] for ident in ids.split(" ")) if ids else {}
 

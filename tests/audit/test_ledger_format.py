@@ -26,7 +26,7 @@ from certdp.audit.ledger import (
     read_entries,
 )
 
-from .conftest import LEDGER, audit, checks, format_2, ledger_json, run, run_script
+from .conftest import LEDGER, audit, checks, format_2, ledger_json, run, run_script, table_id
 
 KEY = "transformations/is_equal/make_is_equal"
 
@@ -76,8 +76,10 @@ def test_vet_writes_the_canonical_format_3_text(repo):
     used = 0
     for e in value["entries"].values():
         for p in ("fingerprints", "files"):
-            assert format(int(e[p], 16), "x") == e[p]  # canonical hexadecimal
-            used |= int(e[p], 16)
+            table, digits = e[p].split(":")
+            assert table == table_id(value["pairs"])  # the identity of the list written
+            assert format(int(digits, 16), "x") == digits  # canonical hexadecimal
+            used |= int(digits, 16)
     assert used == (1 << len(value["pairs"])) - 1  # only the pairs some entry uses
     assert len(set(map(tuple, value["pairs"]))) == len(value["pairs"])  # each once
     # the independent decoder of conftest reads the same vettings as certdp

@@ -1,6 +1,7 @@
 """Ledger format 3 (gate.tex, Lemma prop:ledger-same): the pairs an ordered list, each entry's
-fingerprints and files the canonical lower-case hexadecimal text of a bitset over it.  Every
-refusal of the reader (``_bits``) has a test here, matched on its own message, so removing
+fingerprints and files the list's identity, ":" and the canonical lower-case hexadecimal
+text of a bitset over it.  Every
+refusal of the reader (``_bits``, the table's identity included) has a test here, matched on its own message, so removing
 that check fails its test; and the committed ledger reads the same vettings as its format-2
 rewriting (the conversion kept every vetting)."""
 
@@ -9,9 +10,18 @@ import json
 import pytest
 
 from certdp.audit.discovery import package_root
-from certdp.audit.ledger import _MAX_BITS_TEXT, LEDGER_PATH, LedgerError, entries_of, read_entries
+from certdp.audit.ledger import (
+    _MAX_BITS_TEXT,
+    LEDGER_PATH,
+    LedgerError,
+    Vetting,
+    _table_id,
+    entries_of,
+    ledger_text,
+    read_entries,
+)
 
-from .conftest import format_2
+from .conftest import format_2, table_id
 
 KEY = "transformations/is_equal/make_is_equal"
 
@@ -35,50 +45,77 @@ def _edited(committed, change) -> dict:
     return value
 
 
-def _name_of_a_fingerprint(value, entry) -> int:
-    bits = int(entry["fingerprints"], 16)
-    return (bits & -bits).bit_length() - 1  # its lowest index
+def _digits(entry, member) -> str:
+    """The hexadecimal bitset of ``entry[member]``, after the table's identity and ":"."""
+    return entry[member].split(":")[1]
 
 
-def _twice(value, entry):
-    index = _name_of_a_fingerprint(value, entry)
-    value["pairs"].append([value["pairs"][index][0], "0" * 64])
-    entry["fingerprints"] = format(
-        int(entry["fingerprints"], 16) | 1 << (len(value["pairs"]) - 1), "x"
-    )
+def _set(entry, member, digits) -> None:
+    entry[member] = entry[member].split(":")[0] + ":" + digits
 
 
-def _twice_files(value, entry):
-    bits = int(entry["files"], 16)
-    index = (bits & -bits).bit_length() - 1
-    value["pairs"].append([value["pairs"][index][0], "1" * 64])
-    entry["files"] = format(bits | 1 << (len(value["pairs"]) - 1), "x")
+def _retag(value) -> None:
+    """Every bitset re-labelled with the identity of the (edited) list, as the writer would."""
+    for entry in value["entries"].values():
+        for member in ("fingerprints", "files"):
+            entry[member] = table_id(value["pairs"]) + ":" + _digits(entry, member)
+
+
+def _twice(value, entry, member="fingerprints", digest="0" * 64):
+    bits = int(_digits(entry, member), 16)
+    index = (bits & -bits).bit_length() - 1  # its lowest index
+    value["pairs"].append([value["pairs"][index][0], digest])
+    _set(entry, member, format(bits | 1 << (len(value["pairs"]) - 1), "x"))
+    _retag(value)
 
 
 def _beyond(value, entry):
-    entry["fingerprints"] = format(int(entry["fingerprints"], 16) | 1 << len(value["pairs"]), "x")
+    _set(
+        entry,
+        "fingerprints",
+        format(int(_digits(entry, "fingerprints"), 16) | 1 << len(value["pairs"]), "x"),
+    )
 
+
+def _edit_digits(member, edit):
+    return lambda v, e: _set(e, member, edit(_digits(e, member)))
+
+
+def _appended(value, entry):
+    """A pair appended to the list (no index moves), the bitsets left as they were."""
+    value["pairs"].append(["appended.py#a", "0" * 64])
+
+
+ANOTHER = "written against another table of pairs"
 
 REFUSALS = {
     "bit beyond the table": (_beyond, "which the ledger lacks"),
     "one name twice (fingerprints)": (_twice, "names a fingerprint twice"),
-    "one name twice (files)": (_twice_files, "names a fingerprint twice"),
-    "integer": (
-        lambda v, e: e.update(fingerprints=int(e["fingerprints"], 16)),
-        "hexadecimal string",
+    "one name twice (files)": (
+        lambda v, e: _twice(v, e, "files", "1" * 64),
+        "names a fingerprint twice",
     ),
-    "list": (lambda v, e: e.update(files=[e["files"]]), "hexadecimal string"),
-    "null": (lambda v, e: e.update(files=None), "hexadecimal string"),
-    "huge": (lambda v, e: e.update(files="1" + "0" * _MAX_BITS_TEXT), "at most"),
-    "leading zero": (lambda v, e: e.update(fingerprints="0" + e["fingerprints"]), "canonical"),
-    "upper case": (lambda v, e: e.update(fingerprints=e["fingerprints"].upper()), "canonical"),
-    "0x prefix": (lambda v, e: e.update(fingerprints="0x" + e["fingerprints"]), "canonical"),
-    "plus sign": (lambda v, e: e.update(fingerprints="+" + e["fingerprints"]), "canonical"),
-    "minus sign": (lambda v, e: e.update(files="-" + e["files"]), "canonical"),
-    "underscore": (lambda v, e: e.update(files=e["files"][:2] + "_" + e["files"][2:]), "canonical"),
-    "space": (lambda v, e: e.update(files=" " + e["files"]), "canonical"),
-    "not hex": (lambda v, e: e.update(files="g" + e["files"]), "canonical"),
-    "empty": (lambda v, e: e.update(files=""), "canonical"),
+    "integer": (
+        lambda v, e: e.update(fingerprints=int(_digits(e, "fingerprints"), 16)),
+        "must be a string",
+    ),
+    "list": (lambda v, e: e.update(files=[e["files"]]), "must be a string"),
+    "null": (lambda v, e: e.update(files=None), "must be a string"),
+    "huge": (lambda v, e: _set(e, "files", "1" + "0" * _MAX_BITS_TEXT), "at most"),
+    "no table identity": (lambda v, e: e.update(files=_digits(e, "files")), ANOTHER),
+    "another table's identity": (lambda v, e: e.update(files="0" * 16 + ":0"), ANOTHER),
+    "upper-case identity": (lambda v, e: e.update(files=e["files"].upper()), ANOTHER),
+    "a pair appended, bitsets not rewritten": (_appended, ANOTHER),
+    "leading zero": (_edit_digits("fingerprints", lambda d: "0" + d), "canonical"),
+    "upper case": (_edit_digits("fingerprints", str.upper), "canonical"),
+    "0x prefix": (_edit_digits("fingerprints", lambda d: "0x" + d), "canonical"),
+    "plus sign": (_edit_digits("fingerprints", lambda d: "+" + d), "canonical"),
+    "minus sign": (_edit_digits("files", lambda d: "-" + d), "canonical"),
+    "underscore": (_edit_digits("files", lambda d: d[:2] + "_" + d[2:]), "canonical"),
+    "space": (_edit_digits("files", lambda d: " " + d), "canonical"),
+    "not hex": (_edit_digits("files", lambda d: "g" + d), "canonical"),
+    "empty": (_edit_digits("files", lambda d: ""), "canonical"),
+    "second colon": (_edit_digits("files", lambda d: ":" + d), "canonical"),
     "short pair": (
         lambda v, e: v["pairs"].__setitem__(0, ["only a name"]),
         "is not a [name, digest]",
@@ -112,5 +149,37 @@ def test_one_bad_entry_refuses_the_whole_ledger_on_disk(committed, tmp_path):
 def test_the_edits_are_refused_for_their_bits_alone(committed):
     """The canonical edits above change one entry only: an edit that keeps the bitset's value
     and canonical text (a no-op) reads, so the refusals come from the edited bits."""
-    value = _edited(committed, lambda v, e: e.update(files=format(int(e["files"], 16), "x")))
+    value = _edited(committed, _edit_digits("files", lambda d: format(int(d, 16), "x")))
     assert entries_of(value)[KEY] == entries_of(committed)[KEY]
+    # and re-labelling every bitset with the identity the list already has changes nothing
+    assert entries_of(_edited(committed, lambda v, e: _retag(v))) == entries_of(committed)
+
+
+def test_the_committed_ledger_names_its_own_table():
+    """Every bitset of the committed ledger starts with the identity of its list, computed
+    here independently (conftest.table_id), and the absent files member reads as none."""
+    value = json.loads((package_root() / LEDGER_PATH).read_text(encoding="utf-8"))
+    identity = table_id(value["pairs"])
+    assert {
+        e[m].split(":")[0] for e in value["entries"].values() for m in ("fingerprints", "files")
+    } == {identity}
+    del value["entries"][KEY]["files"]
+    assert entries_of(value)[KEY].files == {}
+
+
+def test_the_identity_tells_apart_lists_whose_strings_join_alike():
+    """Two lists whose strings joined by NUL give one text (a string holding a NUL) have
+    different identities (the JSON form is taken), as do a non-ASCII list and its escapes;
+    each identity is the one computed independently (conftest.table_id)."""
+    with_nul, plain = [["a\0b", "c\0d"]], [["a", "b"], ["c", "d"]]
+    assert _table_id(with_nul) != _table_id(plain)
+    assert _table_id(with_nul) == table_id(with_nul) and _table_id(plain) == table_id(plain)
+    accented, escaped = [["é.py#e", "0" * 64]], [["\\u00e9.py#e", "0" * 64]]
+    assert _table_id(accented) != _table_id(escaped) == table_id(escaped)
+    assert _table_id([["\ud800.py#x", "0"]]) == table_id([["\ud800.py#x", "0"]])  # no raise
+
+
+@pytest.mark.parametrize("name", ["é.py#e", "a\0b.py#x", "\ud800.py#x"])
+def test_the_writer_reads_back_a_list_of_any_strings(name):
+    entries = {"x/make_x": Vetting({name: "0" * 64, "x.py#x": "1" * 64}, "p", "c", "r")}
+    assert dict(entries_of(json.loads(ledger_text(entries)))) == entries

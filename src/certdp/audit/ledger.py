@@ -7,7 +7,9 @@ freshness of a constructor compares the fingerprints recorded here with the curr
 
 The file (format 3) stores each distinct ``[name, digest]`` pair once, in the list
 ``pairs`` sorted by name; an entry's fingerprints and file hashes are each the hexadecimal
-text of the bitset of their indices in it (:func:`ledger_text`, written only by
+text of the bitset of their indices in it, after the identity of the list
+(:func:`_table_id`, so a bitset is never read against a list it was not written for;
+:func:`ledger_text`, written only by
 :meth:`Ledger.record` and :meth:`Ledger.write`).  Format 2 (the pairs an object from short
 ids, an entry a string of ids) and format 1 (no member ``format``, one member per entry
 holding its pairs in full) are still read, and the next write stores them in format 3.  Whatever the format, the whole file is decoded by
@@ -310,23 +312,50 @@ def _checked_ids(key: str, ids, table: dict, known: frozenset, shared: frozenset
         raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
 
 
-def _bits(key: str, text, size: int, masks: tuple) -> int:
+def _table_id(pairs: list) -> str:
+    """The identity of a format-3 list of ``[name, digest]`` pairs of strings: the first 16
+    hexadecimal digits of the SHA-256 of a text the list can be read back from (so two lists
+    with one identity are one list but for a collision of 64 bits).  The text is ``0`` and
+    the list's strings joined by NUL when that is ASCII and holds exactly ``2n - 1`` NULs
+    (no string holds one: splitting gives the strings back), else ``1`` and the list's
+    compact JSON text.  Every bitset of the file starts with it (:func:`_bits`), so a bitset
+    written against another list is refused rather than read against this one."""
+    joined = "\0".join(itertools.chain.from_iterable(pairs))  # label: table-joined
+    if joined.isascii() and joined.count("\0") == 2 * len(pairs) - 1:  # label: table-plain
+        text = "0" + joined
+    else:
+        text = "1" + json.dumps(
+            pairs, separators=(",", ":"), ensure_ascii=True
+        )  # label: table-json
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]  # label: table-id
+
+
+def _bits(key: str, text, size: int, masks: tuple, table: str) -> int:
     """The bitset a format-3 entry ``key`` stores as ``text``: :class:`LedgerError` naming
-    the entry unless ``text`` is a string of at most :data:`_MAX_BITS_TEXT` characters, the
+    the entry unless ``text`` is a string of at most :data:`_MAX_BITS_TEXT` characters,
+    ``table`` (the identity of the file's list of pairs, :func:`_table_id`), ``:`` and the
     canonical lower-case hexadecimal text of an integer (``format(bits, "x")``: no sign,
     prefix, ``_``, space or leading zero; ``"0"`` for none) whose set bits are indices of a
     table of ``size`` pairs, no two of them pairs with one name (``masks``, :func:`_shifts`)."""
     if type(text) is not str or len(text) > _MAX_BITS_TEXT:  # label: bits-string
         raise LedgerError(
-            f"the entry {key!r}: its pairs must be a hexadecimal string of at most "
-            f"{_MAX_BITS_TEXT} characters",
+            f"the entry {key!r}: its pairs must be a string of at most {_MAX_BITS_TEXT} "
+            "characters: the table's identity, a colon and a hexadecimal bitset",
             parameter="ledger",
         )
+    if text[:17] != table + ":":  # label: bits-table
+        raise LedgerError(
+            f"the entry {key!r}: its pairs were written against another table of pairs "
+            "(a textual merge of two ledgers, say): take one side's ledger and run certdp "
+            "vet again for the other side's constructors",
+            parameter="ledger",
+        )
+    digits = text[17:]
     try:
-        bits = int(text, 16)  # label: bits-int
+        bits = int(digits, 16)  # label: bits-int
     except ValueError:
         bits = -1
-    if bits < 0 or format(bits, "x") != text:  # label: bits-canonical
+    if bits < 0 or format(bits, "x") != digits:  # label: bits-canonical
         raise LedgerError(
             f"the entry {key!r}: its pairs are not the canonical lower-case hexadecimal "
             "text of a bitset",
@@ -446,9 +475,10 @@ def entries_of(raw) -> Mapping[str, Vetting]:
 def _format_3(entries: dict, pairs: list) -> Vettings:
     """The vettings of a format-3 ledger: the list of pairs checked once as in format 2
     (:func:`_pair_table`, by index), and every entry's members and both bitsets checked
-    (:func:`_bits`: pairs of the table, no name twice)."""
+    (:func:`_bits`: written against this list, pairs of it, no name twice)."""
     size = len(pairs)
     as_fingerprint, as_file = _pair_table(dict(enumerate(pairs)))  # label: table-3
+    table = _table_id(pairs)  # label: table-3-id
     masks_fingerprint = _shifts(as_fingerprint)
     masks_file = masks_fingerprint if as_file is as_fingerprint else _shifts(as_file)
     bits = {}
@@ -457,8 +487,8 @@ def _format_3(entries: dict, pairs: list) -> Vettings:
             raise LedgerError(f"the entry {key!r} is not an object", parameter="ledger")
         _members(key, value)
         bits[key] = (
-            _bits(key, value["fingerprints"], size, masks_fingerprint),
-            _bits(key, value.get("files", "0"), size, masks_file),
+            _bits(key, value["fingerprints"], size, masks_fingerprint, table),
+            _bits(key, value.get("files", f"{table}:0"), size, masks_file, table),
         )
     return Vettings(entries, as_fingerprint, as_file, bits)  # label: checked-3
 
@@ -752,13 +782,14 @@ def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
     """The canonical format-3 text of ``entries``: members sorted, the pairs a list sorted
     by name and digest (each distinct pair once, so the pairs of one name are adjacent and
     the reader's check of distinct names is a few shifts, :func:`_shifts`), an entry's
-    fingerprints and files each the lower-case hexadecimal text of the bitset of its pairs'
-    indices (``"0"`` for none), one field or pair per line.  The list holds the pairs some
-    entry uses and, when given, every pair of ``kept`` (the pairs of the file being
-    rewritten: a pair is dropped only by ``certdp vet --migrate``).  A new pair shifts the
-    indices after it, so every entry's text may change: two branches' format-3 ledgers do
-    not merge cleanly in git (the conflict makes the file unreadable JSON, never other
-    vettings); take one side and vet the other's rows again.  Raises :class:`LedgerError`, naming the entry, for an
+    fingerprints and files each the list's identity (:func:`_table_id`), ``:`` and the
+    lower-case hexadecimal text of the bitset of its pairs' indices (``"0"`` for none), one
+    field or pair per line.  The list holds the pairs some entry uses and, when given, every
+    pair of ``kept`` (the pairs of the file being rewritten: a pair is dropped only by
+    ``certdp vet --migrate``).  Any change of the list changes every bitset line, so a
+    line-wise merge of two branches' ledgers either conflicts or holds only bitsets written
+    against the merged list, the others refused (gate.tex, the writer's rule (c)); take one
+    side and vet the other's rows again.  Raises :class:`LedgerError`, naming the entry, for an
     entry :func:`read_ledger` would not read back as given (:func:`_writable`); otherwise
     :func:`read_ledger` of this text gives ``entries`` back."""
     values = {}
@@ -771,13 +802,14 @@ def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
             distinct.update(value[member].items())
     pairs = sorted(distinct)
     index = {pair: number for number, pair in enumerate(pairs)}
+    table = _table_id([list(pair) for pair in pairs])
     serialised = {}
     for key, value in values.items():
         for member in ("fingerprints", "files"):
             bits = 0
             for pair in value[member].items():
                 bits |= 1 << index[pair]
-            value[member] = format(bits, "x")
+            value[member] = f"{table}:{format(bits, 'x')}"
         serialised[key] = value
     lines = ["{", '  "entries": {']
     for number, key in enumerate(sorted(serialised)):
