@@ -183,3 +183,18 @@ def test_the_identity_tells_apart_lists_whose_strings_join_alike():
 def test_the_writer_reads_back_a_list_of_any_strings(name):
     entries = {"x/make_x": Vetting({name: "0" * 64, "x.py#x": "1" * 64}, "p", "c", "r")}
     assert dict(entries_of(json.loads(ledger_text(entries)))) == entries
+
+
+@pytest.mark.parametrize("digits", ["3", "5", "6"])
+def test_one_name_twice_is_refused_in_the_writers_sorted_order(digits):
+    """The writer's order (sorted, one name's pairs adjacent) takes the shift branch of
+    ``_shifts``; two set bits of one name at distance 1 or 2 are refused (refledger3 F3:
+    the tests above append a pair, so their lists are unsorted)."""
+    pairs = [["a.py#a", "1" * 64], ["a.py#a", "2" * 64], ["a.py#a", "3" * 64], ["b.py#b", "0"]]
+    entry = {"proof": "p", "commit": "c", "reviewer": "r", "files": table_id(pairs) + ":0"}
+    value = {"format": 3, "pairs": pairs, "entries": {"a/make_a": entry}}
+    entry["fingerprints"] = table_id(pairs) + ":9"  # bits 0 and 3: two names, once each
+    assert entries_of(value)["a/make_a"].fingerprints == {"a.py#a": "1" * 64, "b.py#b": "0"}
+    entry["fingerprints"] = table_id(pairs) + ":" + digits
+    with pytest.raises(LedgerError, match="names a fingerprint twice"):
+        entries_of(value)
