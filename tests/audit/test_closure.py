@@ -334,3 +334,15 @@ def test_a_name_re_exported_by_a_star_import_is_followed(constructors, index):
     found = _by_name(closure(constructors["make_count"], index))
     assert "certdp.numeric.floats.inf_cast" in found
     assert "certdp.numeric.floats._round" in found
+
+
+def test_an_index_made_through_a_link_to_the_package_gives_the_fresh_closure(
+    constructors, tmp_path
+):
+    """The shared modules are used only when read from the constructor's own folder: an index
+    made on a link to the package parses its own (before, the closure came back empty)."""
+    constructor = constructors["make_count"]
+    link = tmp_path / "linked"
+    link.symlink_to(constructor.package)
+    fresh = [d.name for d in closure(constructor)]
+    assert fresh and [d.name for d in closure(constructor, ProofIndex(link))] == fresh

@@ -364,3 +364,15 @@ def test_a_fraction_subclass_whose_numerator_raises_is_refused_typed():
     user = _user(Boom(1, 2))
     with pytest.raises(FailedMapError):
         user.map(1.0)
+
+
+def test_a_huge_field_beside_an_unset_one_is_measured_and_shown_by_its_size():
+    """Each field is read on its own: an unset denominator does not hide a huge numerator
+    (shown() describes it by its size, in constant time, instead of printing it)."""
+    value = object.__new__(Fraction)
+    Fraction._numerator.__set__(value, 3 ** (2**21))
+    assert fraction_field_bits(value) == (3 ** (2**21)).bit_length()
+    assert shown(value) == f"a rational of {(3 ** (2**21)).bit_length()}-bit numerator or denominator"
+    assert not is_exact(value)
+    with pytest.raises(FailedCastError, match="numerator or denominator"):
+        exact_scalar(value, "scale")

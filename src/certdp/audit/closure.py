@@ -32,7 +32,7 @@ from pathlib import Path
 
 from .discovery import ConstructorFolder, ProofText
 from .regular_file import NotRegularFile, read_regular_text
-from .sources import read_markers
+from .sources import parse_markers, read_markers
 
 __all__ = ["Definition", "ProofIndex", "closure", "trusted_base", "uncited_documents"]
 
@@ -65,6 +65,8 @@ class _Module:
     path: Path
     is_package: bool
     tree: ast.Module
+    #: the text ``tree`` was parsed from (its proof markers are read from the same text)
+    text: str = ""
     definitions: dict[str, ast.stmt] = field(default_factory=dict)
     #: local name -> (module, attribute): ``(path, None)`` for ``import path``, ``(source,
     #: name)`` for ``from source import name``
@@ -182,8 +184,9 @@ class _Modules:
         base = self.source.joinpath(*name.split("."))
         for path, is_package in ((base.with_suffix(".py"), False), (base / "__init__.py", True)):
             if path.is_file():
-                tree = ast.parse(read_regular_text(path), filename=str(path))
-                module = _Module(name, path, is_package, tree)
+                text = read_regular_text(path)
+                tree = ast.parse(text, filename=str(path))
+                module = _Module(name, path, is_package, tree, text)
                 for node in _top_level(tree.body):
                     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                         module.definitions[node.name] = node
@@ -370,7 +373,9 @@ def _references(
 
 class ProofIndex:
     """Every proven range of every proof document under ``src/certdp``: for a file, the line
-    spans and the documents that prove them."""
+    spans and the documents that prove them.  Read once, when first needed: an index is a
+    snapshot of the tree, to be made again after an edit (each audit run and each docs build
+    makes its own)."""
 
     def __init__(self, package: Path):
         self.package = package
@@ -441,7 +446,9 @@ def _roots(constructor: ConstructorFolder, modules: _Modules) -> list[tuple[_Mod
         module = modules.get(".".join(parts))
         if module is None:
             continue
-        span = read_markers(path).ranges[range_name]
+        # the markers of the very text the module was parsed from: an index shared by several
+        # closures is a snapshot of the tree, and code and markers come from one read
+        span = parse_markers(module.text, path=str(path)).ranges[range_name]
         inside = []
         for node in ast.walk(module.tree):
             if not isinstance(node, ast.stmt) or isinstance(node, ast.Module):
@@ -476,8 +483,9 @@ def closure(constructor: ConstructorFolder, index: ProofIndex | None = None) -> 
     transitively, sorted by dotted name (see the module docstring)."""
     root = constructor.package
     index = index or ProofIndex(root)
-    same_tree = index.package.resolve() == root.resolve()
-    modules = index.modules if same_tree else _Modules(root.parent)
+    # share the index's parsed modules only when they are read from this very folder (a link to
+    # the package is another folder name: its modules would be found under other paths)
+    modules = index.modules if index.modules.source == root.parent else _Modules(root.parent)
     pending: list[tuple[_Module, str]] = []
     for module, nodes in _roots(constructor, modules):
         for node in nodes:

@@ -22,7 +22,8 @@ label name used twice, a label outside every range, a marker that is not on a
 line of its own, an empty range, or a comment that looks like a marker but does
 not parse.
 
-The module is pure: it reads text and returns values; the only I/O is
+Its functions read text and return values (the comment tokens of a text are remembered by
+that text, a process-wide cache whose answers are those of the text itself); the only I/O is
 :func:`read_markers` opening the file it is given.
 """
 

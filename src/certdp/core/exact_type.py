@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from itertools import repeat
-from operator import is_
+from operator import attrgetter, is_
 
 __all__ = [
     "type_is",
@@ -89,15 +89,22 @@ def is_exact_fraction(value) -> bool:
 
 
 # proof: begin field-bits
+_NUMERATOR, _DENOMINATOR = attrgetter("numerator"), attrgetter("denominator")
+
+
 def fraction_field_bits(value: Fraction) -> int:
     """The larger bit length of the stored fields of the ``Fraction`` ``value`` (of that class
-    itself) that are ``int``s itself, 0 when none is or a field was never set.  Constant time
-    (no ``gcd``: the fields need not be in lowest terms); raises nothing."""
-    try:
-        fields = (value.numerator, value.denominator)  # label: field-bits-read
-    except AttributeError:  # made without its constructor, a field never set
-        return 0
-    return max((field.bit_length() for field in fields if type(field) is int), default=0)
+    itself) whose class is ``int`` itself, each field read on its own (one never set counts
+    0).  Constant time (no ``gcd``: the fields need not be in lowest terms); raises nothing."""
+    bits = 0
+    for read in (_NUMERATOR, _DENOMINATOR):
+        try:
+            field = read(value)  # label: field-bits-read
+        except AttributeError:  # made without its constructor, this field never set
+            continue
+        if type(field) is int:  # label: field-bits-int
+            bits = max(bits, field.bit_length())
+    return bits
 
 
 # proof: end field-bits
