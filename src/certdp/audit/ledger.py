@@ -323,10 +323,8 @@ def _table_id(pairs: list) -> str:
     joined = "\0".join(itertools.chain.from_iterable(pairs))  # label: table-joined
     if joined.isascii() and joined.count("\0") == 2 * len(pairs) - 1:  # label: table-plain
         text = "0" + joined
-    else:
-        text = "1" + json.dumps(
-            pairs, separators=(",", ":"), ensure_ascii=True
-        )  # label: table-json
+    else:  # label: table-json
+        text = "1" + json.dumps(pairs, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]  # label: table-id
 
 
