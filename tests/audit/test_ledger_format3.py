@@ -198,3 +198,33 @@ def test_one_name_twice_is_refused_in_the_writers_sorted_order(digits):
     entry["fingerprints"] = table_id(pairs) + ":" + digits
     with pytest.raises(LedgerError, match="names a fingerprint twice"):
         entries_of(value)
+
+
+def test_the_check_of_one_name_twice_agrees_with_listing_the_names_in_any_order():
+    """_named_twice (masks in the writer's order, names otherwise) answers exactly whether two
+    set bits name one name, on random tables sorted and unsorted (refledger3 F2: the check no
+    longer builds one mask per distance)."""
+    import random
+
+    from certdp.audit.ledger import _named_twice, _shifts
+
+    rng = random.Random(18)
+    for trial in range(1500):
+        size = rng.randint(1, 40)
+        names = [rng.choice("abcdefg") for _ in range(size)]
+        if trial % 2:
+            names.sort()
+        masks = _shifts({index: (name, "d") for index, name in enumerate(names)})
+        if trial % 2:
+            assert type(masks) is tuple  # the writer's order: masks
+        for _ in range(10):
+            bits = rng.getrandbits(size)
+            listed = [names[i] for i in range(size) if bits >> i & 1]
+            assert _named_twice(bits, masks) == (len(set(listed)) != len(listed))
+
+
+def test_a_long_run_of_one_name_needs_only_logarithmically_many_masks():
+    from certdp.audit.ledger import _shifts
+
+    masks = _shifts({index: ("same", format(index, "x")) for index in range(5000)})
+    assert type(masks) is tuple and len(masks) == 13  # 2**12 < 5000 <= 2**13

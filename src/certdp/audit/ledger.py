@@ -328,7 +328,7 @@ def _table_id(pairs: list) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]  # label: table-id
 
 
-def _bits(key: str, text, size: int, masks: tuple, table: str) -> int:
+def _bits(key: str, text, size: int, masks: tuple | list, table: str) -> int:
     """The bitset a format-3 entry ``key`` stores as ``text``: :class:`LedgerError` naming
     the entry unless ``text`` is a string of at most :data:`_MAX_BITS_TEXT` characters,
     ``table`` (the identity of the file's list of pairs, :func:`_table_id`), ``:`` and the
@@ -364,42 +364,44 @@ def _bits(key: str, text, size: int, masks: tuple, table: str) -> int:
             f"the entry {key!r} names the pair {bits.bit_length() - 1}, which the ledger lacks",
             parameter="ledger",
         )
-    for shift, mask in masks:
-        if bits & (bits >> shift) & mask:  # label: bits-once
-            raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
+    if _named_twice(bits, masks):  # label: bits-once
+        raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
     return bits
 
 
-def _shifts(table: dict) -> tuple:
-    """The pairs ``(d, m)`` such that two indices ``i < j`` of pairs of ``table`` (index to
-    ``(name, digest)``) with one name are exactly the ``i`` with bit ``i`` of ``m`` set and
-    ``j = i + d``: a bitset holds two pairs with one name if and only if
-    ``bits & (bits >> d) & m`` is not 0 for some ``(d, m)``.  In the writer's order (pairs
-    sorted by name) the pairs of a name are adjacent, so ``d`` takes few values."""
+def _shifts(table: dict) -> tuple[int, ...] | list[str]:
+    """How :func:`_bits` finds two pairs with one name in a bitset over ``table`` (index to
+    ``(name, digest)``).  In the writer's order (indices ``0..n-1``, names sorted, so the
+    pairs of a name are adjacent): the masks ``M_1, M_2, M_4, ...``, bit ``i`` of ``M_s``
+    set exactly when the names at ``i - s`` and ``i`` are equal, as many as the longest run
+    of one name needs (``O(n log r)`` to build, for runs of at most ``r`` pairs).  For any
+    other table: the list of its names, each bitset then expanded (time linear in its
+    text)."""
     names = list(map(itemgetter(0), table.values()))
-    if list(table) == list(range(len(names))) and names == sorted(names):  # label: sorted-names
-        # names[i] == names[i + d] exactly when i < i + d name one name (the list is sorted)
-        shifts = []
-        for d in range(1, len(names)):
-            same = bytes(map(eq, names, names[d:]))  # byte i is 1 iff names[i] == names[i + d]
-            if 1 not in same:  # no name has more than d pairs
-                break
-            mask = int(same[::-1].translate(_BINARY) or b"0", 2)  # label: shift-mask
-            shifts.append((d, mask))
-        return tuple(shifts)
-    counts = Counter(names)
-    if len(counts) == len(table):  # every name once
-        return ()
-    groups: dict[str, list[int]] = {}
-    for index, (name, _) in table.items():
-        if counts[name] > 1:
-            groups.setdefault(name, []).append(index)
-    shifts: dict[int, int] = {}
-    for indices in groups.values():
-        for position, low in enumerate(indices):
-            for high in indices[position + 1 :]:
-                shifts[high - low] = shifts.get(high - low, 0) | (1 << low)  # label: shift-pair
-    return tuple(sorted(shifts.items()))
+    if list(table) != list(range(len(names))) or names != sorted(names):  # label: sorted-names
+        return names
+    masks = []
+    shift = 1
+    while shift < len(names):
+        same = bytes(map(eq, names[shift:], names))  # byte k is 1 iff names[k + shift] == names[k]
+        if 1 not in same:  # no name has more than `shift` pairs
+            break
+        masks.append(int(same[::-1].translate(_BINARY), 2) << shift)  # label: shift-mask
+        shift *= 2
+    return tuple(masks)
+
+
+def _named_twice(bits: int, masks: tuple[int, ...] | list[str]) -> bool:
+    """Do two set bits of ``bits`` name one name (``masks`` from :func:`_shifts`)?"""
+    if type(masks) is list:  # label: twice-by-names
+        listed = [masks[index] for index, bit in enumerate(bin(bits)[:1:-1]) if bit == "1"]
+        return len(set(listed)) != len(listed)
+    # seen: bit i set iff some set bit j <= i names the name at i (a prefix OR within each
+    # run of one name, doubling its reach at every mask)
+    seen = bits
+    for step, mask in enumerate(masks):
+        seen |= (seen << (1 << step)) & mask  # label: twice-prefix
+    return bool(masks) and bool(bits & (seen << 1) & masks[0])  # label: twice-sorted
 
 
 #: The table turning the bytes 0 and 1 into the digits "0" and "1".
@@ -779,7 +781,7 @@ def _writable(key, vetting) -> None:
 def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
     """The canonical format-3 text of ``entries``: members sorted, the pairs a list sorted
     by name and digest (each distinct pair once, so the pairs of one name are adjacent and
-    the reader's check of distinct names is a few shifts, :func:`_shifts`), an entry's
+    the reader's check of distinct names takes a few masks, :func:`_shifts`), an entry's
     fingerprints and files each the list's identity (:func:`_table_id`), ``:`` and the
     lower-case hexadecimal text of the bitset of its pairs' indices (``"0"`` for none), one
     field or pair per line.  The list holds the pairs some entry uses and, when given, every
