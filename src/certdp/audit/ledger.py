@@ -97,8 +97,9 @@ MODEL_PREFIX = "model:"
 #: entry's pairs as a bitset over that list (one hexadecimal string).
 LEDGER_FORMAT = 3
 
-#: The longest bitset string format 3 reads: enough for a table of a million pairs.
-_MAX_BITS_TEXT = 250_000
+#: The longest bitset string format 3 reads: the table's identity and a colon (17
+#: characters), then enough hexadecimal digits for a table of a million pairs.
+_MAX_BITS_TEXT = 250_017
 
 
 class LedgerError(DPError):
