@@ -171,7 +171,7 @@ def _migrate(arguments) -> int:
     """``certdp vet --migrate``: rewrite the ledger in the current format, entries unchanged,
     with only the pairs they use; the file is replaced only once the new text has read back
     as the same vettings (:meth:`certdp.audit.ledger.Ledger.write`)."""
-    from certdp.audit.ledger import Ledger
+    from certdp.audit.ledger import LEDGER_FORMAT, Ledger
     from certdp.core.errors import DPError
 
     if arguments.name is not None or arguments.by is not None or arguments.reviewed is not None:
@@ -188,7 +188,10 @@ def _migrate(arguments) -> int:
         return 1
     if ledger.dropped:
         print(_dropped_note(ledger.dropped))
-    print(f"rewrote {ledger.path} in ledger format 2 ({len(ledger.entries)} entries, unchanged)")
+    print(
+        f"rewrote {ledger.path} in ledger format {LEDGER_FORMAT} "
+        f"({len(ledger.entries)} entries, unchanged)"
+    )
     return 0
 
 
@@ -224,8 +227,9 @@ def _vet_command(commands) -> None:
     vet.add_argument(
         "--migrate",
         action="store_true",
-        help="vet nothing: rewrite the ledger in the current format (format 2: each distinct "
-        "fingerprint stored once), every entry unchanged",
+        help="vet nothing: rewrite the ledger in the current format (format 3: each distinct "
+        "fingerprint stored once, an entry's fingerprints a bitset over them), every entry "
+        "unchanged",
     )
     vet.set_defaults(run=_vet)
 

@@ -5,6 +5,7 @@ committed, with a ``pyproject.toml`` so that it counts as a source checkout (its
 folder counts); ``repo`` is a private copy for one test.
 """
 
+import hashlib
 import json
 import shutil
 import subprocess
@@ -105,6 +106,44 @@ def edit(root: Path, relative: str, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1))
 
 
+def format_2(raw: dict) -> dict:
+    """A format-3 ledger value rewritten in format 2 (ids the hashes of their pairs), here
+    independently of :mod:`certdp.audit.ledger`; a format-2 value is returned as it is."""
+    if raw.get("format") != 3:
+        return raw
+
+    def ident(pair) -> str:
+        return hashlib.sha256(json.dumps(pair).encode()).hexdigest()[:12]
+
+    def ids(text: str) -> str:
+        bits = int(text.split(":")[1], 16)  # after the table's identity
+        return " ".join(sorted(ident(p) for i, p in enumerate(raw["pairs"]) if bits >> i & 1))
+
+    return {
+        "format": 2,
+        "pairs": {ident(pair): pair for pair in raw["pairs"]},
+        "entries": {
+            key: {
+                **entry,
+                **{part: ids(entry[part]) for part in ("fingerprints", "files") if part in entry},
+            }
+            for key, entry in raw["entries"].items()
+        },
+    }
+
+
+def table_id(pairs: list) -> str:
+    """The identity a format-3 ledger's bitsets start with, computed here independently of
+    :mod:`certdp.audit.ledger`: 16 hex digits of the SHA-256 of "0" and the strings joined by
+    NUL (ASCII strings without NUL) or of "1" and the list's compact JSON (any other)."""
+    strings = [string for pair in pairs for string in pair]
+    if pairs and all(string.isascii() and "\0" not in string for string in strings):
+        text = "0" + "\0".join(strings)
+    else:
+        text = "1" + json.dumps(pairs, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]
+
+
 def ledger_json(root: Path) -> dict:
     """The ledger of ``root`` as a format-1 object (each entry with its fingerprints and file
     hashes in full), decoded here independently of :mod:`certdp.audit.ledger`; a format-1
@@ -115,6 +154,9 @@ def ledger_json(root: Path) -> dict:
     pairs = raw["pairs"]
 
     def named(ids: str) -> dict:
+        if raw["format"] == 3:  # the list's identity, ":" and a hexadecimal bitset over it
+            bits = int(ids.split(":")[1], 16)
+            return dict(pair for index, pair in enumerate(pairs) if bits >> index & 1)
         return dict(pairs[ident] for ident in ids.split(" ")) if ids else {}
 
     return {

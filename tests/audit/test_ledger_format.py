@@ -26,7 +26,7 @@ from certdp.audit.ledger import (
     read_entries,
 )
 
-from .conftest import LEDGER, audit, checks, ledger_json, run, run_script
+from .conftest import LEDGER, audit, checks, format_2, ledger_json, run, run_script, table_id
 
 KEY = "transformations/is_equal/make_is_equal"
 
@@ -57,32 +57,49 @@ def runtime(root: Path) -> list[str]:
 
 
 def raw(root: Path) -> dict:
-    return json.loads((root / LEDGER).read_text())
+    """The ledger of ``root`` in format 2 (the tests below edit format-2 text, which certdp
+    still reads; format 3's refusals are in test_ledger_format3.py)."""
+    return format_2(json.loads((root / LEDGER).read_text()))
 
 
 def write(root: Path, value) -> None:
     (root / LEDGER).write_text(value if isinstance(value, str) else json.dumps(value))
 
 
-def test_vet_writes_the_canonical_format_2_text(repo):
+def test_vet_writes_the_canonical_format_3_text(repo):
     text = (repo / LEDGER).read_text()
     value = json.loads(text)
     assert value.keys() == {"format", "entries", "pairs"} and value["format"] == LEDGER_FORMAT
+    assert LEDGER_FORMAT == 3 and type(value["pairs"]) is list
     entries = read_entries(repo / "src/certdp")
     assert ledger_text(entries) == text  # canonical: the writer's text of what it reads
-    for ident, (name, digest) in value["pairs"].items():
-        assert ident == pair_id(name, digest)
-    used = {
-        i
-        for e in value["entries"].values()
-        for p in ("fingerprints", "files")
-        for i in e[p].split()
-    }
-    assert used == set(value["pairs"])  # only the pairs some entry uses
-    assert len(set(map(tuple, value["pairs"].values()))) == len(value["pairs"])  # each once
+    used = 0
+    for e in value["entries"].values():
+        for p in ("fingerprints", "files"):
+            table, digits = e[p].split(":")
+            assert table == table_id(value["pairs"])  # the identity of the list written
+            assert format(int(digits, 16), "x") == digits  # canonical hexadecimal
+            used |= int(digits, 16)
+    assert used == (1 << len(value["pairs"])) - 1  # only the pairs some entry uses
+    assert len(set(map(tuple, value["pairs"]))) == len(value["pairs"])  # each once
     # the independent decoder of conftest reads the same vettings as certdp
     assert ledger_json(repo)[KEY]["fingerprints"] == entries[KEY].fingerprints
     assert ledger_json(repo)[KEY]["files"] == entries[KEY].files
+
+
+def test_a_format_2_ledger_is_still_read_and_rewritten_in_format_3(repo):
+    before = read_entries(repo / "src/certdp")
+    value = raw(repo)
+    assert value["format"] == 2
+    write(repo, value)
+    assert read_entries(repo / "src/certdp") == before
+    for ident, (name, digest) in value["pairs"].items():
+        assert ident == pair_id(name, digest)
+    assert runtime(repo) == ["up to date", "built", "built"]
+    migrated = run(repo, "vet", "--migrate")
+    assert migrated.returncode == 0, migrated.stderr
+    assert json.loads((repo / LEDGER).read_text())["format"] == 3
+    assert read_entries(repo / "src/certdp") == before
 
 
 def test_the_committed_ledger_reads_back_the_same_through_the_writer(tmp_path):
@@ -99,7 +116,7 @@ def test_the_committed_ledger_reads_back_the_same_through_the_writer(tmp_path):
     assert len(json.loads(text)["pairs"]) < references
 
 
-def test_an_unchanged_format_2_ledger_runs_the_constructor(repo):
+def test_an_unchanged_format_3_ledger_runs_the_constructor(repo):
     assert runtime(repo) == ["up to date", "built", "built"]
 
 
@@ -115,6 +132,9 @@ def test_an_unchanged_format_2_ledger_runs_the_constructor(repo):
         ('{"format": 2, "entries": [], "pairs": {}}', "LedgerError"),
         ('{"format": 2, "entries": {}, "pairs": []}', "LedgerError"),
         ('{"format": 2, "entries": {}, "pairs": {}, "extra": 1}', "LedgerError"),
+        ('{"format": 4, "entries": {}, "pairs": []}', "LedgerError"),
+        ('{"format": 3, "entries": {}, "pairs": [], "extra": 1}', "LedgerError"),
+        ('{"format": 3, "entries": [], "pairs": []}', "LedgerError"),
         ('{"format": 2, "entries": {}}', "LedgerError"),
     ],
     ids=repr,
@@ -202,7 +222,7 @@ def test_a_format_1_ledger_is_read_as_such_and_migrated_unchanged(repo):
     assert runtime(repo) == ["up to date", "built", "built"]
     migrated = run(repo, "vet", "--migrate")
     assert migrated.returncode == 0, migrated.stderr
-    assert raw(repo)["format"] == LEDGER_FORMAT
+    assert json.loads((repo / LEDGER).read_text())["format"] == LEDGER_FORMAT == 3
     assert read_entries(repo / "src/certdp") == before
     assert runtime(repo) == ["up to date", "built", "built"]
     assert run(repo, "vet", "--migrate", "make_is_equal").returncode != 0  # no NAME with it

@@ -10,7 +10,11 @@
 - A fingerprint key whose path is absolute or climbs out of the package (``..``) makes the
   ledger unreadable (``LedgerError``), so the gate never stats a path outside the package.
 - ``Ledger.record`` keeps every pair of the file it rewrites (only ``--migrate`` drops
-  unused ones), so a clean git merge of two vet-written ledgers reads.
+  unused ones).  In format 3 a new pair moves the indices after it, and every bitset starts
+  with the identity of the list it was written against: two vet-written ledgers whose lists
+  both changed conflict in git (conflict markers, which no reader accepts), and a clean merge
+  holding a bitset written against another list than the merged one is refused, typed; the
+  resolution is one side's ledger with the other side's vettings recorded again.
 
 No test writes into the worktree: ledgers live in a temporary package folder, and the gate
 reads them through a monkeypatched ``status.read_ledger`` (the real one, of that folder).
@@ -39,6 +43,8 @@ from certdp.audit.ledger import (
     read_entries,
 )
 from certdp.core.features import disable_features, enable_features, feature_enabled
+
+from .conftest import table_id
 
 NAME = "make_is_equal"
 
@@ -209,9 +215,31 @@ def test_helper_entry_is_up_to_date_through_the_gate(package, gate_reads):
     assert read_entries(package)[constructor.key].proof == proof
 
 
+def _by_hand(fingerprints: dict, files: dict, members: dict, layout: int) -> tuple[dict, dict]:
+    """A ledger value (format 2 or 3) with one entry, built without the writer (which refuses
+    names outside the package): its pairs and the entry's fingerprints and files."""
+    if layout == 2:
+        pairs = {pair_id(n, d): [n, d] for n, d in {**fingerprints, **files}.items()}
+        return pairs, {
+            **members,
+            "fingerprints": " ".join(pair_id(n, d) for n, d in fingerprints.items()),
+            "files": " ".join(pair_id(n, d) for n, d in files.items()),
+        }
+    listed = sorted(set(fingerprints.items()) | set(files.items()))
+    index = {pair: number for number, pair in enumerate(listed)}
+    bits = [sum(1 << index[p] for p in table.items()) for table in (fingerprints, files)]
+    table = table_id([list(p) for p in listed])
+    return [list(p) for p in listed], {
+        **members,
+        "fingerprints": f"{table}:{bits[0]:x}",
+        "files": f"{table}:{bits[1]:x}",
+    }
+
+
+@pytest.mark.parametrize("layout", [2, 3])
 @pytest.mark.parametrize("where", ["climbs", "absolute"])
 def test_the_gate_tests_no_path_outside_the_package(
-    package, gate_reads, tmp_path, monkeypatch, where
+    package, gate_reads, tmp_path, monkeypatch, where, layout
 ):
     """A closure key naming a file outside the package (``def:../../x.py@f`` or an absolute
     path) is neither compared by the gate nor sealed; the reader refuses it, so every gate
@@ -227,19 +255,10 @@ def test_the_gate_tests_no_path_outside_the_package(
     key = f"def:{climbs}{path.lstrip('/')}@f" if where == "climbs" else f"def:{path}@f"
     seal = ledger.files_seal(fingerprints, proof, files)
     vetting = Vetting({**fingerprints, key: "0"}, proof, "c", "r", files=files, seal=seal)
-    value = json.loads(ledger_text({}))
     # the writer refuses such a key, so build the file by hand
-    for name, digest in vetting.fingerprints.items():
-        value["pairs"][pair_id(name, digest)] = [name, digest]
-    files_ids = []
-    for name, digest in files.items():
-        value["pairs"][pair_id(name, digest)] = [name, digest]
-        files_ids.append(pair_id(name, digest))
-    value["entries"][constructor.key] = {
-        "fingerprints": " ".join(pair_id(n, d) for n, d in vetting.fingerprints.items()),
-        "files": " ".join(files_ids),
-        "proof": proof, "commit": "c", "reviewer": "r", "date": "2020-01-01", "seal": seal,
-    }  # fmt: skip
+    members = {"proof": proof, "commit": "c", "reviewer": "r", "date": "2020-01-01", "seal": seal}
+    pairs, entry = _by_hand(vetting.fingerprints, files, members, layout)
+    value = {"format": layout, "pairs": pairs, "entries": {constructor.key: entry}}
     gate_reads(json.dumps(value))
     stats = []
     real_stat = ledger.os.stat
@@ -267,11 +286,12 @@ def _vet_written(folder, entries_before, key, vetting):
     return (package / LEDGER_PATH).read_text()
 
 
-def test_a_clean_git_merge_of_two_vet_written_ledgers_is_readable(tmp_path):
-    """Branch A re-vets x at lemma v2 (x's old pair v1 is no longer used); branch B re-vets
-    the stale y at lemma v1.  Both ledgers are written by ``Ledger.record`` (what ``certdp
-    vet`` runs), which keeps every pair of the file it rewrote, so the merged text, which git
-    merges cleanly, still holds v1 and reads with y's new vetting."""
+def test_a_git_merge_of_two_vet_written_ledgers_conflicts_and_is_resolved_by_vetting(tmp_path):
+    """Branch A re-vets x at lemma v2 (a new pair, which moves the indices after it); branch B
+    re-vets the stale y at lemma v1.  Both ledgers are written by ``Ledger.record`` (what
+    ``certdp vet`` runs).  Git does not merge them cleanly, and the conflicted text is no
+    ledger (every reader raises); taking A's ledger and recording B's vetting again gives
+    both, and the pair no entry uses any more is dropped by --migrate only."""
 
     def vetting(fingerprints):
         return Vetting(dict(fingerprints), "p", "c", "r", "2026-01-01")
@@ -293,25 +313,96 @@ def test_a_clean_git_merge_of_two_vet_written_ledgers_is_readable(tmp_path):
         capture_output=True,
         text=True,
     )
-    assert merged.returncode == 0 and "<<<<<<<" not in merged.stdout  # a clean merge
+    assert merged.returncode > 0 and "<<<<<<<" in merged.stdout  # a conflict
     package = tmp_path / "certdp"
     (package / LEDGER_PATH).parent.mkdir(parents=True)
     (package / LEDGER_PATH).write_text(merged.stdout)
+    with pytest.raises(json.JSONDecodeError):
+        read_entries(package)
+    # the resolution: our ledger, their vetting recorded again
+    shutil.copy(tmp_path / "ours", package / LEDGER_PATH)
+    Ledger(package).record("y/make_y", theirs["y/make_y"])
     entries = read_entries(package)
     assert entries["y/make_y"] == theirs["y/make_y"]
     assert entries["x/make_x"] == ours["x/make_x"]
-    # the pair no entry uses any more is dropped by --migrate only, and reads the same after
+    assert entries["z/make_z"] == base["z/make_z"]
+    kept = json.loads((package / LEDGER_PATH).read_text())["pairs"]
+    assert ["lemma:l.tex", "0" * 64] in kept  # record keeps the pair no entry uses
     compact = Ledger(package)
     compact.write()
     assert read_entries(package) == entries
-    assert (
-        pair_id("lemma:l.tex", "0" * 64)
-        not in json.loads((package / LEDGER_PATH).read_text())["pairs"]
+    written = json.loads((package / LEDGER_PATH).read_text())["pairs"]
+    assert ["lemma:l.tex", "0" * 64] not in written and len(written) == len(kept) - 1
+
+
+def _merged(tmp_path, base, sides) -> subprocess.CompletedProcess:
+    """``git merge-file`` of the ledgers ``Ledger.record`` writes on two branches from the
+    ledger of ``base``: ``sides`` is ``((key, vetting), (key, vetting))``, ours then theirs."""
+    (tmp_path / "base").write_text(ledger_text(base))
+    for name, (key, vetting) in zip(("ours", "theirs"), sides, strict=True):
+        text = _vet_written(tmp_path / f"{name}-repo", tmp_path / "base", key, vetting)
+        (tmp_path / name).write_text(text)
+    return subprocess.run(
+        ["git", "merge-file", "-p", *(str(tmp_path / n) for n in ("ours", "base", "theirs"))],
+        capture_output=True,
+        text=True,
     )
-    assert (
-        json.loads((package / LEDGER_PATH).read_text())["pairs"].keys()
-        < json.loads(merged.stdout)["pairs"].keys()
-    )
+
+
+def _base_and_vetting():
+    def vetting(fingerprints):
+        return Vetting(dict(fingerprints), "p", "c", "r", "2026-01-01")
+
+    z = {f"z{i}.py#z": f"{i:064d}" for i in range(200)}
+    base = {
+        "m/make_m": vetting({"m.py#m": "m" * 64}),
+        "x/make_x": vetting({"x.py#x": "1" * 64}),
+        "z/make_z": vetting(z),
+    }
+    return base, vetting, z
+
+
+def test_a_clean_git_merge_never_reads_a_bitset_against_another_table(tmp_path):
+    """Branch A re-vets x with a new pair that sorts first (every index moves by one); branch
+    B vets a new row w whose pairs the base already holds (B's table is the base's).  Git
+    merges the two ledgers cleanly: A's table, and w's bitset written against the base's.
+    Read against A's table, w's bits would name other pairs than B recorded (shown with an
+    independent decoder); the reader refuses the whole ledger instead, typed, naming w."""
+    base, vetting, z = _base_and_vetting()
+    x_new = vetting({"a.py#a": "a" * 64, "x.py#x": "1" * 64})
+    w = vetting({name: z[name] for name in list(z)[100:110]})
+    merged = _merged(tmp_path, base, (("x/make_x", x_new), ("w/make_w", w)))
+    assert merged.returncode == 0 and "<<<<<<<" not in merged.stdout  # a clean merge
+    value = json.loads(merged.stdout)
+    assert value["pairs"][0] == ["a.py#a", "a" * 64]  # A's table
+    # what w's bits name in the merged table: not w's pairs (each index moved by one)
+    digits = int(value["entries"]["w/make_w"]["fingerprints"].split(":")[1], 16)
+    named = dict(pair for i, pair in enumerate(value["pairs"]) if digits >> i & 1)
+    assert named and named != w.fingerprints
+    package = tmp_path / "certdp"
+    (package / LEDGER_PATH).parent.mkdir(parents=True)
+    (package / LEDGER_PATH).write_text(merged.stdout)
+    with pytest.raises(LedgerError, match="'w/make_w'.*written against another table of pairs"):
+        read_entries(package)
+    with pytest.raises(LedgerError, match="another table of pairs"):
+        Ledger(package)  # certdp vet refuses it too: take one side and vet the other's rows
+
+
+def test_two_ledgers_that_each_added_a_pair_do_not_merge_cleanly(tmp_path):
+    """Each branch inserts one pair, at distant places of the list (one sorts first, one
+    last): each side's table changed, so each side rewrote every bitset line (a new table
+    identity); every entry of the base is then changed differently on both sides, and git
+    leaves conflict markers, which no reader accepts."""
+    base, vetting, _ = _base_and_vetting()
+    ours = ("x/make_x", vetting({"a.py#a": "a" * 64, "x.py#x": "1" * 64}))
+    theirs = ("m/make_m", vetting({"m.py#m": "m" * 64, "zz.py#z": "f" * 64}))
+    merged = _merged(tmp_path, base, (ours, theirs))
+    assert merged.returncode > 0 and "<<<<<<<" in merged.stdout
+    package = tmp_path / "certdp"
+    (package / LEDGER_PATH).parent.mkdir(parents=True)
+    (package / LEDGER_PATH).write_text(merged.stdout)
+    with pytest.raises(json.JSONDecodeError):
+        read_entries(package)
 
 
 def test_record_keeps_every_pair_of_the_file(package):
@@ -319,7 +410,7 @@ def test_record_keeps_every_pair_of_the_file(package):
     first.record("x/make_x", Vetting({"x.py#x": "1" * 64}, "p", "c", "r"))
     first.record("x/make_x", Vetting({"x.py#x": "2" * 64}, "p", "c", "r"))
     pairs = json.loads((package / LEDGER_PATH).read_text())["pairs"]
-    assert {pair_id("x.py#x", "1" * 64), pair_id("x.py#x", "2" * 64)} <= pairs.keys()
+    assert ["x.py#x", "1" * 64] in pairs and ["x.py#x", "2" * 64] in pairs
     assert read_entries(package) == first.entries
 
 

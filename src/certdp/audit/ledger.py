@@ -5,11 +5,14 @@ checkout), so an installed certdp carries it; ``certdp vet`` is the only writer.
 relative to the package, so they mean the same in a checkout and in ``site-packages``.  The
 freshness of a constructor compares the fingerprints recorded here with the current ones.
 
-The file (format 2) stores each distinct ``[name, digest]`` pair once, in the table
-``pairs`` under a short id; an entry lists the ids of its fingerprints and file hashes
-(:func:`ledger_text`, written only by :meth:`Ledger.record`).  A ledger without the member
-``format`` is read as format 1, one member per entry holding its pairs in full, and the next
-write stores it in format 2.  Whatever the format, the whole file is decoded by
+The file (format 3) stores each distinct ``[name, digest]`` pair once, in the list
+``pairs`` sorted by name; an entry's fingerprints and file hashes are each the hexadecimal
+text of the bitset of their indices in it, after the identity of the list
+(:func:`_table_id`, so a bitset is never read against a list it was not written for;
+:func:`ledger_text`, written only by
+:meth:`Ledger.record` and :meth:`Ledger.write`).  Format 2 (the pairs an object from short
+ids, an entry a string of ids) and format 1 (no member ``format``, one member per entry
+holding its pairs in full) are still read, and the next write stores them in format 3.  Whatever the format, the whole file is decoded by
 ``json.loads`` and each entry is converted by :func:`entry_of`, for the gate and the audit
 alike.
 
@@ -32,6 +35,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
+from operator import eq, itemgetter
 from pathlib import Path, PurePosixPath
 from stat import S_ISLNK, S_ISREG
 
@@ -89,8 +93,13 @@ INIT_PREFIX = "init:"
 #: The prefix of the fingerprint keys of SMT models (``\machineModel``).
 MODEL_PREFIX = "model:"
 
-#: The format :meth:`Ledger.record` writes: entries refer to a table of distinct pairs.
-LEDGER_FORMAT = 2
+#: The format :meth:`Ledger.record` writes: an ordered list of distinct pairs, and each
+#: entry's pairs as a bitset over that list (one hexadecimal string).
+LEDGER_FORMAT = 3
+
+#: The longest bitset string format 3 reads: the table's identity and a colon (17
+#: characters), then enough hexadecimal digits for a table of a million pairs.
+_MAX_BITS_TEXT = 250_017
 
 
 class LedgerError(DPError):
@@ -191,16 +200,16 @@ def _vetting(key: str, value: dict, fingerprints: dict, files: dict) -> Vetting:
 
 
 def _pair_table(pairs: dict) -> tuple[dict, dict]:
-    """A format-2 table of pairs, checked once: the ``(name, digest)`` of each id as a
-    fingerprint (the name made package-relative, :func:`_package_relative`) and as a file
-    hash (the name as stored); :class:`LedgerError` unless every pair is a list of two
+    """A table of pairs (format 2: by id; format 3: by index), checked once: the pair
+    ``[name, digest]`` of each id as a fingerprint (the name made package-relative,
+    :func:`_package_relative`, as a tuple) and as a file hash (the name as stored); :class:`LedgerError` unless every pair is a list of two
     strings whose name is inside the package (:func:`_inside`)."""
     values = list(pairs.values())
     if not (
         types_are(values, list)
         and set(map(len, values)) <= {2}
-        and types_are((name for name, _ in values), str)
-        and types_are((digest for _, digest in values), str)
+        and types_are(map(itemgetter(0), values), str)
+        and types_are(map(itemgetter(1), values), str)
     ):  # label: pairs-checked
         wrong = next(
             ident
@@ -213,8 +222,8 @@ def _pair_table(pairs: dict) -> tuple[dict, dict]:
         raise LedgerError(
             f"the pair {wrong!r} is not a [name, digest] pair of strings", parameter="ledger"
         )
-    as_file = dict(zip(pairs, map(tuple, values)))
-    joined = "\n".join(name for name, _ in values)
+    as_file = pairs  # each value a list [name, digest], checked above
+    joined = "\n".join(map(itemgetter(0), values))
     # Unless some name has a "..", or a "/" at its start, after a ":" or after "src/certdp/"
     # (which _package_relative removes), every path, stored or made relative, is inside.
     if (
@@ -304,16 +313,128 @@ def _checked_ids(key: str, ids, table: dict, known: frozenset, shared: frozenset
         raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
 
 
-class Vettings(Mapping):
-    """The vettings of a format-2 ledger whose every entry has been checked
-    (:func:`entries_of`); an entry is converted into a new :class:`Vetting` (by
-    :func:`_named` and :func:`_vetting`) when it is looked up."""
+def _table_id(pairs: list) -> str:
+    """The identity of a format-3 list of ``[name, digest]`` pairs of strings: the first 16
+    hexadecimal digits of the SHA-256 of a text the list can be read back from (so two lists
+    with one identity are one list but for a collision of 64 bits).  The text is ``0`` and
+    the list's strings joined by NUL when that is ASCII and holds exactly ``2n - 1`` NULs
+    (no string holds one: splitting gives the strings back), else ``1`` and the list's
+    compact JSON text.  Every bitset of the file starts with it (:func:`_bits`), so a bitset
+    written against another list is refused rather than read against this one."""
+    joined = "\0".join(itertools.chain.from_iterable(pairs))  # label: table-joined
+    if joined.isascii() and joined.count("\0") == 2 * len(pairs) - 1:  # label: table-plain
+        text = "0" + joined
+    else:  # label: table-json
+        text = "1" + json.dumps(pairs, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:16]  # label: table-id
 
-    def __init__(self, entries: dict, as_fingerprint: dict, as_file: dict):
+
+def _bits(key: str, text, size: int, masks: tuple | list, table: str) -> int:
+    """The bitset a format-3 entry ``key`` stores as ``text``: :class:`LedgerError` naming
+    the entry unless ``text`` is a string of at most :data:`_MAX_BITS_TEXT` characters,
+    ``table`` (the identity of the file's list of pairs, :func:`_table_id`), ``:`` and the
+    canonical lower-case hexadecimal text of an integer (``format(bits, "x")``: no sign,
+    prefix, ``_``, space or leading zero; ``"0"`` for none) whose set bits are indices of a
+    table of ``size`` pairs, no two of them pairs with one name (``masks``, :func:`_shifts`)."""
+    if type(text) is not str or len(text) > _MAX_BITS_TEXT:  # label: bits-string
+        raise LedgerError(
+            f"the entry {key!r}: its pairs must be a string of at most {_MAX_BITS_TEXT} "
+            "characters: the table's identity, a colon and a hexadecimal bitset",
+            parameter="ledger",
+        )
+    if text[:17] != table + ":":  # label: bits-table
+        raise LedgerError(
+            f"the entry {key!r}: its pairs were written against another table of pairs "
+            "(a textual merge of two ledgers, say): take one side's ledger and run certdp "
+            "vet again for the other side's constructors",
+            parameter="ledger",
+        )
+    digits = text[17:]
+    try:
+        bits = int(digits, 16)  # label: bits-int
+    except ValueError:
+        bits = -1
+    if bits < 0 or format(bits, "x") != digits:  # label: bits-canonical
+        raise LedgerError(
+            f"the entry {key!r}: its pairs are not the canonical lower-case hexadecimal "
+            "text of a bitset",
+            parameter="ledger",
+        )
+    if bits >> size:  # label: bits-known
+        raise LedgerError(
+            f"the entry {key!r} names the pair {bits.bit_length() - 1}, which the ledger lacks",
+            parameter="ledger",
+        )
+    if _named_twice(bits, masks):  # label: bits-once
+        raise LedgerError(f"the entry {key!r} names a fingerprint twice", parameter="ledger")
+    return bits
+
+
+def _shifts(table: dict) -> tuple[int, ...] | list[str]:
+    """How :func:`_bits` finds two pairs with one name in a bitset over ``table`` (index to
+    ``(name, digest)``).  In the writer's order (indices ``0..n-1``, names sorted, so the
+    pairs of a name are adjacent): the masks ``M_1, M_2, M_4, ...``, bit ``i`` of ``M_s``
+    set exactly when the names at ``i - s`` and ``i`` are equal, as many as the longest run
+    of one name needs (``O(n log r)`` to build, for runs of at most ``r`` pairs).  For any
+    other table: the list of its names, each bitset then expanded (time linear in its
+    text)."""
+    names = list(map(itemgetter(0), table.values()))
+    if list(table) != list(range(len(names))) or names != sorted(names):  # label: sorted-names
+        return names
+    masks = []
+    shift = 1
+    while shift < len(names):
+        same = bytes(map(eq, names[shift:], names))  # byte k is 1 iff names[k + shift] == names[k]
+        if 1 not in same:  # no name has more than `shift` pairs
+            break
+        masks.append(int(same[::-1].translate(_BINARY), 2) << shift)  # label: shift-mask
+        shift *= 2
+    return tuple(masks)
+
+
+def _named_twice(bits: int, masks: tuple[int, ...] | list[str]) -> bool:
+    """Do two set bits of ``bits`` name one name (``masks`` from :func:`_shifts`)?"""
+    if type(masks) is list:  # label: twice-by-names
+        listed = [masks[index] for index, bit in enumerate(bin(bits)[:1:-1]) if bit == "1"]
+        return len(set(listed)) != len(listed)
+    # seen: bit i set iff some set bit j <= i names the name at i (a prefix OR within each
+    # run of one name, doubling its reach at every mask)
+    seen = bits
+    for step, mask in enumerate(masks):
+        seen |= (seen << (1 << step)) & mask  # label: twice-prefix
+    return bool(masks) and bool(bits & (seen << 1) & masks[0])  # label: twice-sorted
+
+
+#: The table turning the bytes 0 and 1 into the digits "0" and "1".
+_BINARY = bytes.maketrans(b"\x00\x01", b"01")
+
+
+def _expanded(bits: int, table: dict) -> dict[str, str]:
+    """The dictionary of the pairs of ``table`` whose indices are set in ``bits``."""
+    binary = bin(bits)[:1:-1]  # bit 0 first
+    return dict([table[index] for index, bit in enumerate(binary) if bit == "1"])
+
+
+class Vettings(Mapping):
+    """The vettings of a format-2 or format-3 ledger whose every entry has been checked
+    (:func:`entries_of`); an entry is converted into a new :class:`Vetting` (by
+    :func:`_named` or :func:`_expanded`, and :func:`_vetting`) when it is looked up."""
+
+    def __init__(self, entries: dict, as_fingerprint: dict, as_file: dict, bits=None):
         self._entries, self._fingerprint, self._file = entries, as_fingerprint, as_file
+        #: format 3: the checked bitsets of each entry's fingerprints and files, by key
+        self._bits = bits
 
     def __getitem__(self, key: str) -> Vetting:
         value = self._entries[key]  # label: lookup-entry
+        if self._bits is not None:  # label: lookup-bits
+            fingerprint_bits, file_bits = self._bits[key]
+            return _vetting(
+                key,
+                value,
+                _expanded(fingerprint_bits, self._fingerprint),
+                _expanded(file_bits, self._file),
+            )
         return _vetting(
             key,
             value,
@@ -333,10 +454,13 @@ def entries_of(raw) -> Mapping[str, Vetting]:
     unless its shape (:func:`ledger_entries`), its table of pairs and every entry are of a
     format this certdp reads.  The gate and the audit both read a ledger through this
     function (:func:`read_ledger`), so one bad entry makes both refuse the whole ledger.  In
-    format 2 every entry is checked here and converted when looked up (:class:`Vettings`)."""
+    formats 2 and 3 every entry is checked here and converted when looked up
+    (:class:`Vettings`)."""
     entries, pairs = ledger_entries(raw)  # label: shape
     if pairs is None:  # label: format-1-entries
         return {key: _format_1(key, value) for key, value in entries.items()}
+    if type(pairs) is list:  # label: format-3-entries
+        return _format_3(entries, pairs)
     as_fingerprint, as_file = _pair_table(pairs)  # label: table
     shared_fingerprint, shared_file = _shared(as_fingerprint), _shared(as_file)
     known = frozenset(pairs)
@@ -347,6 +471,27 @@ def entries_of(raw) -> Mapping[str, Vetting]:
         _checked_ids(key, value["fingerprints"], as_fingerprint, known, shared_fingerprint)
         _checked_ids(key, value.get("files", ""), as_file, known, shared_file)
     return Vettings(entries, as_fingerprint, as_file)  # label: checked
+
+
+def _format_3(entries: dict, pairs: list) -> Vettings:
+    """The vettings of a format-3 ledger: the list of pairs checked once as in format 2
+    (:func:`_pair_table`, by index), and every entry's members and both bitsets checked
+    (:func:`_bits`: written against this list, pairs of it, no name twice)."""
+    size = len(pairs)
+    as_fingerprint, as_file = _pair_table(dict(enumerate(pairs)))  # label: table-3
+    table = _table_id(pairs)  # label: table-3-id
+    masks_fingerprint = _shifts(as_fingerprint)
+    masks_file = masks_fingerprint if as_file is as_fingerprint else _shifts(as_file)
+    bits = {}
+    for key, value in entries.items():  # label: every-entry-3
+        if type(value) is not dict:
+            raise LedgerError(f"the entry {key!r} is not an object", parameter="ledger")
+        _members(key, value)
+        bits[key] = (
+            _bits(key, value["fingerprints"], size, masks_fingerprint, table),
+            _bits(key, value.get("files", f"{table}:0"), size, masks_file, table),
+        )
+    return Vettings(entries, as_fingerprint, as_file, bits)  # label: checked-3
 
 
 def ledger_file_text(package: Path) -> str | None:
@@ -367,25 +512,28 @@ def read_ledger(package: Path) -> Mapping[str, Vetting]:
     return entries_of(raw)  # label: convert
 
 
-def ledger_entries(raw) -> tuple[dict, dict | None]:
+def ledger_entries(raw) -> tuple[dict, dict | list | None]:
     """The entries of a ledger's JSON value by key, and its table of pairs (``None`` in
-    format 1).  Format 2 is an object with exactly the members ``format`` (the integer 2),
-    ``entries`` and ``pairs`` (objects); an object without ``format`` is format 1, every
-    member an entry.  Anything else raises :class:`LedgerError`."""
+    format 1, an object in format 2, a list in format 3).  Formats 2 and 3 are objects with
+    exactly the members ``format`` (the integer 2 or 3), ``entries`` (an object) and
+    ``pairs`` (an object in format 2, a list in format 3); an object without ``format`` is
+    format 1, every member an entry.  Anything else raises :class:`LedgerError`."""
     if type(raw) is not dict:  # label: object
         raise LedgerError("the ledger is not a JSON object", parameter="ledger")
     if "format" not in raw:  # label: format-1
         return raw, None
     if (
         type(raw["format"]) is not int
-        or raw["format"] != LEDGER_FORMAT
         or raw.keys() != {"format", "entries", "pairs"}
         or type(raw["entries"]) is not dict
-        or type(raw["pairs"]) is not dict
+        or not (
+            (raw["format"] == 2 and type(raw["pairs"]) is dict)
+            or (raw["format"] == 3 and type(raw["pairs"]) is list)
+        )
     ):  # label: format-2
         raise LedgerError(
-            f"not a ledger of format {LEDGER_FORMAT}: it must hold exactly the members "
-            "format (2), entries and pairs (objects)",
+            "not a ledger of format 2 or 3: it must hold exactly the members format (2 or "
+            "3), entries (an object) and pairs (an object in format 2, a list in format 3)",
             parameter="ledger",
         )
     return raw["entries"], raw["pairs"]
@@ -631,34 +779,38 @@ def _writable(key, vetting) -> None:
     _checked_names(vetting.fingerprints.keys() | vetting.files.keys(), key)
 
 
-def ledger_text(entries: dict[str, Vetting], kept: dict | None = None) -> str:
-    """The canonical format-2 text of ``entries``: members sorted, each distinct pair once,
-    an entry's ids sorted and joined by single spaces into one string (so that decoding the
-    file builds few objects), one field or pair per line.  The table holds the pairs some
-    entry uses and, when given, every pair of ``kept`` (the table read from the file being
-    rewritten: a pair is dropped only by ``certdp vet --migrate``, so that two branches'
-    ledgers merge without losing a pair one of them names).  Raises :class:`LedgerError`,
-    naming the entry, for an entry :func:`read_ledger` would not read back as given
-    (:func:`_writable`), and if two different pairs would share an id (never seen: ids have
-    48 bits); otherwise :func:`read_ledger` of this text gives ``entries`` back."""
-    pairs: dict[str, list[str]] = {}
-    for ident, pair in (kept or {}).items():
-        pairs[ident] = list(pair)
-    serialised = {}
+def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
+    """The canonical format-3 text of ``entries``: members sorted, the pairs a list sorted
+    by name and digest (each distinct pair once, so the pairs of one name are adjacent and
+    the reader's check of distinct names takes a few masks, :func:`_shifts`), an entry's
+    fingerprints and files each the list's identity (:func:`_table_id`), ``:`` and the
+    lower-case hexadecimal text of the bitset of its pairs' indices (``"0"`` for none), one
+    field or pair per line.  The list holds the pairs some entry uses and, when given, every
+    pair of ``kept`` (the pairs of the file being rewritten: a pair is dropped only by
+    ``certdp vet --migrate``).  Any change of the list changes every bitset line, so a
+    line-wise merge of two branches' ledgers either conflicts or holds only bitsets written
+    against the merged list, the others refused (gate.tex, the writer's rule (c)); take one
+    side and vet the other's rows again.  Raises :class:`LedgerError`, naming the entry, for an
+    entry :func:`read_ledger` would not read back as given (:func:`_writable`); otherwise
+    :func:`read_ledger` of this text gives ``entries`` back."""
+    values = {}
     for key in sorted(entries):
         _writable(key, entries[key])
-        value = asdict(entries[key])
+        values[key] = asdict(entries[key])
+    distinct = {(name, digest) for name, digest in (kept or [])}
+    for value in values.values():
         for member in ("fingerprints", "files"):
-            ids = []
-            for name, digest in value[member].items():
-                ident = pair_id(name, digest)
-                if pairs.setdefault(ident, [name, digest]) != [name, digest]:
-                    raise LedgerError(
-                        f"the pairs {pairs[ident]} and {[name, digest]} share the id {ident}",
-                        parameter="ledger",
-                    )
-                ids.append(ident)
-            value[member] = " ".join(sorted(ids))
+            distinct.update(value[member].items())
+    pairs = sorted(distinct)
+    index = {pair: number for number, pair in enumerate(pairs)}
+    table = _table_id([list(pair) for pair in pairs])
+    serialised = {}
+    for key, value in values.items():
+        for member in ("fingerprints", "files"):
+            bits = 0
+            for pair in value[member].items():
+                bits |= 1 << index[pair]
+            value[member] = f"{table}:{format(bits, 'x')}"
         serialised[key] = value
     lines = ["{", '  "entries": {']
     for number, key in enumerate(sorted(serialised)):
@@ -667,19 +819,27 @@ def ledger_text(entries: dict[str, Vetting], kept: dict | None = None) -> str:
         members = sorted(value)
         lines += [
             f"      {json.dumps(member)}: {json.dumps(value[member])}"
-            + ("," if index < len(members) - 1 else "")
-            for index, member in enumerate(members)
+            + ("," if index_ < len(members) - 1 else "")
+            for index_, member in enumerate(members)
         ]
         lines.append("    }" + ("," if number < len(serialised) - 1 else ""))
-    lines += ["  },", f'  "format": {LEDGER_FORMAT},', '  "pairs": {']
-    ordered = sorted(pairs)
+    lines += ["  },", f'  "format": {LEDGER_FORMAT},', '  "pairs": [']
     lines += [
-        f"    {json.dumps(ident)}: {json.dumps(pairs[ident])}"
-        + ("," if index < len(ordered) - 1 else "")
-        for index, ident in enumerate(ordered)
+        f"    {json.dumps(list(pair))}" + ("," if number < len(pairs) - 1 else "")
+        for number, pair in enumerate(pairs)
     ]
-    lines += ["  }", "}"]
+    lines += ["  ]", "}"]
     return "\n".join(lines) + "\n"
+
+
+def _kept_pairs(pairs) -> list:
+    """The pairs of a ledger file's table as the list :func:`ledger_text` keeps: a format-3
+    list as it is, a format-2 table in the order of its ids, none for format 1."""
+    if pairs is None:
+        return []
+    if type(pairs) is list:
+        return [list(pair) for pair in pairs]
+    return [list(pairs[ident]) for ident in sorted(pairs)]
 
 
 class Ledger:
@@ -693,8 +853,9 @@ class Ledger:
         self.exists = text is not None
         raw = json.loads(text) if text is not None else {}
         self.entries = dict(entries_of(raw))
-        #: The pairs of the file as read (format 2), kept by :meth:`record`.
-        self.pairs = dict(ledger_entries(raw)[1] or {})
+        #: The pairs of the file as read, in order (:func:`_kept_pairs`), kept by
+        #: :meth:`record`.
+        self.pairs = _kept_pairs(ledger_entries(raw)[1])
         #: The keys of the entries the last write dropped (:meth:`_unwritable_orphans`).
         self.dropped: tuple[str, ...] = ()
 
@@ -702,14 +863,14 @@ class Ledger:
         return self.entries.get(key)
 
     def record(self, key: str, vetting: Vetting) -> None:
-        """Record ``vetting`` under ``key`` and write the whole ledger in format 2, keeping
+        """Record ``vetting`` under ``key`` and write the whole ledger in format 3, keeping
         every pair the file held (so a merge with another branch's ledger keeps the pairs
         either side names); nothing is written unless the new text reads back as the
         entries."""
         self.entries = self._write({**self.entries, key: vetting}, self.pairs)
 
     def write(self) -> None:
-        """Write the ledger's entries in the canonical format-2 text (:func:`ledger_text`)
+        """Write the ledger's entries in the canonical format-3 text (:func:`ledger_text`)
         with only the pairs they use (``certdp vet --migrate``)."""
         self.entries = self._write(self.entries, None)
 
@@ -773,6 +934,6 @@ class Ledger:
             os.replace(temporary, self.path)
         finally:
             temporary.unlink(missing_ok=True)
-        self.pairs = dict(ledger_entries(json.loads(text))[1])
+        self.pairs = _kept_pairs(ledger_entries(json.loads(text))[1])
         self.exists = True
         return entries
