@@ -27,6 +27,23 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+def pytest_configure(config) -> None:
+    """Under ``--dist loadgroup`` (``make test``), refuse a pytest that pytest-xdist cannot
+    group with: xdist names a test's ``xdist_group`` by rewriting ``item._nodeid``, which
+    pytest 9.2 no longer reads (its ``nodeid`` comes from ``_id``).  The groups would be
+    ignored without a word, and each worker would build the docs site, the installed wheel and
+    the OpenDP cross-check on its own."""
+    from _pytest.nodes import Node
+
+    if config.getoption("dist", "no") != "loadgroup" or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    if "_nodeid" not in Node.nodeid.fget.__code__.co_names:
+        raise pytest.UsageError(
+            "pytest-xdist's --dist loadgroup cannot group tests under this pytest (its node "
+            "ids no longer come from _nodeid): install pytest<9.2, as the dev extra says"
+        )
+
+
 @pytest.fixture(autouse=True)
 def _isolated_switches():
     """Each test starts with contracts off and no features enabled, and leaves it so."""
