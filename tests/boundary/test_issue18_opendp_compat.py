@@ -23,6 +23,14 @@ except ImportError:  # pragma: no cover - OpenDP is optional
 needs_opendp = pytest.mark.skipif(odp is None, reason="OpenDP is not installed")
 
 
+@pytest.fixture(autouse=True)
+def _opendp_contrib():
+    """OpenDP's feature set is global to the process, and another module's test run earlier on
+    the same worker may have disabled ``contrib``: enable it for each test here."""
+    if odp is not None:
+        odp.enable_features("contrib")
+
+
 def nearest_f32(value: float) -> float:
     return float(np.float32(value))
 
