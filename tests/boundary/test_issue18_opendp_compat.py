@@ -15,8 +15,6 @@ from certdp.core.errors import DPError
 
 try:
     import opendp.prelude as odp
-
-    odp.enable_features("contrib")
 except ImportError:  # pragma: no cover - OpenDP is optional
     odp = None
 
