@@ -4,7 +4,10 @@ with OpenDP alone.
 
 One quick run over every twin (``quick_report``, once per session, its tests kept on one
 xdist worker) serves every test: a twin is checked on its own (``_check_twin``) whether it is
-asked for by name or with all the others, so each must-find is read from that twin's result."""
+asked for by name or with all the others, so each must-find is read from that twin's result.
+The same run is the one the documentation site shows (``opendp_quick.py``).  Each reproducer
+runs once per session in a fresh process (``reproduce``): a must-find test and
+``test_every_violation_reproduces_with_opendp_alone`` read the same run of the same script."""
 
 import sys
 from fractions import Fraction
@@ -13,21 +16,37 @@ import pytest
 
 opendp = pytest.importorskip("opendp")
 
-import certdp.crosscheck  # noqa: E402
 from certdp.crosscheck import IDEALIZED, VIOLATION, CrosscheckReport  # noqa: E402
 
+from . import opendp_quick  # noqa: E402
 from .helpers import run_reproducer  # noqa: E402
 
 MAX = Fraction(sys.float_info.max)
 TARGET = "opendp.prelude"
 
-pytestmark = pytest.mark.xdist_group("crosscheck_opendp")
+pytestmark = pytest.mark.xdist_group(opendp_quick.GROUP)
 
 
 # session scope: built once, even when the worker runs other modules between these tests
 @pytest.fixture(scope="session")
-def quick_report():
-    return certdp.crosscheck(TARGET, quick=True)
+def quick_report(tmp_path_factory):
+    report = opendp_quick.quick_report(tmp_path_factory)
+    assert (report.target, report.quick) == (TARGET, True)
+    return report
+
+
+@pytest.fixture(scope="session")
+def reproduce(tmp_path_factory):
+    """``reproduce(script)``: the script's run in a fresh Python process (``run_reproducer``),
+    once per session for each script text."""
+    runs = {}
+
+    def run(script: str):
+        if script not in runs:
+            runs[script] = run_reproducer(script, tmp_path_factory.mktemp("reproducer"))
+        return runs[script]
+
+    return run
 
 
 def alone(quick_report, name: str) -> CrosscheckReport:
@@ -37,7 +56,7 @@ def alone(quick_report, name: str) -> CrosscheckReport:
     return CrosscheckReport(quick_report.target, quick_report.quick, results=results)
 
 
-def test_the_saturating_pairwise_ordered_sum_is_a_violation_with_a_pair(quick_report, tmp_path):
+def test_the_saturating_pairwise_ordered_sum_is_a_violation_with_a_pair(quick_report, reproduce):
     """make_sized_bounded_float_ordered_sum(16, (-0.2 MAX, 0.75 MAX), S="Pairwise<f64>"):
     map(2) = 0.95 MAX, yet moving one record moves the sum by 1.0 MAX."""
     report = alone(quick_report, "make_sized_bounded_float_ordered_sum")
@@ -53,13 +72,13 @@ def test_the_saturating_pairwise_ordered_sum_is_a_violation_with_a_pair(quick_re
     x, x_prime = eval(finding.x), eval(finding.x_prime)  # literals written by the reproducer
     assert sorted(x) == sorted(x_prime) and x != x_prime  # one record moved, nothing changed
     assert finding.proof.endswith("make_sized_bounded_float_ordered_sum.tex")
-    result = run_reproducer(finding.reproducer, tmp_path)
+    result = reproduce(finding.reproducer)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "import certdp" not in finding.reproducer
     assert report.exit_status() == 1
 
 
-def test_resize_claims_2_where_the_coupling_gives_4(quick_report, tmp_path):
+def test_resize_claims_2_where_the_coupling_gives_4(quick_report, reproduce):
     """OpenDP issue #2927."""
     report = alone(quick_report, "make_resize")
     found = [f for f in report.findings if f.severity == VIOLATION]
@@ -68,11 +87,13 @@ def test_resize_claims_2_where_the_coupling_gives_4(quick_report, tmp_path):
     assert (finding.claimed, finding.actual, finding.d_in) == ("2", "4", "1")
     assert "insert_delete_distance(), size=3" in finding.point
     assert "MO='InsertDeleteDistance'" in finding.point
-    result = run_reproducer(finding.reproducer, tmp_path)
+    result = reproduce(finding.reproducer)
     assert result.returncode == 1, result.stdout + result.stderr
 
 
-def test_metric_bounded_insert_delete_to_hamming_is_a_violation_with_a_pair(quick_report, tmp_path):
+def test_metric_bounded_insert_delete_to_hamming_is_a_violation_with_a_pair(
+    quick_report, reproduce
+):
     """OpenDP 0.16's map(d_in) = d_in // 2 from insert-delete to Hamming: a rotation of a
     sized dataset is at insert-delete distance 2 and Hamming distance up to the size."""
     report = alone(quick_report, "make_metric_bounded")
@@ -84,13 +105,13 @@ def test_metric_bounded_insert_delete_to_hamming_is_a_violation_with_a_pair(quic
         assert len(x) == len(x_prime) == 3 and sorted(x) == sorted(x_prime)
         hamming = sum(repr(u) != repr(v) for u, v in zip(x, x_prime))
         assert Fraction(finding.actual) == hamming > Fraction(finding.claimed)
-        result = run_reproducer(finding.reproducer, tmp_path)
+        result = reproduce(finding.reproducer)
         assert result.returncode == 1, result.stdout + result.stderr
         assert "import certdp" not in finding.reproducer
     assert report.exit_status() == 1
 
 
-def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(quick_report, tmp_path):
+def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(quick_report, reproduce):
     """OpenDP issue #2922: scale 1, threshold 5, a key of count 1 on one side only (distance
     (1, 1, 1)) is released with probability e^-4 / (1 + e^-1) = 1.339 %, OpenDP claims
     delta = 0.4926 %; a lone key of count 0 (distance (1, 0, 0)) with P[Z >= 5], OpenDP claims
@@ -103,15 +124,13 @@ def test_laplace_threshold_releases_a_lone_key_more_often_than_its_delta(quick_r
     assert eval(tail.claimed) == (1.0, 0.004925833956035741)
     assert abs(float(eval(tail.actual.replace("exp", "__import__('math').exp"))) - 0.0133898) < 1e-6
     assert eval(found["(1, 0, 0)"].claimed) == (0.0, 0.0)
-    for index, finding in enumerate(found.values()):
-        folder = tmp_path / str(index)
-        folder.mkdir()
-        result = run_reproducer(finding.reproducer, folder)
+    for finding in found.values():
+        result = reproduce(finding.reproducer)
         assert result.returncode == 1, result.stdout + result.stderr
         assert "import certdp" not in finding.reproducer
 
 
-def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(quick_report, tmp_path):
+def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(quick_report, reproduce):
     """The Gaussian analogue of #2922: scale 1, threshold 3, a key of count 1 on one side only
     is released with probability P[Z >= 2] (Z ~ N_Z(0, 1)), OpenDP claims the continuous tail
     P[X > 2] = 2.275 %; a lone key of count 0 with P[Z >= 3] = 0.457 %, OpenDP claims (0, 0)."""
@@ -121,16 +140,14 @@ def test_gaussian_threshold_releases_a_lone_key_more_often_than_its_delta(quick_
     assert all(f.check == "lone-keys" for f in found.values())
     assert eval(found["(1, 1, 1)"].claimed) == (0.5, 0.022750137373805046)
     assert eval(found["(1, 0, 0)"].claimed) == (0.0, 0.0)
-    for index, finding in enumerate(found.values()):
-        folder = tmp_path / str(index)
-        folder.mkdir()
-        result = run_reproducer(finding.reproducer, folder)
+    for finding in found.values():
+        result = reproduce(finding.reproducer)
         assert result.returncode == 1, result.stdout + result.stderr
         assert "import certdp" not in finding.reproducer
 
 
 def test_bitvec_randomized_response_claims_a_finite_loss_where_the_length_tells_apart(
-    quick_report, tmp_path
+    quick_report, reproduce
 ):
     """OpenDP issue #2930: bitvector_domain(max_weight=4) has no length, so b"\\x00" and
     b"\\x00\\x00" (weight 0, discrete distance 1) are both members; their releases have 1 and 2
@@ -144,7 +161,7 @@ def test_bitvec_randomized_response_claims_a_finite_loss_where_the_length_tells_
     assert finding.claimed == "0.8006676684558611"
     assert (eval(finding.x), eval(finding.x_prime)) == (b"\x00", b"\x00\x00")
     assert finding.proof.endswith("make_randomized_response_bitvec.tex")
-    result = run_reproducer(finding.reproducer, tmp_path)
+    result = reproduce(finding.reproducer)
     assert result.returncode == 1, result.stdout + result.stderr
     assert "REPRODUCED" in result.stdout
     assert "import certdp" not in finding.reproducer
@@ -171,13 +188,11 @@ def test_every_twin_is_checked_and_nothing_crashes(quick_report):
         assert result.built > 0, result.twin
 
 
-def test_every_violation_reproduces_with_opendp_alone(quick_report, tmp_path):
+def test_every_violation_reproduces_with_opendp_alone(quick_report, reproduce):
     violations = quick_report.violations
     assert violations  # at least the two must-finds
-    for index, finding in enumerate(violations):
-        folder = tmp_path / str(index)
-        folder.mkdir()
-        result = run_reproducer(finding.reproducer, folder)
+    for finding in violations:
+        result = reproduce(finding.reproducer)
         assert result.returncode == 1, (finding.point, result.stdout, result.stderr)
 
 

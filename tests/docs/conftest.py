@@ -1,10 +1,13 @@
 """The ``site`` fixture: the documentation site, built once per test session.
 
 It runs ``make proofs`` (incremental) and then sphinx-build with ``-W`` into a temporary folder,
-once per test session even under pytest-xdist.  Every test that reads the site is put in one
-``xdist_group``, so one worker builds it while the other runs the rest of the suite (without the
-group a second worker would sit on the lock for the whole build); the lock still makes the build
-happen once if another distribution mode spreads them.
+once per test session even under pytest-xdist.  The guide's quick OpenDP cross-check is not run
+a second time: the build is handed the report the cross-check tests use
+(``tests/crosscheck/opendp_quick.py``, ``sphinx_with_report.py``).  Every test that reads the
+site is put in that module's ``xdist_group``, with the cross-check tests, so one worker builds
+it while the other runs the rest of the suite (without the group a second worker would sit on
+the lock for the whole build); the lock still makes the build happen once if another
+distribution mode spreads them.
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from pathlib import Path
 
 import pytest
 
+from ..crosscheck import opendp_quick
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 
-def _build(out: Path) -> dict:
+def _build(out: Path, report: Path) -> dict:
     proofs = subprocess.run(
         [
             "make",
@@ -43,8 +48,8 @@ def _build(out: Path) -> dict:
     sphinx = subprocess.run(
         [
             sys.executable,
-            "-m",
-            "sphinx",
+            str(Path(__file__).with_name("sphinx_with_report.py")),
+            str(report),
             "-b",
             "html",
             "-E",
@@ -67,19 +72,18 @@ def _build(out: Path) -> dict:
 def pytest_collection_modifyitems(items) -> None:
     for item in items:
         if "site" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("docs_site"))
+            item.add_marker(pytest.mark.xdist_group(opendp_quick.GROUP))
 
 
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        shared = shared.parent  # this run's folder, common to every xdist worker
+    shared = opendp_quick.shared_folder(tmp_path_factory)
     out, result_file = shared / "certdp-docs-site", shared / "certdp-docs-site.json"
     with open(shared / "certdp-docs-site.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not result_file.exists():
-            result_file.write_text(json.dumps(_build(out)))
+            report = opendp_quick.quick_report_pickle(tmp_path_factory)
+            result_file.write_text(json.dumps(_build(out, report)))
         result = json.loads(result_file.read_text())
     assert result["ok"], "the documentation build failed:\n" + result["log"][-6000:]
     return out / "html"

@@ -5,6 +5,8 @@ The ``site`` fixture (``conftest.py``) builds the site once per test session.
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import subprocess
 import sys
@@ -14,7 +16,10 @@ from pathlib import Path
 import pytest
 
 from certdp.contracts import contract_of
+from certdp.crosscheck.report import digest, to_json
 from certdp.registry import certified_constructors
+
+from ..crosscheck import opendp_quick
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -94,6 +99,21 @@ def extensions(monkeypatch):
     import certdp_status
 
     return types.SimpleNamespace(status=certdp_status, plots=certdp_plots)
+
+
+def test_crosscheck_page_shows_the_quick_run_the_crosscheck_tests_read(site, tmp_path_factory):
+    """The guide's quick OpenDP cross-check is this session's one run (``opendp_quick.py``),
+    handed to the build: the page asked for it, and prints that report's digest line for line."""
+    pytest.importorskip("opendp")
+    pickled = opendp_quick.quick_report_pickle(tmp_path_factory)
+    answered = Path(f"{pickled}.answered").read_text().splitlines()
+    assert answered == ["opendp.prelude quick=True"]
+    page = (site / "guide" / "crosscheck.html").read_text()
+    text = html.unescape(re.sub(r"<[^>]+>", "", page))
+    lines = digest(json.loads(to_json(opendp_quick.quick_report(tmp_path_factory))))
+    assert len(lines) > 3
+    for line in lines:
+        assert line in text, line
 
 
 def test_audit_status_without_the_audit_tool(extensions, monkeypatch):

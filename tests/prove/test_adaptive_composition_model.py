@@ -43,6 +43,10 @@ def test_the_map_is_the_model(budgets, zcdp):
     assert _bits(float_of(model)) == _bits(code)
 
 
+# every obligation of make_adaptive_composition: the full re-proof is `certdp prove`'s; `make test` checks that its committed
+# result is current and proved (test_prove.py) and that a stale one fails `certdp audit
+# --strict` (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_the_real_compositor_is_proved_at_every_instance():
     from certdp.combinators.adaptive_composition.smt_model import obligations
 

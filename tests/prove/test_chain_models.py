@@ -53,6 +53,10 @@ def test_chain_pm_model_holds_on_the_code_everywhere(loss, measure):
             assert not was_refused and value == scaled(loss, d_in)
 
 
+# every obligation of the three chains: the full re-proof is `certdp prove`'s; `make test` checks that its committed
+# result is current and proved (test_prove.py) and that a stale one fails `certdp audit
+# --strict` (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_every_obligation_is_proved():
     for model in (tt_model, mt_model, pm_model):
         for obligation in model.obligations():

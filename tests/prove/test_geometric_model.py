@@ -44,6 +44,10 @@ def test_a_halved_map_is_refuted(tmp_path):
     assert summary["status"] == "counterexample", summary
 
 
+# `certdp prove make_geometric` on an unedited copy: the full re-proof is `certdp prove`'s; `make test` checks that its committed
+# result is current and proved (test_prove.py) and that a stale one fails `certdp audit
+# --strict` (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_the_unedited_code_is_proved(tmp_path):
     summary = prove_edited(tmp_path, "make_geometric", {})
     assert summary["status"] == "proved", summary

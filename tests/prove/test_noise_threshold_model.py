@@ -17,6 +17,10 @@ def _contrib():
     dp.enable_features("contrib")  # make_noise_threshold is not vetted in this branch yet
 
 
+# `certdp prove make_noise_threshold` on an unedited copy: the full re-proof is `certdp prove`'s; `make test` checks that its committed
+# result is current and proved (test_prove.py) and that a stale one fails `certdp audit
+# --strict` (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_the_unedited_code_is_proved(tmp_path):
     summary = prove_edited(tmp_path, "make_noise_threshold", {})
     assert summary["status"] == "proved", summary

@@ -1,10 +1,11 @@
 """The SMT model of make_np_sscp: its G(X) is the code's sscp_matrix bit for bit on random
-arrays; the engine proves the obligations, and refutes a smaller map, an unsound edit of the
+arrays; the engine proves the obligations (slow: `certdp prove`'s job), and refutes a smaller map, an unsound edit of the
 code's map and a model whose diagonal can go negative."""
 
 import math
 
 import numpy as np
+import pytest
 import z3
 from hypothesis import given
 from hypothesis import strategies as st
@@ -48,6 +49,10 @@ def test_model_is_the_code(x):
                 assert got == expected and math.copysign(1, got) == math.copysign(1, expected)
 
 
+# every obligation of make_np_sscp: the full re-proof is `certdp prove`'s; `make test` checks that its committed
+# result is current and proved (test_prove.py) and that a stale one fails `certdp audit
+# --strict` (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_the_obligations_are_proved():
     dp.enable_features("contrib")
     for obligation in smt_model.obligations():

@@ -66,6 +66,11 @@ def test_filter_map_is_the_model(d_out, d_in):
     assert value == math.inf or Fraction(value) >= Fraction(d_out)
 
 
+# every obligation of both models, which is `certdp prove make_fully_adaptive_composition
+# make_privacy_filter`: the full re-proof is `certdp prove`'s; `make test` checks that its
+# committed result is current and that a stale one fails `certdp audit --strict`
+# (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_the_unedited_code_is_proved():
     for obligation in odometer_model.obligations() + filter_model.obligations():
         assert solve(obligation, 300)["status"] == "proved", obligation.claim
@@ -241,6 +246,10 @@ def test_a_child_guard_missing_other_threads_is_refuted(tmp_path, relative, old,
     assert summary["status"] == "counterexample", summary
 
 
+# two of odometer_model.obligations(), proved by `certdp prove make_fully_adaptive_composition`
+# (the full re-proof is `certdp prove`'s; `make test` checks that its committed result is
+# current and that a stale one fails `certdp audit --strict`)
+@pytest.mark.slow
 def test_the_real_renyi_odometer_is_proved():
     for kind in ("code", "model"):
         assert solve(odometer_model.renyi_instance(kind), 120)["status"] == "proved"

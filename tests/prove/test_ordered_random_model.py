@@ -72,5 +72,9 @@ def test_unsound_edits_are_refuted(tmp_path, edit):
     assert summary["status"] == "counterexample", summary
 
 
+# `certdp prove make_ordered_random` on an unedited copy: the full re-proof is `certdp prove`'s; `make test` checks that its committed
+# result is current and proved (test_prove.py) and that a stale one fails `certdp audit
+# --strict` (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_the_unedited_code_is_proved(tmp_path):
     assert prove_edited(tmp_path, "make_ordered_random", {})["status"] == "proved"

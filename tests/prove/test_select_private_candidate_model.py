@@ -24,6 +24,10 @@ def _features():
     dp.disable_features("contrib")
 
 
+# `certdp prove make_select_private_candidate` on an unedited copy: the full re-proof is `certdp prove`'s; `make test` checks that its committed
+# result is current and proved (test_prove.py) and that a stale one fails `certdp audit
+# --strict` (test_stale_result_fails_the_audit.py)
+@pytest.mark.slow
 def test_the_model_is_proved_on_the_code(tmp_path):
     summary = prove_edited(tmp_path, NAME, {})
     assert summary["status"] == "proved", summary

@@ -2,6 +2,7 @@
 concrete pair of neighbouring datasets."""
 
 import dataclasses
+import os
 
 import pytest
 from hypothesis import strategies as st
@@ -38,11 +39,24 @@ def with_arguments(name, **kwargs):
     return dataclasses.replace(contract(name), arguments=lambda: st.just(kwargs))
 
 
+#: Examples of the tightness search: more than the profile's 60, since the tightness below is a
+#: property of the search too (once in a full parallel run 60 examples of the unsized ordered
+#: sum only reached 0.31).  The sized checked sum runs 100 outside the thorough profile: with
+#: 200, hypothesis's target phase hill-climbs for 70-140 s (at 100 the derandomized search takes
+#: about a second and its tightest example already attains the map, tightness 1.0).
+EXAMPLES = 200
+FEWER_EXAMPLES = {"make_sized_bounded_int_checked_sum": 100}
+
+
+def examples(name: str) -> int:
+    if os.environ.get("HYPOTHESIS_PROFILE", "ci") == "thorough":
+        return EXAMPLES
+    return FEWER_EXAMPLES.get(name, EXAMPLES)
+
+
 @pytest.mark.parametrize("name", UNSIZED + SIZED)
 def test_contract_verifies(name):
-    # more examples than the profile's 60: the tightness below is a property of the search too,
-    # and once in a full parallel run 60 examples of the unsized ordered sum only reached 0.31
-    report = contract(name).verify(max_examples=200)
+    report = contract(name).verify(max_examples=examples(name))
     assert report.examples > 0
     # somewhere the map is attained or nearly so: the bound is not vacuous
     assert report.max_tightness >= 0.5
