@@ -6,6 +6,7 @@ names a member twice (``json.loads`` alone would keep the last), and an entry wh
 members are not strings."""
 
 import json
+import sys
 
 import pytest
 
@@ -43,12 +44,20 @@ def test_the_committed_ledger_decodes_as_json_loads_does(committed_text):
     "text, message",
     [
         ('{"a": 1,\n<<<<<<< ours\n}', "not JSON .*JSONDecodeError.*conflict markers"),
-        ("[" * 200_000 + "]" * 200_000, "not JSON .*RecursionError"),
-        ('{"format": ' + "9" * 5000 + "}", "not JSON .*ValueError"),
+        ("[" * 200_000 + "]" * 200_000, "within Python's recursion limit"),
+        ('{"format": ' + "9" * 5000 + "}", "an integer of 5000 characters"),
+        ('{"format": -' + "9" * 18 + "}", "an integer of 19 characters"),
         ('{"a": 1, "a": 2}', "names the member 'a' twice"),
         ('{"entries": {"x": {"b": 1, "c": 2, "b": 3}}}', "names the member 'b' twice"),
     ],
-    ids=["conflict-markers", "too-deep", "long-integer", "twice-top", "twice-nested"],
+    ids=[
+        "conflict-markers",
+        "too-deep",
+        "long-integer",
+        "19-characters",
+        "twice-top",
+        "twice-nested",
+    ],
 )
 def test_text_that_is_not_a_ledgers_json_is_refused_typed(tmp_path, text, message):
     with pytest.raises(LedgerError, match=message):
@@ -91,3 +100,17 @@ def test_string_members_are_checked_in_format_1_too():
         entries_of({KEY: entry})
     entry["reviewer"] = "r"
     assert entries_of({KEY: entry})[KEY].reviewer == "r"
+
+
+@pytest.mark.parametrize("limit", [0, 640, 100_000])
+def test_the_refusal_of_a_long_integer_does_not_depend_on_ints_digit_limit(limit):
+    """refnits F1: ``int``'s digit limit is an interpreter setting; the ledger's bound on an
+    integer's text is the reader's own, so one text is refused at every setting."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(limit)
+    try:
+        with pytest.raises(LedgerError, match="an integer of 5000 characters"):
+            ledger_value('{"format": ' + "9" * 5000 + "}")
+        assert ledger_value('{"format": ' + "9" * 18 + "}") == {"format": int("9" * 18)}
+    finally:
+        sys.set_int_max_str_digits(before)

@@ -58,6 +58,7 @@ __all__ = [
     "read_entries",
     "read_ledger",
     "ledger_file_text",
+    "ledger_value",
     "ledger_entries",
     "entry_of",
     "entries_of",
@@ -532,17 +533,45 @@ def _one_each(members: list) -> dict:
     return value
 
 
+#: The longest integer text a ledger holds (its ``format``; the writer writes no other).
+_MAX_INTEGER_DIGITS = 18
+
+
+def _short_int(digits: str) -> int:
+    """The integer of a JSON number text without fraction or exponent, as ``json.loads``
+    reads it, or :class:`LedgerError` when it has more than :data:`_MAX_INTEGER_DIGITS`
+    characters: far below ``int``'s digit limit at any setting, so whether a ledger is
+    refused does not depend on ``sys.set_int_max_str_digits``."""
+    if len(digits) > _MAX_INTEGER_DIGITS:  # label: integer-long
+        raise LedgerError(
+            f"the ledger holds an integer of {len(digits)} characters (at most "
+            f"{_MAX_INTEGER_DIGITS})",
+            parameter="ledger",
+        )
+    return int(digits)
+
+
 def ledger_value(text: str | None):
     """The JSON value of a ledger's ``text`` (``{}`` for ``None``, no ledger):
     :class:`LedgerError` when the text is not JSON (a conflicted merge's markers, say: the
-    decoder's message says where), nests deeper than the decoder recurses, holds an integer
-    too long for ``int``, or has an object naming a member twice."""
+    decoder's message says where), when decoding it meets Python's recursion limit (a text
+    nested too deep, or a caller already deep in its stack), when it holds an integer of
+    more than :data:`_MAX_INTEGER_DIGITS` characters, or when an object names a member
+    twice."""
     if text is None:
         return {}
     try:
-        return json.loads(text, object_pairs_hook=_one_each)  # label: json-value
-    except (ValueError, RecursionError) as error:  # label: not-json
-        # JSONDecodeError and int's digit limit are ValueErrors; LedgerError is not one
+        hooks = {"object_pairs_hook": _one_each, "parse_int": _short_int}
+        return json.loads(text, **hooks)  # label: json-value
+    except RecursionError:  # label: too-deep
+        raise LedgerError(
+            "the ledger could not be decoded within Python's recursion limit (a text nested "
+            "too deep, or a call made from deep in the stack)",
+            parameter="ledger",
+        ) from None
+    except ValueError as error:  # label: not-json
+        # JSONDecodeError is a ValueError; LedgerError is not one, so the refusals of
+        # _one_each and _short_int pass through unchanged
         raise LedgerError(
             f"the ledger is not JSON ({type(error).__name__}: {error}); if a merge left "
             "conflict markers, take one side's ledger and run certdp vet again for the "
@@ -798,11 +827,10 @@ def _writable(key, vetting) -> None:
     entry ``key`` written for ``vetting`` back as ``vetting``: a string key, a
     :class:`Vetting` of strings, its fingerprints and files dictionaries of strings naming
     files inside the package, the fingerprint keys already package-relative."""
-    strings = ("proof", "commit", "reviewer", "date", "reviewed", "seal")
     if (
         type(key) is not str
         or type(vetting) is not Vetting
-        or not all(type(getattr(vetting, member)) is str for member in strings)
+        or not all(type(getattr(vetting, member)) is str for member in _STRINGS)
         or type(vetting.fingerprints) is not dict
         or type(vetting.files) is not dict
         or not all(
