@@ -188,7 +188,7 @@ def test_the_writer_reads_back_a_list_of_any_strings(name):
 @pytest.mark.parametrize("digits", ["3", "5", "6"])
 def test_one_name_twice_is_refused_in_the_writers_sorted_order(digits):
     """The writer's order (sorted, one name's pairs adjacent) takes the shift branch of
-    ``_shifts``; two set bits of one name at distance 1 or 2 are refused (refledger3 F3:
+    ``_run_masks``; two set bits of one name at distance 1 or 2 are refused (refledger3 F3:
     the tests above append a pair, so their lists are unsorted)."""
     pairs = [["a.py#a", "1" * 64], ["a.py#a", "2" * 64], ["a.py#a", "3" * 64], ["b.py#b", "0"]]
     entry = {"proof": "p", "commit": "c", "reviewer": "r", "files": table_id(pairs) + ":0"}
@@ -206,7 +206,7 @@ def test_the_check_of_one_name_twice_agrees_with_listing_the_names_in_any_order(
     longer builds one mask per distance)."""
     import random
 
-    from certdp.audit.ledger import _named_twice, _shifts
+    from certdp.audit.ledger import _named_twice, _run_masks
 
     rng = random.Random(18)
     for trial in range(1500):
@@ -214,7 +214,7 @@ def test_the_check_of_one_name_twice_agrees_with_listing_the_names_in_any_order(
         names = [rng.choice("abcdefg") for _ in range(size)]
         if trial % 2:
             names.sort()
-        masks = _shifts({index: (name, "d") for index, name in enumerate(names)})
+        masks = _run_masks({index: (name, "d") for index, name in enumerate(names)})
         if trial % 2:
             assert type(masks) is tuple  # the writer's order: masks
         for _ in range(10):
@@ -224,7 +224,7 @@ def test_the_check_of_one_name_twice_agrees_with_listing_the_names_in_any_order(
 
 
 def test_a_long_run_of_one_name_needs_only_logarithmically_many_masks():
-    from certdp.audit.ledger import _shifts
+    from certdp.audit.ledger import _run_masks
 
-    masks = _shifts({index: ("same", format(index, "x")) for index in range(5000)})
+    masks = _run_masks({index: ("same", format(index, "x")) for index in range(5000)})
     assert type(masks) is tuple and len(masks) == 13  # 2**12 < 5000 <= 2**13

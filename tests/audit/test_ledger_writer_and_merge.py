@@ -317,7 +317,7 @@ def test_a_git_merge_of_two_vet_written_ledgers_conflicts_and_is_resolved_by_vet
     package = tmp_path / "certdp"
     (package / LEDGER_PATH).parent.mkdir(parents=True)
     (package / LEDGER_PATH).write_text(merged.stdout)
-    with pytest.raises(json.JSONDecodeError):
+    with pytest.raises(LedgerError, match="not JSON .*conflict markers"):
         read_entries(package)
     # the resolution: our ledger, their vetting recorded again
     shutil.copy(tmp_path / "ours", package / LEDGER_PATH)
@@ -401,7 +401,7 @@ def test_two_ledgers_that_each_added_a_pair_do_not_merge_cleanly(tmp_path):
     package = tmp_path / "certdp"
     (package / LEDGER_PATH).parent.mkdir(parents=True)
     (package / LEDGER_PATH).write_text(merged.stdout)
-    with pytest.raises(json.JSONDecodeError):
+    with pytest.raises(LedgerError, match="not JSON .*conflict markers"):
         read_entries(package)
 
 

@@ -13,8 +13,8 @@ text of the bitset of their indices in it, after the identity of the list
 :meth:`Ledger.record` and :meth:`Ledger.write`).  Format 2 (the pairs an object from short
 ids, an entry a string of ids) and format 1 (no member ``format``, one member per entry
 holding its pairs in full) are still read, and the next write stores them in format 3.  Whatever the format, the whole file is decoded by
-``json.loads`` and each entry is converted by :func:`entry_of`, for the gate and the audit
-alike.
+:func:`ledger_value` (``json.loads``, refusing an object that names a member twice) and each
+entry is converted by :func:`entry_of`, for the gate and the audit alike.
 
 The runtime gate reads the ledger (:func:`read_ledger`, :func:`entry_of`) and compares
 :func:`proof_fingerprints`; the audit and ``certdp vet`` use :func:`current_fingerprints`,
@@ -58,6 +58,7 @@ __all__ = [
     "read_entries",
     "read_ledger",
     "ledger_file_text",
+    "ledger_value",
     "ledger_entries",
     "entry_of",
     "entries_of",
@@ -160,6 +161,8 @@ _MEMBERS = frozenset(
     ("fingerprints", "proof", "commit", "reviewer", "date", "reviewed", "files", "seal")
 )
 _REQUIRED = frozenset(("fingerprints", "proof", "commit", "reviewer"))
+#: The members of an entry whose value is a string in every format (the others hold pairs).
+_STRINGS = ("proof", "commit", "reviewer", "date", "reviewed", "seal")
 
 
 def _inside(name: str) -> bool:
@@ -183,13 +186,20 @@ def _checked_names(names, key: str) -> None:
 
 def _members(key: str, value: dict) -> None:
     """:class:`LedgerError` naming the entry ``key`` unless its members are fields of a
-    :class:`Vetting` and include the four without a default."""
+    :class:`Vetting`, include the four without a default, and those of :data:`_STRINGS`
+    among them are strings (the class ``str`` itself)."""
     if not (_REQUIRED <= value.keys() <= _MEMBERS):  # label: members
         raise LedgerError(
             f"the entry {key!r} must hold the members fingerprints, proof, commit and "
             "reviewer, and no member other than date, reviewed, files and seal",
             parameter="ledger",
         )
+    for member in _STRINGS:
+        if member in value and type(value[member]) is not str:  # label: members-strings
+            raise LedgerError(
+                f"the entry {key!r}: its member {member} must be a string",
+                parameter="ledger",
+            )
 
 
 def _vetting(key: str, value: dict, fingerprints: dict, files: dict) -> Vetting:
@@ -335,7 +345,7 @@ def _bits(key: str, text, size: int, masks: tuple | list, table: str) -> int:
     ``table`` (the identity of the file's list of pairs, :func:`_table_id`), ``:`` and the
     canonical lower-case hexadecimal text of an integer (``format(bits, "x")``: no sign,
     prefix, ``_``, space or leading zero; ``"0"`` for none) whose set bits are indices of a
-    table of ``size`` pairs, no two of them pairs with one name (``masks``, :func:`_shifts`)."""
+    table of ``size`` pairs, no two of them pairs with one name (``masks``, :func:`_run_masks`)."""
     if type(text) is not str or len(text) > _MAX_BITS_TEXT:  # label: bits-string
         raise LedgerError(
             f"the entry {key!r}: its pairs must be a string of at most {_MAX_BITS_TEXT} "
@@ -370,7 +380,7 @@ def _bits(key: str, text, size: int, masks: tuple | list, table: str) -> int:
     return bits
 
 
-def _shifts(table: dict) -> tuple[int, ...] | list[str]:
+def _run_masks(table: dict) -> tuple[int, ...] | list[str]:
     """How :func:`_bits` finds two pairs with one name in a bitset over ``table`` (index to
     ``(name, digest)``).  In the writer's order (indices ``0..n-1``, names sorted, so the
     pairs of a name are adjacent): the masks ``M_1, M_2, M_4, ...``, bit ``i`` of ``M_s``
@@ -393,9 +403,9 @@ def _shifts(table: dict) -> tuple[int, ...] | list[str]:
 
 
 def _named_twice(bits: int, masks: tuple[int, ...] | list[str]) -> bool:
-    """Do two set bits of ``bits`` name one name (``masks`` from :func:`_shifts`)?"""
+    """Do two set bits of ``bits`` name one name (``masks`` from :func:`_run_masks`)?"""
     if type(masks) is list:  # label: twice-by-names
-        listed = [masks[index] for index, bit in enumerate(bin(bits)[:1:-1]) if bit == "1"]
+        listed = [masks[index] for index in _indices(bits)]
         return len(set(listed)) != len(listed)
     # seen: bit i set iff some set bit j <= i names the name at i (a prefix OR within each
     # run of one name, doubling its reach at every mask)
@@ -409,10 +419,16 @@ def _named_twice(bits: int, masks: tuple[int, ...] | list[str]) -> bool:
 _BINARY = bytes.maketrans(b"\x00\x01", b"01")
 
 
+def _indices(bits: int) -> list[int]:
+    """The indices of the set bits of the non-negative ``bits``, lowest first (read from
+    its reversed binary text, in time linear in that text)."""
+    binary = bin(bits)[:1:-1]  # bit 0 first  # label: indices
+    return [index for index, bit in enumerate(binary) if bit == "1"]
+
+
 def _expanded(bits: int, table: dict) -> dict[str, str]:
     """The dictionary of the pairs of ``table`` whose indices are set in ``bits``."""
-    binary = bin(bits)[:1:-1]  # bit 0 first
-    return dict([table[index] for index, bit in enumerate(binary) if bit == "1"])
+    return dict([table[index] for index in _indices(bits)])
 
 
 class Vettings(Mapping):
@@ -480,8 +496,8 @@ def _format_3(entries: dict, pairs: list) -> Vettings:
     size = len(pairs)
     as_fingerprint, as_file = _pair_table(dict(enumerate(pairs)))  # label: table-3
     table = _table_id(pairs)  # label: table-3-id
-    masks_fingerprint = _shifts(as_fingerprint)
-    masks_file = masks_fingerprint if as_file is as_fingerprint else _shifts(as_file)
+    masks_fingerprint = _run_masks(as_fingerprint)
+    masks_file = masks_fingerprint if as_file is as_fingerprint else _run_masks(as_file)
     bits = {}
     for key, value in entries.items():  # label: every-entry-3
         if type(value) is not dict:
@@ -504,11 +520,70 @@ def ledger_file_text(package: Path) -> str | None:
         return None
 
 
+def _one_each(members: list) -> dict:
+    """The JSON object of the ``(name, value)`` ``members`` as ``json.loads`` builds it,
+    or :class:`LedgerError` when a name is there twice (``json.loads`` alone keeps the
+    last, so a hand-merged entry could hide the other side's value)."""
+    value = dict(members)
+    if len(value) != len(members):  # label: member-twice
+        names = Counter(name for name, _ in members)
+        twice = sorted(name for name, count in names.items() if count > 1)
+        raise LedgerError(f"the ledger names the member {twice[0]!r} twice in one object",
+                          parameter="ledger")  # fmt: skip
+    return value
+
+
+#: The longest integer text a ledger holds (its ``format``; the writer writes no other).
+_MAX_INTEGER_DIGITS = 18
+
+
+def _short_int(digits: str) -> int:
+    """The integer of a JSON number text without fraction or exponent, as ``json.loads``
+    reads it, or :class:`LedgerError` when it has more than :data:`_MAX_INTEGER_DIGITS`
+    characters: far below ``int``'s digit limit at any setting, so whether a ledger is
+    refused does not depend on ``sys.set_int_max_str_digits``."""
+    if len(digits) > _MAX_INTEGER_DIGITS:  # label: integer-long
+        raise LedgerError(
+            f"the ledger holds an integer of {len(digits)} characters (at most "
+            f"{_MAX_INTEGER_DIGITS})",
+            parameter="ledger",
+        )
+    return int(digits)
+
+
+def ledger_value(text: str | None):
+    """The JSON value of a ledger's ``text`` (``{}`` for ``None``, no ledger):
+    :class:`LedgerError` when the text is not JSON (a conflicted merge's markers, say: the
+    decoder's message says where), when decoding it meets Python's recursion limit (a text
+    nested too deep, or a caller already deep in its stack), when it holds an integer of
+    more than :data:`_MAX_INTEGER_DIGITS` characters, or when an object names a member
+    twice."""
+    if text is None:
+        return {}
+    try:
+        hooks = {"object_pairs_hook": _one_each, "parse_int": _short_int}
+        return json.loads(text, **hooks)  # label: json-value
+    except RecursionError:  # label: too-deep
+        raise LedgerError(
+            "the ledger could not be decoded within Python's recursion limit (a text nested "
+            "too deep, or a call made from deep in the stack)",
+            parameter="ledger",
+        ) from None
+    except ValueError as error:  # label: not-json
+        # JSONDecodeError is a ValueError; LedgerError is not one, so the refusals of
+        # _one_each and _short_int pass through unchanged
+        raise LedgerError(
+            f"the ledger is not JSON ({type(error).__name__}: {error}); if a merge left "
+            "conflict markers, take one side's ledger and run certdp vet again for the "
+            "other side's constructors",
+            parameter="ledger",
+        ) from None
+
+
 def read_ledger(package: Path) -> Mapping[str, Vetting]:
     """The vettings of ``package``'s ledger (none if it has none): the whole file decoded by
-    ``json.loads`` and every entry converted by :func:`entries_of`."""
-    text = ledger_file_text(package)
-    raw = json.loads(text) if text is not None else {}  # label: json
+    :func:`ledger_value` and every entry converted by :func:`entries_of`."""
+    raw = ledger_value(ledger_file_text(package))  # label: json
     return entries_of(raw)  # label: convert
 
 
@@ -752,11 +827,10 @@ def _writable(key, vetting) -> None:
     entry ``key`` written for ``vetting`` back as ``vetting``: a string key, a
     :class:`Vetting` of strings, its fingerprints and files dictionaries of strings naming
     files inside the package, the fingerprint keys already package-relative."""
-    strings = ("proof", "commit", "reviewer", "date", "reviewed", "seal")
     if (
         type(key) is not str
         or type(vetting) is not Vetting
-        or not all(type(getattr(vetting, member)) is str for member in strings)
+        or not all(type(getattr(vetting, member)) is str for member in _STRINGS)
         or type(vetting.fingerprints) is not dict
         or type(vetting.files) is not dict
         or not all(
@@ -782,7 +856,7 @@ def _writable(key, vetting) -> None:
 def ledger_text(entries: dict[str, Vetting], kept: list | None = None) -> str:
     """The canonical format-3 text of ``entries``: members sorted, the pairs a list sorted
     by name and digest (each distinct pair once, so the pairs of one name are adjacent and
-    the reader's check of distinct names takes a few masks, :func:`_shifts`), an entry's
+    the reader's check of distinct names takes a few masks, :func:`_run_masks`), an entry's
     fingerprints and files each the list's identity (:func:`_table_id`), ``:`` and the
     lower-case hexadecimal text of the bitset of its pairs' indices (``"0"`` for none), one
     field or pair per line.  The list holds the pairs some entry uses and, when given, every
@@ -851,7 +925,7 @@ class Ledger:
         self.path = package / LEDGER_PATH
         text = ledger_file_text(package)  # the gate's reading of the same file
         self.exists = text is not None
-        raw = json.loads(text) if text is not None else {}
+        raw = ledger_value(text)
         self.entries = dict(entries_of(raw))
         #: The pairs of the file as read, in order (:func:`_kept_pairs`), kept by
         #: :meth:`record`.
@@ -924,7 +998,7 @@ class Ledger:
         )
         try:
             temporary.write_text(text, encoding="utf-8")
-            back = dict(entries_of(json.loads(temporary.read_text(encoding="utf-8"))))
+            back = dict(entries_of(ledger_value(temporary.read_text(encoding="utf-8"))))
             if back != entries:
                 raise LedgerError(
                     "the rewritten ledger does not read back as the same vettings; "
@@ -934,6 +1008,6 @@ class Ledger:
             os.replace(temporary, self.path)
         finally:
             temporary.unlink(missing_ok=True)
-        self.pairs = _kept_pairs(ledger_entries(json.loads(text))[1])
+        self.pairs = _kept_pairs(ledger_entries(ledger_value(text))[1])
         self.exists = True
         return entries
