@@ -24,6 +24,7 @@ import errno
 import hashlib
 import importlib.machinery
 import os
+import shutil
 import socket
 import sys
 import tempfile
@@ -459,6 +460,7 @@ def tree():
         yield package, keys
     finally:
         server.close()
+        shutil.rmtree(base)
 
 
 def test_read_regular_status_as_main(tree):
