@@ -9,7 +9,9 @@ or once per constructor it calls (the rest).  The last table counts, over the co
 distinct files they are: the repeated work that only sharing checks between constructors
 could remove.  Re-vet the constructors first (``certdp vet NAME --by dev --reviewed x
 --uncommitted``) so that the cheap path is the one measured; an outdated constructor is
-reported as such and left out.
+reported as such and left out.  With ``--current-files`` the files and fingerprints are
+those of the tree as it is (no ledger entry is read), so a branch whose rows are outdated
+is measured doing the same work without being vetted.
 """
 
 from __future__ import annotations
@@ -44,7 +46,15 @@ def cpu_ms(function, repeats: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=21)
-    repeats = parser.parse_args().repeats
+    parser.add_argument(
+        "--current-files",
+        action="store_true",
+        help="take each constructor's files and fingerprints as they are now "
+        "(proof_fingerprints) instead of its ledger entry: measures the same work on a "
+        "branch whose rows are outdated, without vetting; the seal column is then 0",
+    )
+    arguments = parser.parse_args()
+    repeats, current = arguments.repeats, arguments.current_files
     one, five, _ = os.getloadavg()
     print(f"bench_gate_parts: median CPU ms of {repeats} repeats; load {one:.2f} / {five:.2f}")
     package = package_root().resolve()
@@ -59,6 +69,10 @@ def main() -> None:
     for name in FIRST_CALLS:
         constructor = constructor_named(package, name, names)
         vetting = entries.get(constructor.key) if constructor else None
+        if current and constructor is not None:
+            files: dict[str, str] = {}
+            fingerprints, proof = ledger.proof_fingerprints(constructor, files)
+            vetting = ledger.Vetting(fingerprints, proof, "", "", files=files)
         if vetting is None or not vetting.files:
             print(f"  {name:40s} not vetted with file hashes: left out")
             continue
@@ -66,7 +80,7 @@ def main() -> None:
             print(f"  {name:40s} outdated (a file changed since vetting): left out")
             continue
         keys = ledger.fingerprinted_files(vetting.fingerprints)
-        seal = cpu_ms(partial(ledger.files_seal, vetting.fingerprints, vetting.proof, vetting.files), repeats)  # fmt: skip
+        seal = 0.0 if current else cpu_ms(partial(ledger.files_seal, vetting.fingerprints, vetting.proof, vetting.files), repeats)  # fmt: skip
         same = cpu_ms(partial(ledger.files_unchanged, constructor, vetting.files), repeats)
         shadow = cpu_ms(partial(shadowing.shadowing_files, constructor.package, keys), repeats)
         total = seal + same + shadow

@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import date
+from functools import lru_cache
 from operator import eq, itemgetter
 from pathlib import Path, PurePosixPath
 from stat import S_ISLNK, S_ISREG
@@ -130,20 +131,23 @@ class Vetting:
     seal: str = ""
 
 
+@lru_cache(maxsize=None)  # label: file-of-cache
+def _file_of(key: str) -> str:
+    """The package-relative file behind one fingerprint key (a function of the string)."""
+    return (
+        key.removeprefix("lemma:")
+        .removeprefix(MODEL_PREFIX)
+        .removeprefix(CLOSURE_PREFIX)
+        .removeprefix(INIT_PREFIX)
+        .split("#")[0]
+        .split("@")[0]
+    )
+
+
 def fingerprinted_files(keys) -> list[str]:
     """The package-relative files behind fingerprint keys (code files, lemma documents and
     SMT models)."""
-    return sorted(
-        {
-            key.removeprefix("lemma:")
-            .removeprefix(MODEL_PREFIX)
-            .removeprefix(CLOSURE_PREFIX)
-            .removeprefix(INIT_PREFIX)
-            .split("#")[0]
-            .split("@")[0]
-            for key in keys
-        }
-    )
+    return sorted(set(map(_file_of, keys)))  # label: files-of-keys
 
 
 def is_closure_key(key: str) -> bool:
@@ -763,19 +767,34 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
         return False
     checked: set[str] = set()
     for key, digest in files.items():
-        parts = PurePosixPath(key).parts
-        if PurePosixPath(key).is_absolute() or ".." in parts or not parts:  # label: inside
+        paths = _paths_below(package, key)  # label: paths-below
+        if paths is None:  # label: inside
             return False
-        for depth in range(1, len(parts)):
-            path = os.path.join(package, *parts[:depth])  # label: path-string
-            if path not in checked:
-                if is_a(path, S_ISLNK, follow=False):  # label: no-link
+        *folders, path = paths
+        for folder in folders:
+            if folder not in checked:
+                if is_a(folder, S_ISLNK, follow=False):  # label: no-link
                     return False
-                checked.add(path)
-        path = os.path.join(package, *parts)  # label: file-string
+                checked.add(folder)
         if not has_digest(path, digest):  # label: same-bytes-file
             return False
     return True
+
+
+@lru_cache(maxsize=None)  # label: paths-cache
+def _paths_below(package: str, key: str) -> tuple[str, ...] | None:
+    """The strings of the paths from the package folder ``package`` down to the file ``key``
+    (package-relative): each folder between them, then the file, each built as
+    ``os.path.join(package, *parts[:depth])`` of the parts of ``PurePosixPath(key)``;
+    ``None`` for an absolute key, one with a ``..`` part or an empty one.  A function of
+    its two strings."""
+    relative = PurePosixPath(key)
+    parts = relative.parts
+    if relative.is_absolute() or ".." in parts or not parts:
+        return None
+    return tuple(
+        os.path.join(package, *parts[:depth]) for depth in range(1, len(parts) + 1)
+    )  # label: path-strings
 
 
 def files_seal(fingerprints: dict[str, str], proof: str, files: dict[str, str]) -> str:

@@ -26,6 +26,8 @@ __all__ = [
 
 # proof: begin regular-file
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+#: The most bytes one ``os.read`` asks for (a file's size is only a hint; the last read is empty).
+_CHUNK = 1 << 30
 
 
 class NotRegularFile(OSError):
@@ -52,9 +54,17 @@ def read_regular_status(path: str | Path, limit: int | None = None) -> tuple[byt
         status = os.fstat(descriptor)  # label: opened-status
         if not S_ISREG(status.st_mode):  # label: opened-regular
             raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
-        with os.fdopen(os.dup(descriptor), "rb") as file:
-            data = file.read() if limit is None else file.read(limit)  # label: read-bytes
-        return data, status
+        # to the end of the file (an empty read), or until ``limit`` bytes are read
+        wanted = status.st_size + 1 if limit is None else limit
+        chunks = []
+        while limit is None or wanted > 0:  # label: read-bytes
+            chunk = os.read(descriptor, min(wanted, _CHUNK))  # label: read-chunk
+            if not chunk:  # the end of the file
+                break
+            chunks.append(chunk)
+            if limit is not None:
+                wanted -= len(chunk)
+        return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), status
     finally:
         os.close(descriptor)
 

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import errno
 import os
-from importlib.machinery import EXTENSION_SUFFIXES, all_suffixes
+import sys
+from functools import lru_cache
+from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, all_suffixes
 from importlib.util import cache_from_source, source_hash
 from pathlib import Path, PurePosixPath
 from stat import S_ISDIR, S_ISREG
@@ -105,59 +107,104 @@ def _stale_pyc(cached: str, source: str) -> bool:
     return header[8:16] != source_hash(data)  # label: pyc-hash
 
 
-def _stale_pycs(package: Path, relative: PurePosixPath, source: str) -> list[str]:
-    """The ``__pycache__`` files of module ``relative`` (every optimisation level) that Python
-    may load in place of the source: an unchecked hash-based one (loaded without reading the
-    source); a checked hash-based one whose recorded source hash is not that of the source (or
-    whose source is not a regular file); a timestamp one whose recorded mtime and size match
-    the source's (so Python loads it) but which was last written before the source was (its
-    ``st_mtime_ns`` is smaller), so it may have been compiled from other text of the same size
-    within the same second; and, conservatively, a cached path that exists but is not a
-    regular file.  ``source`` is ``str(package.joinpath(*relative.parts))``."""
+@lru_cache(maxsize=None)  # label: pyc-paths-cache
+def _pyc_paths(source: str, tag: str | None, bytecode: tuple[str, ...]) -> tuple[str, ...]:
+    """``cache_from_source(source, optimization=level)`` for the levels ``""``, 1 and 2, as
+    it is while ``sys.implementation.cache_tag`` is ``tag``, ``BYTECODE_SUFFIXES`` is
+    ``bytecode`` and ``sys.pycache_prefix`` is ``None`` (the only state it then reads: a
+    function of these three arguments).  Called only with the values they have at the call;
+    an exception (no cache tag) is raised again at each call, never remembered."""
+    return tuple(cache_from_source(source, optimization=level) for level in ("", 1, 2))
+
+
+def _cached_paths(source: str) -> tuple[str, ...]:
+    """The paths of the ``__pycache__`` files of the module file ``source`` at optimisation
+    levels 0, 1 and 2: :func:`importlib.util.cache_from_source` for the interpreter's cache
+    settings as they are now (remembered by :func:`_pyc_paths` only without a
+    ``sys.pycache_prefix``, which may make it read the working folder)."""
+    if sys.pycache_prefix is not None:  # label: pyc-prefix
+        return tuple(cache_from_source(source, optimization=level) for level in ("", 1, 2))
+    return _pyc_paths(source, sys.implementation.cache_tag, tuple(BYTECODE_SUFFIXES))
+
+
+def _stale_pycs(package: Path, source: str) -> list[str]:
+    """The ``__pycache__`` files of the module file ``source`` (every optimisation level) that
+    Python may load in place of the source: an unchecked hash-based one (loaded without
+    reading the source); a checked hash-based one whose recorded source hash is not that of
+    the source (or whose source is not a regular file); a timestamp one whose recorded mtime
+    and size match the source's (so Python loads it) but which was last written before the
+    source was (its ``st_mtime_ns`` is smaller), so it may have been compiled from other text
+    of the same size within the same second; and, conservatively, a cached path that exists
+    but is not a regular file.  ``source`` is the string of a ``.py`` file's path below
+    ``package``."""
     found = []
-    for level in ("", 1, 2):
-        cached = cache_from_source(source, optimization=level)
+    for cached in _cached_paths(source):
         if _stale_pyc(cached, source):  # label: pyc-levels
             found.append(str(PurePosixPath(Path(cached).relative_to(package).as_posix())))
     return found
 
 
-def _shadows_of(package: Path, key: str) -> list[str]:
-    """The package-relative files found that Python's path finder prefers to module ``key``.
-    Paths are built as strings: ``os.path.join(str(package), *parts)`` is the text of
-    ``package.joinpath(*parts)`` for the parts of a ``PurePosixPath``."""
+@lru_cache(maxsize=None)  # label: candidates-cache
+def _candidates(package: str, key: str, extension: tuple, suffixes: tuple):
+    """The paths :func:`_shadows_of` tests for the package-relative ``key`` below the package
+    folder ``package`` (a string), given the extension suffixes ``extension`` and all the
+    loader suffixes ``suffixes``: ``None`` unless ``key`` names a ``.py`` file; else the
+    string of the source's path, the path of the folder ``X`` beside ``X.py`` (``None`` for an
+    ``__init__.py``), the pairs (path, suffix) of the files ``X/__init__`` + a loader suffix,
+    and those of the files ``X`` + an extension suffix (for an ``__init__.py``: ``__init__``
+    + an extension suffix beside it).  Paths are built as strings: ``os.path.join(package,
+    *parts)`` is the text of ``Path(package).joinpath(*parts)`` for the parts of a
+    ``PurePosixPath``.  A function of its arguments (strings and tuples of strings)."""
     relative = PurePosixPath(key)
     if relative.suffix != ".py":  # label: modules-only
-        return []
-    folder = os.path.join(str(package), *relative.parent.parts)  # label: folder-string
+        return None
+    folder = os.path.join(package, *relative.parent.parts)  # label: folder-string
     source = os.path.join(folder, relative.name)  # label: source-string
-    found = _stale_pycs(package, relative, source)  # label: pyc-every-module
-    if relative.stem == "__init__":  # label: init-extension
+    stem = relative.stem
+    if stem == "__init__":  # label: init-extension
         # the package folder is found first; inside it, __init__ with an extension suffix
         # is tried before __init__.py
-        return found + [
-            f"{relative.parent / ('__init__' + suffix)}"
-            for suffix in EXTENSION_SUFFIXES
-            if _may_be(os.path.join(folder, f"__init__{suffix}"), S_ISREG)
-        ]
-    if _may_be(os.path.join(folder, relative.stem), S_ISDIR):  # label: package-first
-        found += [
-            f"{relative.parent / relative.stem / ('__init__' + suffix)}"
-            for suffix in all_suffixes()
-            if _may_be(os.path.join(folder, relative.stem, f"__init__{suffix}"), S_ISREG)
-        ]
-    found += [
-        f"{relative.parent / (relative.stem + suffix)}"
-        for suffix in EXTENSION_SUFFIXES
-        if _may_be(os.path.join(folder, f"{relative.stem}{suffix}"), S_ISREG)
-    ]  # label: extension-next
+        beside = tuple((os.path.join(folder, f"__init__{suffix}"), suffix) for suffix in extension)
+        return source, None, (), beside
+    directory = os.path.join(folder, stem)
+    inits = tuple((os.path.join(directory, f"__init__{suffix}"), suffix) for suffix in suffixes)
+    extensions = tuple((os.path.join(folder, f"{stem}{suffix}"), suffix) for suffix in extension)
+    return source, directory, inits, extensions
+
+
+def _shadows_of(package: Path, key: str, extension: tuple, suffixes: tuple) -> list[str]:
+    """The package-relative files found that Python's path finder prefers to module ``key``
+    (the candidates of :func:`_candidates`), for the extension suffixes ``extension`` and
+    the loader suffixes ``suffixes``."""
+    named = _candidates(str(package), key, extension, suffixes)  # label: candidates
+    if named is None:
+        return []
+    source, directory, inits, extensions = named
+    found = _stale_pycs(package, source)  # label: pyc-every-module
+    if directory is None:  # an __init__.py: the files __init__ + an extension suffix beside it
+        beside = [suffix for path, suffix in extensions if _may_be(path, S_ISREG)]
+        return found + [f"{PurePosixPath(key).parent / ('__init__' + s)}" for s in beside]
+    if _may_be(directory, S_ISDIR):  # label: package-first
+        inside = [suffix for path, suffix in inits if _may_be(path, S_ISREG)]
+        relative = PurePosixPath(key)
+        found += [f"{relative.parent / relative.stem / ('__init__' + s)}" for s in inside]
+    beside = [suffix for path, suffix in extensions if _may_be(path, S_ISREG)]
+    if beside:  # label: extension-next
+        relative = PurePosixPath(key)
+        found += [f"{relative.parent / (relative.stem + s)}" for s in beside]
     return found
 
 
 def shadowing_files(package: Path, keys) -> tuple[str, ...]:
     """Every file below ``package`` that Python would import in place of a ``.py`` file among
-    the package-relative paths ``keys`` (other paths are ignored), sorted."""
-    return tuple(sorted({shadow for key in keys for shadow in _shadows_of(package, key)}))
+    the package-relative paths ``keys`` (other paths are ignored), sorted.  The host's suffix
+    lists are read once, as they are at the call."""
+    extension, suffixes = tuple(EXTENSION_SUFFIXES), tuple(all_suffixes())  # label: suffixes
+    return tuple(
+        sorted(
+            {shadow for key in keys for shadow in _shadows_of(package, key, extension, suffixes)}
+        )
+    )
 
 
 # proof: end shadowing
