@@ -284,9 +284,8 @@ CURRENT = {
 
 def clear_caches() -> None:
     """Empty every cache the current functions keep (so that a call runs cold)."""
-    for function in (ledger._file_of, ledger._paths_below, shadowing._candidates):
+    for function in (ledger._file_of_str, ledger._paths_below, shadowing._candidates):
         function.cache_clear()
-    shadowing._pyc_paths.cache_clear()
 
 
 def outcome(function, *args):

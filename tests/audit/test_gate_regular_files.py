@@ -224,3 +224,37 @@ def test_the_audit_index_of_proof_documents_skips_what_is_not_a_regular_file(tmp
     (package / "linked.tex").symlink_to(tmp_path / "outside.tex")
     os.mkfifo(package / "pipe.tex")
     assert ProofIndex(package).documents == [package / "real.tex"]
+
+
+def test_a_negative_limit_reads_the_whole_file_as_a_buffered_reader_does(tmp_path):
+    """refgate finding 5: ``read(-1)`` of a buffered reader reads to the end; so does the
+    reader's ``os.read`` loop for any negative limit."""
+    from certdp.audit.regular_file import read_regular_status
+
+    path = tmp_path / "f"
+    path.write_bytes(bytes(range(256)) * 300)
+    for limit in (-1, -5):
+        assert read_regular_status(str(path), limit)[0] == path.read_bytes()
+    assert read_regular_status(str(path), 0)[0] == b""
+    assert read_regular_status(str(path), 10)[0] == bytes(range(10))
+
+
+def test_a_file_whose_size_under_reports_is_read_whole_in_few_reads(monkeypatch):
+    """refgate finding 7: procfs files report size 0; after the first read each request asks
+    for at least 64 KiB, so such a file is not read a byte at a time."""
+    import os
+
+    from certdp.audit import regular_file
+
+    calls = []
+    real = os.read
+
+    def counted(descriptor, size):
+        calls.append(size)
+        return real(descriptor, size)
+
+    monkeypatch.setattr(regular_file.os, "read", counted)
+    data, status = regular_file.read_regular_status("/proc/self/smaps")
+    assert status.st_size == 0 and len(data) > 1000
+    assert min(calls[1:]) >= 1 << 16  # procfs may still answer a page per read
+    assert len(calls) < len(data) // 100  # not one read per byte (st_size + 1 = 1 each time)

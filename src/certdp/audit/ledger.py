@@ -131,8 +131,17 @@ class Vetting:
     seal: str = ""
 
 
-@lru_cache(maxsize=None)  # label: file-of-cache
-def _file_of(key: str) -> str:
+def _file_of(key) -> str:
+    """The package-relative file behind one fingerprint key: remembered (:func:`_file_of_str`)
+    only for a key of the class ``str`` itself, whose string methods are ``str``'s, so the
+    value remembered under a key is what these methods give for any key equal to it."""
+    if type(key) is str:  # label: file-of-exact
+        return _file_of_str(key)
+    return _file_of_str.__wrapped__(key)
+
+
+@lru_cache(maxsize=1 << 14)  # label: file-of-cache
+def _file_of_str(key: str) -> str:
     """The package-relative file behind one fingerprint key (a function of the string)."""
     return (
         key.removeprefix("lemma:")
@@ -767,7 +776,9 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
         return False
     checked: set[str] = set()
     for key, digest in files.items():
-        paths = _paths_below(package, key)  # label: paths-below
+        exact = type(key) is str and type(package) is str  # label: paths-exact
+        below = _paths_below if exact else _paths_below.__wrapped__
+        paths = below(package, key)  # label: paths-below
         if paths is None:  # label: inside
             return False
         *folders, path = paths
@@ -781,20 +792,20 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
     return True
 
 
-@lru_cache(maxsize=None)  # label: paths-cache
+@lru_cache(maxsize=1 << 14)  # label: paths-cache
 def _paths_below(package: str, key: str) -> tuple[str, ...] | None:
     """The strings of the paths from the package folder ``package`` down to the file ``key``
     (package-relative): each folder between them, then the file, each built as
     ``os.path.join(package, *parts[:depth])`` of the parts of ``PurePosixPath(key)``;
     ``None`` for an absolute key, one with a ``..`` part or an empty one.  A function of
-    its two strings."""
+    its two strings; called through the cache only for strings of the class ``str`` itself
+    (``package`` is ``str()`` of a path, ``key`` is tested at the call)."""
     relative = PurePosixPath(key)
     parts = relative.parts
     if relative.is_absolute() or ".." in parts or not parts:
         return None
-    return tuple(
-        os.path.join(package, *parts[:depth]) for depth in range(1, len(parts) + 1)
-    )  # label: path-strings
+    joined = (os.path.join(package, *parts[:depth]) for depth in range(1, len(parts) + 1))
+    return tuple(joined)  # label: path-strings
 
 
 def files_seal(fingerprints: dict[str, str], proof: str, files: dict[str, str]) -> str:

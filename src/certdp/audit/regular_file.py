@@ -28,6 +28,9 @@ __all__ = [
 _OPEN_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
 #: The most bytes one ``os.read`` asks for (a file's size is only a hint; the last read is empty).
 _CHUNK = 1 << 30
+#: What each further read of a whole file asks for, at least (so a file whose ``fstat`` size
+#: under-reports, as procfs's do, is not read a byte at a time).
+_GROWN = 1 << 16
 
 
 class NotRegularFile(OSError):
@@ -54,7 +57,10 @@ def read_regular_status(path: str | Path, limit: int | None = None) -> tuple[byt
         status = os.fstat(descriptor)  # label: opened-status
         if not S_ISREG(status.st_mode):  # label: opened-regular
             raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
-        # to the end of the file (an empty read), or until ``limit`` bytes are read
+        # to the end of the file (an empty read), or until ``limit`` bytes are read; a
+        # negative limit reads to the end, as a buffered reader's read(-1) does
+        if limit is not None and limit < 0:  # label: read-negative
+            limit = None
         wanted = status.st_size + 1 if limit is None else limit
         chunks = []
         while limit is None or wanted > 0:  # label: read-bytes
@@ -64,6 +70,8 @@ def read_regular_status(path: str | Path, limit: int | None = None) -> tuple[byt
             chunks.append(chunk)
             if limit is not None:
                 wanted -= len(chunk)
+            else:  # the size was only a hint (a file growing, or one fstat under-reports)
+                wanted = max(wanted, _GROWN)  # label: read-grown
         return (chunks[0] if len(chunks) == 1 else b"".join(chunks)), status
     finally:
         os.close(descriptor)

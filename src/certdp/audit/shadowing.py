@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import errno
 import os
-import sys
 from functools import lru_cache
-from importlib.machinery import BYTECODE_SUFFIXES, EXTENSION_SUFFIXES, all_suffixes
+from importlib.machinery import EXTENSION_SUFFIXES, all_suffixes
 from importlib.util import cache_from_source, source_hash
 from pathlib import Path, PurePosixPath
 from stat import S_ISDIR, S_ISREG
+
+from certdp.core.exact_type import types_are
 
 from .regular_file import NotRegularFile, read_regular, read_regular_status
 
@@ -107,26 +108,6 @@ def _stale_pyc(cached: str, source: str) -> bool:
     return header[8:16] != source_hash(data)  # label: pyc-hash
 
 
-@lru_cache(maxsize=None)  # label: pyc-paths-cache
-def _pyc_paths(source: str, tag: str | None, bytecode: tuple[str, ...]) -> tuple[str, ...]:
-    """``cache_from_source(source, optimization=level)`` for the levels ``""``, 1 and 2, as
-    it is while ``sys.implementation.cache_tag`` is ``tag``, ``BYTECODE_SUFFIXES`` is
-    ``bytecode`` and ``sys.pycache_prefix`` is ``None`` (the only state it then reads: a
-    function of these three arguments).  Called only with the values they have at the call;
-    an exception (no cache tag) is raised again at each call, never remembered."""
-    return tuple(cache_from_source(source, optimization=level) for level in ("", 1, 2))
-
-
-def _cached_paths(source: str) -> tuple[str, ...]:
-    """The paths of the ``__pycache__`` files of the module file ``source`` at optimisation
-    levels 0, 1 and 2: :func:`importlib.util.cache_from_source` for the interpreter's cache
-    settings as they are now (remembered by :func:`_pyc_paths` only without a
-    ``sys.pycache_prefix``, which may make it read the working folder)."""
-    if sys.pycache_prefix is not None:  # label: pyc-prefix
-        return tuple(cache_from_source(source, optimization=level) for level in ("", 1, 2))
-    return _pyc_paths(source, sys.implementation.cache_tag, tuple(BYTECODE_SUFFIXES))
-
-
 def _stale_pycs(package: Path, source: str) -> list[str]:
     """The ``__pycache__`` files of the module file ``source`` (every optimisation level) that
     Python may load in place of the source: an unchecked hash-based one (loaded without
@@ -138,13 +119,16 @@ def _stale_pycs(package: Path, source: str) -> list[str]:
     but is not a regular file.  ``source`` is the string of a ``.py`` file's path below
     ``package``."""
     found = []
-    for cached in _cached_paths(source):
+    for level in ("", 1, 2):
+        # computed at every call: cache_from_source reads interpreter state (the cache
+        # tag, sys.pycache_prefix, importlib's own globals) that Python's loader reads too
+        cached = cache_from_source(source, optimization=level)  # label: pyc-path
         if _stale_pyc(cached, source):  # label: pyc-levels
             found.append(str(PurePosixPath(Path(cached).relative_to(package).as_posix())))
     return found
 
 
-@lru_cache(maxsize=None)  # label: candidates-cache
+@lru_cache(maxsize=1 << 14)  # label: candidates-cache
 def _candidates(package: str, key: str, extension: tuple, suffixes: tuple):
     """The paths :func:`_shadows_of` tests for the package-relative ``key`` below the package
     folder ``package`` (a string), given the extension suffixes ``extension`` and all the
@@ -176,20 +160,24 @@ def _shadows_of(package: Path, key: str, extension: tuple, suffixes: tuple) -> l
     """The package-relative files found that Python's path finder prefers to module ``key``
     (the candidates of :func:`_candidates`), for the extension suffixes ``extension`` and
     the loader suffixes ``suffixes``."""
-    named = _candidates(str(package), key, extension, suffixes)  # label: candidates
+    folder = str(package)  # str() may return a subclass: tested below with the rest
+    exact = types_are((folder, key, *extension, *suffixes), str)  # label: candidates-exact
+    candidates = _candidates if exact else _candidates.__wrapped__
+    named = candidates(folder, key, extension, suffixes)  # label: candidates
     if named is None:
         return []
     source, directory, inits, extensions = named
     found = _stale_pycs(package, source)  # label: pyc-every-module
-    if directory is None:  # an __init__.py: the files __init__ + an extension suffix beside it
+    if directory is None:  # an __init__.py: __init__ + an extension suffix  # label: init-beside
         beside = [suffix for path, suffix in extensions if _may_be(path, S_ISREG)]
         return found + [f"{PurePosixPath(key).parent / ('__init__' + s)}" for s in beside]
     if _may_be(directory, S_ISDIR):  # label: package-first
         inside = [suffix for path, suffix in inits if _may_be(path, S_ISREG)]
         relative = PurePosixPath(key)
         found += [f"{relative.parent / relative.stem / ('__init__' + s)}" for s in inside]
-    beside = [suffix for path, suffix in extensions if _may_be(path, S_ISREG)]
-    if beside:  # label: extension-next
+    found_beside = (suffix for path, suffix in extensions if _may_be(path, S_ISREG))
+    beside = list(found_beside)  # label: extension-next
+    if beside:
         relative = PurePosixPath(key)
         found += [f"{relative.parent / (relative.stem + s)}" for s in beside]
     return found
