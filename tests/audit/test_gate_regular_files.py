@@ -226,9 +226,10 @@ def test_the_audit_index_of_proof_documents_skips_what_is_not_a_regular_file(tmp
     assert ProofIndex(package).documents == [package / "real.tex"]
 
 
-def test_a_negative_limit_reads_the_whole_file_as_a_buffered_reader_does(tmp_path):
-    """refgate finding 5: ``read(-1)`` of a buffered reader reads to the end; so does the
-    reader's ``os.read`` loop for any negative limit."""
+def test_a_negative_limit_reads_the_whole_file(tmp_path):
+    """refgate finding 5: outside the lemma's precondition (the gate passes only 16), a
+    negative limit reads to the end, as a buffered reader's ``read(-1)`` does (where it
+    raises for a limit below -1)."""
     from certdp.audit.regular_file import read_regular_status
 
     path = tmp_path / "f"
