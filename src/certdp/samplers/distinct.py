@@ -5,8 +5,8 @@ holding Python ints), ``sorted_distinct(values, first=, inverse=, counts=)`` ret
 ``np.unique(values, return_index=first, return_inverse=inverse, return_counts=counts)`` returns:
 the distinct values in increasing order (same dtype), and when asked the index of each value's
 first occurrence, for every position the index of its value among them, and how often each
-occurs (intp arrays). NumPy 2's ``np.unique`` imports numpy.ma (about 15 ms) on its first call
-without ``return_*`` flags; this never touches it.
+occurs (intp arrays). ``np.unique`` of NumPy 2.3 and later (2.4 checked) imports numpy.ma (about
+15 ms) on its first call without ``return_*`` flags; this never touches it.
 """
 
 from __future__ import annotations
