@@ -1,7 +1,8 @@
 """Exact samplers, driven by the operating system's CSPRNG.
 
-Each module holds one sampler and sits beside the ``.tex`` lemma that proves the
-distribution it draws from, exactly: no floating-point number enters the noise.
+Each module holds one sampler, or a helper several samplers share (``distinct``), beside
+the ``.tex`` lemma that proves it: for a sampler, the distribution it draws from, exactly (no
+floating-point number enters the noise).
 """
 
 from .bernoulli import bernoulli_ratio, sample_bernoulli_rational

@@ -21,6 +21,7 @@ from .bernoulli_exp import bernoulli_exp_ratio
 from .discrete_gaussian_split import split_gaussian
 from .discrete_laplace import discrete_laplace_sampler
 from .discrete_laplace_z2k_batch import discrete_laplace_large_batch_sampler, split_to_integers
+from .distinct import sorted_distinct
 from .exp_digits import exp_neg_digits
 from .uniform import EntropySource, entropy_source
 
@@ -136,8 +137,7 @@ def discrete_gaussian_batch_sampler(scale: Fraction) -> Callable[[EntropySource,
                 )  # label: batch-accept-exact
             else:
                 magnitudes = np.abs(ys)
-                unique, inverse = np.unique(magnitudes, return_inverse=True)
-                inverse = inverse.reshape(-1)
+                unique, inverse = sorted_distinct(magnitudes, inverse=True)  # label: batch-distinct
                 limits = [threshold(int(m)) for m in unique]
                 always = np.array([limit >> WORD for limit in limits], dtype=bool)[inverse]
                 bounds = np.array(

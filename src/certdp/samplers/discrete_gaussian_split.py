@@ -30,6 +30,7 @@ from .discrete_laplace_z2k_batch import (
     series_bounds,
     split_laplace,
 )
+from .distinct import sorted_distinct
 from .exp_digits import exp_neg_digits
 from .uniform import EntropySource
 
@@ -132,10 +133,10 @@ def split_gaussian(sigma: Fraction, exponent):
             bucket = (np.where(small, capped, 0) << h) | (b >> np.uint64(top - h)).astype(
                 np.int64
             )  # label: gs-bucket-index
-            unique, inverse = np.unique(bucket, return_inverse=True)
+            unique, inverse = sorted_distinct(bucket, inverse=True)  # label: gs-distinct
             table = [bounds(i) for i in unique.tolist()]
-            below = np.array([lo for lo, _ in table], dtype=np.uint64)[inverse.reshape(-1)]
-            above = np.array([hi for _, hi in table], dtype=np.uint64)[inverse.reshape(-1)]
+            below = np.array([lo for lo, _ in table], dtype=np.uint64)[inverse]
+            above = np.array([hi for _, hi in table], dtype=np.uint64)[inverse]
             accepted = small & (w < below)  # label: gs-accept
             undecided = ~accepted & (~small | (w <= above))  # label: gs-undecided
             for u in np.flatnonzero(undecided).tolist():

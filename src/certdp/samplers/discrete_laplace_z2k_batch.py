@@ -214,7 +214,9 @@ def split_laplace(t: int, s: int):
             w = source.words(size)  # label: w-prefix
             sign = source.bit_array(size).astype(bool)  # label: sign-bits
             bucket = (b >> np.uint64(top - h)).astype(np.intp)  # label: bucket
-            for i in np.unique(bucket[~filled[bucket]]).tolist():
+            met = np.zeros(1 << h, dtype=bool)  # the buckets not filled that proposals fall in
+            met[bucket[~filled[bucket]]] = True  # label: met
+            for i in np.flatnonzero(met).tolist():  # label: new-buckets
                 below[i], above[i] = bucket_bound(n, t, h, i)  # label: build-bounds
                 filled[i] = True
             accepted = w < below[bucket]  # label: accept-bucket

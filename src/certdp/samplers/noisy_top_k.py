@@ -34,6 +34,7 @@ from certdp.core.exact_type import is_exact_fraction, type_is, types_are
 
 from .bernoulli import bernoulli_ratio
 from .bernoulli_exp import bernoulli_exp_ratio
+from .distinct import sorted_distinct
 from .uniform import EntropySource, entropy_source
 
 __all__ = [
@@ -119,7 +120,7 @@ def lazy_order_chunk(
     limit = size * ((1 << 64) // size)  # a multiple of size, at most 2**64  # label: lo-limit
     words = source.words(draws)  # label: lo-words
     drawn = words[words <= np.uint64(limit - 1)] % np.uint64(size)  # label: lo-drawn
-    _, first = np.unique(drawn, return_index=True)  # each value's first draw  # label: lo-first
+    _, first = sorted_distinct(drawn, first=True)  # each value's first draw  # label: lo-first
     met = drawn[np.sort(first)]  # the distinct values, in the order of their first draws
     fresh = met[~visited[met]]  # label: lo-fresh
     visited[fresh] = True
@@ -221,7 +222,7 @@ def whole_gap_layout(column: np.ndarray, top: int, scale: Fraction, precision: i
     ``count * exp(-gap)`` in units of ``2**-precision``, and a bound of the rest."""
     cut = precision + len(column).bit_length()  # label: cut
     near, whole = near_whole_gaps(column, top, scale, cut)  # label: layout-near
-    keys_array, counts = np.unique(whole, return_counts=True)  # label: unique
+    keys_array, counts = sorted_distinct(whole, counts=True)  # label: unique
     order = near[np.argsort(whole, kind="stable")]  # by gap, then position  # label: order
     groups = np.split(order, np.cumsum(counts)[:-1])  # label: split
     keys = keys_array.tolist()  # label: keys
