@@ -527,11 +527,17 @@ def _format_3(entries: dict, pairs: list) -> Vettings:
 def ledger_file_text(package: Path) -> str | None:
     """The text of ``package``'s ledger file, read by the regular-file reader (its name not
     followed, never blocking), or ``None`` when no regular file is there (none, a path
-    through a non-folder, a symbolic link, FIFO, folder, ...)."""
+    through a non-folder, a symbolic link, FIFO, folder, ...); :class:`LedgerError` when its
+    bytes are not UTF-8 text."""
     try:
         return read_regular_text(package / LEDGER_PATH)  # label: read-ledger-file
     except (FileNotFoundError, NotADirectoryError, NotRegularFile):  # label: no-ledger
         return None
+    except UnicodeDecodeError as error:  # label: not-utf8
+        raise LedgerError(
+            f"the ledger must be UTF-8 text, and is not ({type(error).__name__}: {error})",
+            parameter="ledger",
+        ) from None
 
 
 def _one_each(members: list) -> dict:
