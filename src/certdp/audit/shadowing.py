@@ -144,13 +144,12 @@ def _candidates(package: str, key: str, extension: tuple, suffixes: tuple):
     parts = plain_parts(key)  # label: candidates-plain
     if parts is None:  # label: candidates-pathlib
         relative = PurePosixPath(key)
-        parent, name, suffix, stem = (
-            relative.parent.parts, relative.name, relative.suffix, relative.stem
-        )
+        parent, name = relative.parent.parts, relative.name
+        name_suffix, stem = relative.suffix, relative.stem
     else:  # parent, name, suffix and stem as PurePosixPath(key) gives them
         parent, name = parts[:-1], parts[-1]
-        suffix, stem = suffix_and_stem(name)
-    if suffix != ".py":  # label: modules-only
+        name_suffix, stem = suffix_and_stem(name)
+    if name_suffix != ".py":  # label: modules-only
         return None
     folder = os.path.join(package, *parent)  # label: folder-string
     source = os.path.join(folder, name)  # label: source-string
