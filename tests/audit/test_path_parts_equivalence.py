@@ -2,9 +2,9 @@
 
 ``ledger._paths_below`` and ``shadowing._candidates`` now split a plain key (a ``str`` whose
 ``/``-separated components are all non-empty and not ``.``) with ``str.split`` and take its
-suffix and stem from :func:`certdp.audit.path_parts.suffix_and_stem`; any other key still goes
-through ``PurePosixPath``.  The reference functions below are main's (585c255), copied
-verbatim apart from their names; every key is compared with them, on fixed hostile keys and
+suffix and stem from :func:`certdp.audit.path_parts.suffix_and_stem` (names starting or
+ending with ``.`` excepted); any other key still goes through ``PurePosixPath``.  The
+reference functions below are main's (585c255), copied verbatim apart from their names; every key is compared with them, on fixed hostile keys and
 on keys drawn by hypothesis from an alphabet of separators, dots and odd characters.
 """
 
@@ -130,15 +130,46 @@ def expect_same(new, old, *args):
         assert type(got[1]) is type(expected[1])
 
 
+def suffix_stem_311(name):
+    """``PurePath.suffix`` and ``.stem`` of Python 3.11 to 3.13, of a path named ``name``."""
+    i = name.rfind(".")
+    if 0 < i < len(name) - 1:
+        return name[i:], name[:i]
+    return "", name
+
+
+def suffix_stem_314(name):
+    """``PurePath.suffix`` and ``.stem`` of Python 3.14 (CPython's Lib/pathlib/_local.py),
+    of a path named ``name``."""
+    stripped = name.lstrip(".")
+    i = stripped.rfind(".")
+    suffix = stripped[i:] if i != -1 else ""
+    i = name.rfind(".")
+    stem = name
+    if i != -1 and name[:i].lstrip("."):
+        stem = name[:i]
+    return suffix, stem
+
+
+def check_name(name):
+    """``suffix_and_stem`` answers what the running pathlib answers, and what both rules
+    answer, for every name it does not leave to pathlib (those starting or ending with ``.``
+    are left, and only those)."""
+    got = suffix_and_stem(name)
+    assert (got is None) == (name.startswith(".") or name.endswith("."))
+    if got is not None:
+        relative = PurePosixPath(name)
+        assert got == (relative.suffix, relative.stem)
+        assert got == suffix_stem_311(name) == suffix_stem_314(name)
+
+
 def check_key(key):
     parts = plain_parts(key)
     if parts is not None:
         assert type(key) is str
         assert parts == PurePosixPath(key).parts
         assert all(type(part) is str for part in parts)
-        name = parts[-1]
-        relative = PurePosixPath(key)
-        assert suffix_and_stem(name) == (relative.suffix, relative.stem)
+        check_name(parts[-1])
     for package in PACKAGES:
         expect_same(ledger._paths_below.__wrapped__, main_paths_below, package, key)
         expect_same(
@@ -175,6 +206,7 @@ def test_the_real_ledger_keys_are_plain():
     keys = {key for vetting in entries.values() for key in (vetting.files or {})}
     assert keys
     assert all(plain_parts(key) is not None for key in keys)
+    assert all(suffix_and_stem(key.split("/")[-1]) is not None for key in keys)
     for key in sorted(keys)[:50]:
         check_key(key)
 
@@ -190,7 +222,6 @@ def test_drawn_keys(key):
 def test_drawn_names(name):
     if "/" in name or name in ("", "."):
         return
-    relative = PurePosixPath(name)
-    if relative.parts == (name,):
-        assert suffix_and_stem(name) == (relative.suffix, relative.stem)
+    if PurePosixPath(name).parts == (name,):
+        check_name(name)
     check_key(name)

@@ -2,10 +2,10 @@
 
 For a *plain* key, a string of the class ``str`` itself whose ``/``-separated components are
 all non-empty and none is ``.``, :func:`plain_parts` gives ``PurePosixPath(key).parts`` as
-``tuple(key.split("/"))``, and :func:`suffix_and_stem` gives a name's ``suffix`` and ``stem``
-as ``PurePath`` computes them (Python 3.11-3.13); for any other key :func:`plain_parts` answers
-``None`` and the caller parses it with ``pathlib``.  The argument is in ``gate.tex``
-(path parts without pathlib).
+``tuple(key.split("/"))``, and :func:`suffix_and_stem` gives the ``suffix`` and ``stem`` of a
+name that neither starts nor ends with ``.``, on which every supported Python's ``PurePath``
+agrees; for anything else they answer ``None`` and the caller parses the key with
+``pathlib``.  The argument is in ``gate.tex`` (path parts without pathlib).
 """
 
 from __future__ import annotations
@@ -25,12 +25,16 @@ def plain_parts(key) -> tuple[str, ...] | None:
     return tuple(parts)
 
 
-def suffix_and_stem(name: str) -> tuple[str, str]:
-    """``(suffix, stem)`` of a path whose name is ``name``, as ``PurePath`` computes them: the
-    text from the last ``.`` on and the text before it when that ``.`` is neither the first
-    nor the last character, else ``""`` and ``name``."""
+def suffix_and_stem(name: str) -> tuple[str, str] | None:
+    """``(suffix, stem)`` of a path whose name is ``name``, as ``PurePath`` computes them,
+    when ``name`` neither starts nor ends with ``.``: the text from its last ``.`` on and the
+    text before it, or ``""`` and ``name`` when it holds no ``.``; ``None`` for any other
+    name (Python 3.14 changed ``suffix`` and ``stem`` for names starting or ending with
+    ``.``)."""
+    if name[:1] == "." or name[-1:] == ".":  # label: suffix-dots-outside
+        return None
     i = name.rfind(".")
-    if 0 < i < len(name) - 1:  # label: suffix-dot
+    if i != -1:  # label: suffix-dot
         return name[i:], name[:i]
     return "", name
 

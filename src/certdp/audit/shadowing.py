@@ -139,16 +139,18 @@ def _candidates(package: str, key: str, extension: tuple, suffixes: tuple):
     and those of the files ``X`` + an extension suffix (for an ``__init__.py``: ``__init__``
     + an extension suffix beside it).  Paths are built as strings: ``os.path.join(package,
     *parts)`` is the text of ``Path(package).joinpath(*parts)`` for the parts of a
-    ``PurePosixPath`` (split without ``pathlib`` for a plain key, :func:`plain_parts`).  A
-    function of its arguments (strings and tuples of strings)."""
+    ``PurePosixPath`` (split without ``pathlib`` for a plain key whose name neither starts
+    nor ends with ``.``: :func:`plain_parts`, :func:`suffix_and_stem`).  A function of its
+    arguments (strings and tuples of strings)."""
     parts = plain_parts(key)  # label: candidates-plain
-    if parts is None:  # label: candidates-pathlib
+    named = None if parts is None else suffix_and_stem(parts[-1])  # label: candidates-named
+    if named is None:  # label: candidates-pathlib
         relative = PurePosixPath(key)
         parent, name = relative.parent.parts, relative.name
         name_suffix, stem = relative.suffix, relative.stem
     else:  # parent, name, suffix and stem as PurePosixPath(key) gives them
         parent, name = parts[:-1], parts[-1]
-        name_suffix, stem = suffix_and_stem(name)
+        name_suffix, stem = named
     if name_suffix != ".py":  # label: modules-only
         return None
     folder = os.path.join(package, *parent)  # label: folder-string
