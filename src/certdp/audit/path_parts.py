@@ -26,8 +26,8 @@ def plain_parts(key) -> tuple[str, ...] | None:
 
 
 def suffix_and_stem(name: str) -> tuple[str, str] | None:
-    """``(suffix, stem)`` of a path whose name is ``name``, as ``PurePath`` computes them,
-    when ``name`` neither starts nor ends with ``.``: the text from its last ``.`` on and the
+    """``(suffix, stem)`` of a path whose name is ``name`` (a string of the class ``str``
+    itself), as ``PurePath`` computes them, when ``name`` neither starts nor ends with ``.``: the text from its last ``.`` on and the
     text before it, or ``""`` and ``name`` when it holds no ``.``; ``None`` for any other
     name (Python 3.14 changed ``suffix`` and ``stem`` for names starting or ending with
     ``.``)."""
