@@ -114,3 +114,56 @@ def test_the_refusal_of_a_long_integer_does_not_depend_on_ints_digit_limit(limit
         assert ledger_value('{"format": ' + "9" * 18 + "}") == {"format": int("9" * 18)}
     finally:
         sys.set_int_max_str_digits(before)
+
+
+#: Bytes that are not UTF-8 text: a byte no UTF-8 text holds first, a sequence cut at the end,
+#: and one cut inside a string of the JSON.
+NOT_UTF8 = [
+    lambda text: b"\xff" + text.encode(),
+    lambda text: text.encode() + b"\xe2\x82",
+    lambda text: text.encode().replace(b'"reviewer": "', b'"reviewer": "\xc3', 1),
+]
+
+
+@pytest.mark.parametrize("spoil", NOT_UTF8, ids=["first-byte", "cut-at-end", "cut-in-string"])
+def test_a_ledger_that_is_not_utf8_is_refused_typed(committed_text, tmp_path, spoil):
+    """Bytes that do not decode as UTF-8 raise ``LedgerError`` naming the rule, as a text that
+    is not JSON does (an untyped ``UnicodeDecodeError`` left the gate before)."""
+    package = tmp_path / "certdp"
+    (package / LEDGER_PATH).parent.mkdir(parents=True)
+    (package / LEDGER_PATH).write_bytes(spoil(committed_text))
+    with pytest.raises(LedgerError, match="the ledger must be UTF-8 text.*UnicodeDecodeError"):
+        read_ledger(package)  # the gate's reader
+    with pytest.raises(LedgerError, match="the ledger must be UTF-8 text.*UnicodeDecodeError"):
+        Ledger(package)  # the audit's and certdp vet's
+
+
+GATE_CALL = """
+import certdp.prelude as dp
+space = dp.vector_domain(dp.atom_domain(T="i32")), dp.symmetric_distance()
+for features in ((), ("contrib",)):
+    dp.enable_features(*features)
+    try:
+        dp.t.make_is_equal(*space, 3)
+    except Exception as error:
+        print(type(error).__name__, str(error).split(" (")[0])
+    else:
+        print("built")
+"""
+
+
+def test_the_gate_and_the_audit_refuse_a_ledger_that_is_not_utf8_typed(repo):
+    """In a vetted copy, a ledger with a byte no UTF-8 text holds makes the gate raise
+    ``LedgerError`` (with and without ``contrib``) and the audit refuse with the rule named,
+    where both built or passed before."""
+    from .conftest import run, run_script
+
+    assert run_script(repo, GATE_CALL, 2) == ["built", "built"]
+    ledger = repo / "src/certdp" / LEDGER_PATH
+    ledger.write_bytes(b"\xff" + ledger.read_bytes())
+    refused = "LedgerError ledger: the ledger must be UTF-8 text, and is not"
+    assert run_script(repo, GATE_CALL, 2) == [refused, refused]
+    audited = run(repo, "audit", "make_is_equal")  # raises, as for a text that is not JSON
+    assert audited.returncode != 0
+    last = audited.stderr.strip().splitlines()[-1]
+    assert last.startswith("certdp.audit.ledger.LedgerError: ledger: the ledger must be UTF-8")

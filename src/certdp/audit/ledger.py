@@ -46,6 +46,7 @@ from certdp.core.exact_type import types_are
 from .._imported import imported_files, syntax_digest
 from .discovery import ConstructorFolder, ProofText, package_root
 from .fingerprint import fingerprint_range
+from .path_parts import plain_parts
 from .regular_file import NotRegularFile, has_digest, read_regular, read_regular_text
 from .shadowing import is_a
 from .sources import SourceMarkers, parse_markers
@@ -526,11 +527,17 @@ def _format_3(entries: dict, pairs: list) -> Vettings:
 def ledger_file_text(package: Path) -> str | None:
     """The text of ``package``'s ledger file, read by the regular-file reader (its name not
     followed, never blocking), or ``None`` when no regular file is there (none, a path
-    through a non-folder, a symbolic link, FIFO, folder, ...)."""
+    through a non-folder, a symbolic link, FIFO, folder, ...); :class:`LedgerError` when its
+    bytes are not UTF-8 text."""
     try:
         return read_regular_text(package / LEDGER_PATH)  # label: read-ledger-file
     except (FileNotFoundError, NotADirectoryError, NotRegularFile):  # label: no-ledger
         return None
+    except UnicodeDecodeError as error:  # label: not-utf8
+        raise LedgerError(
+            f"the ledger must be UTF-8 text, and is not ({type(error).__name__}: {error})",
+            parameter="ledger",
+        ) from None
 
 
 def _one_each(members: list) -> dict:
@@ -796,13 +803,18 @@ def files_unchanged(constructor: ConstructorFolder, files: dict[str, str]) -> bo
 def _paths_below(package: str, key: str) -> tuple[str, ...] | None:
     """The strings of the paths from the package folder ``package`` down to the file ``key``
     (package-relative): each folder between them, then the file, each built as
-    ``os.path.join(package, *parts[:depth])`` of the parts of ``PurePosixPath(key)``;
-    ``None`` for an absolute key, one with a ``..`` part or an empty one.  A function of
-    its two strings; called through the cache only for strings of the class ``str`` itself
-    (``package`` is ``str()`` of a path, ``key`` is tested at the call)."""
-    relative = PurePosixPath(key)
-    parts = relative.parts
-    if relative.is_absolute() or ".." in parts or not parts:
+    ``os.path.join(package, *parts[:depth])`` of the parts of ``PurePosixPath(key)`` (split
+    without ``pathlib`` for a plain key, :func:`plain_parts`); ``None`` for an absolute key,
+    one with a ``..`` part or an empty one.  A function of its two strings; called through
+    the cache only for strings of the class ``str`` itself (``package`` is ``str()`` of a
+    path, ``key`` is tested at the call)."""
+    parts = plain_parts(key)  # label: paths-plain
+    if parts is None:  # label: paths-pathlib
+        relative = PurePosixPath(key)
+        parts = relative.parts
+        if relative.is_absolute():
+            return None
+    if ".." in parts or not parts:
         return None
     joined = (os.path.join(package, *parts[:depth]) for depth in range(1, len(parts) + 1))
     return tuple(joined)  # label: path-strings

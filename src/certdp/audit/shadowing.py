@@ -28,6 +28,7 @@ from stat import S_ISDIR, S_ISREG
 
 from certdp.core.exact_type import types_are
 
+from .path_parts import plain_parts, suffix_and_stem
 from .regular_file import NotRegularFile, read_regular, read_regular_status
 
 __all__ = ["shadowing_files", "is_a"]
@@ -138,13 +139,22 @@ def _candidates(package: str, key: str, extension: tuple, suffixes: tuple):
     and those of the files ``X`` + an extension suffix (for an ``__init__.py``: ``__init__``
     + an extension suffix beside it).  Paths are built as strings: ``os.path.join(package,
     *parts)`` is the text of ``Path(package).joinpath(*parts)`` for the parts of a
-    ``PurePosixPath``.  A function of its arguments (strings and tuples of strings)."""
-    relative = PurePosixPath(key)
-    if relative.suffix != ".py":  # label: modules-only
+    ``PurePosixPath`` (split without ``pathlib`` for a plain key whose name neither starts
+    nor ends with ``.``: :func:`plain_parts`, :func:`suffix_and_stem`).  A function of its
+    arguments (strings and tuples of strings)."""
+    parts = plain_parts(key)  # label: candidates-plain
+    named = None if parts is None else suffix_and_stem(parts[-1])  # label: candidates-named
+    if named is None:  # label: candidates-pathlib
+        relative = PurePosixPath(key)
+        parent, name = relative.parent.parts, relative.name
+        name_suffix, stem = relative.suffix, relative.stem
+    else:  # parent, name, suffix and stem as PurePosixPath(key) gives them
+        parent, name = parts[:-1], parts[-1]
+        name_suffix, stem = named
+    if name_suffix != ".py":  # label: modules-only
         return None
-    folder = os.path.join(package, *relative.parent.parts)  # label: folder-string
-    source = os.path.join(folder, relative.name)  # label: source-string
-    stem = relative.stem
+    folder = os.path.join(package, *parent)  # label: folder-string
+    source = os.path.join(folder, name)  # label: source-string
     if stem == "__init__":  # label: init-extension
         # the package folder is found first; inside it, __init__ with an extension suffix
         # is tried before __init__.py
