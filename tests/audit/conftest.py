@@ -14,12 +14,19 @@ from pathlib import Path
 
 import pytest
 
-from certdp.audit.discovery import NAMESPACES
+from certdp.audit.discovery import NAMESPACES, package_root
+from certdp.audit.ledger import LEDGER_PATH
 
 REPO = Path(__file__).resolve().parents[2]
 FOLDER = Path("src/certdp/transformations/is_equal")
 LEDGER = Path("src/certdp/proofs/vetting-ledger.json")
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@t"]
+
+
+@pytest.fixture(scope="session")
+def committed_text() -> str:
+    """The text of the package's committed vetting ledger (the package in use)."""
+    return (package_root() / LEDGER_PATH).read_text(encoding="utf-8")
 
 
 def run(root: Path, *args: str) -> subprocess.CompletedProcess:

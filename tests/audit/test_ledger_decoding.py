@@ -10,7 +10,6 @@ import sys
 
 import pytest
 
-from certdp.audit.discovery import package_root
 from certdp.audit.ledger import (
     LEDGER_PATH,
     Ledger,
@@ -21,11 +20,6 @@ from certdp.audit.ledger import (
 )
 
 KEY = "transformations/is_equal/make_is_equal"
-
-
-@pytest.fixture(scope="module")
-def committed_text() -> str:
-    return (package_root() / LEDGER_PATH).read_text(encoding="utf-8")
 
 
 def _on_disk(tmp_path, text: str):

@@ -9,7 +9,6 @@ import json
 
 import pytest
 
-from certdp.audit.discovery import package_root
 from certdp.audit.ledger import (
     _MAX_BITS_TEXT,
     LEDGER_PATH,
@@ -27,8 +26,8 @@ KEY = "transformations/is_equal/make_is_equal"
 
 
 @pytest.fixture(scope="module")
-def committed() -> dict:
-    return json.loads((package_root() / LEDGER_PATH).read_text(encoding="utf-8"))
+def committed(committed_text) -> dict:
+    return json.loads(committed_text)
 
 
 def test_the_committed_ledger_is_format_3_and_reads_as_its_format_2_rewriting(committed):
@@ -155,10 +154,10 @@ def test_the_edits_are_refused_for_their_bits_alone(committed):
     assert entries_of(_edited(committed, lambda v, e: _retag(v))) == entries_of(committed)
 
 
-def test_the_committed_ledger_names_its_own_table():
+def test_the_committed_ledger_names_its_own_table(committed_text):
     """Every bitset of the committed ledger starts with the identity of its list, computed
     here independently (conftest.table_id), and the absent files member reads as none."""
-    value = json.loads((package_root() / LEDGER_PATH).read_text(encoding="utf-8"))
+    value = json.loads(committed_text)
     identity = table_id(value["pairs"])
     assert {
         e[m].split(":")[0] for e in value["entries"].values() for m in ("fingerprints", "files")
