@@ -227,8 +227,15 @@ HOSTILE = [
 
 
 def chi_square_p(counts, pmf):
+    """The p-value of ``counts`` against ``pmf``: the indices expected at least 5 times are
+    chi-square cells and the others are pooled into a rest.  A rest expected fewer than 5 times
+    is no chi-square cell (its term's tail is far heavier than the chi-square law's: with 1.9
+    expected, a correct round failed about once in 17 000 runs, 581 of 1e7 simulated): its
+    count is tested alone with the exact binomial test, and it joins the smallest cell in the
+    chi-square test.  The smaller of the two p-values (so the sizes add)."""
     keys = sorted(pmf)
-    expected = [pmf[k] * sum(counts.values()) for k in keys]
+    total = sum(counts.values())
+    expected = [pmf[k] * total for k in keys]
     keep = [i for i, e in enumerate(expected) if e >= 5]
     rest = sum(counts[keys[i]] for i in range(len(keys)) if i not in keep)
     observed = [counts[keys[i]] for i in keep] + [rest]
@@ -236,9 +243,16 @@ def chi_square_p(counts, pmf):
     if expected_kept[-1] < 1e-9:  # no rest (the tiny-probability indices were checked unseen)
         assert observed[-1] == 0
         observed, expected_kept = observed[:-1], expected_kept[:-1]
+    exact = 1.0
+    if len(observed) > len(keep) and expected_kept[-1] < 5 and keep:
+        rest_p = sum(pmf[keys[i]] for i in range(len(keys)) if i not in keep)
+        exact = stats.binomtest(observed.pop(), total, rest_p).pvalue
+        smallest = min(range(len(keep)), key=lambda i: expected_kept[i])
+        expected_kept[smallest] += expected_kept.pop()
+        observed[smallest] += rest
     if len(observed) < 2:
-        return 1.0
-    return stats.chisquare(observed, expected_kept).pvalue
+        return exact
+    return min(exact, stats.chisquare(observed, expected_kept).pvalue)
 
 
 @pytest.mark.parametrize("values,alive,scale", HOSTILE)
