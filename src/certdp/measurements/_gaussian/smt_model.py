@@ -52,7 +52,8 @@ def root_bound(size: int) -> Fraction:
 
 
 def _relaxation_mismatch(size: int) -> str | None:
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import l2_distance
 
     from ..gaussian.make_gaussian import make_gaussian
 
@@ -62,8 +63,8 @@ def _relaxation_mismatch(size: int) -> str | None:
     for T in ("f32", "f64"):
         for k in SAMPLED_K[T]:
             r0 = Fraction(2) ** k - Fraction(2) ** K_MIN[T]
-            domain = dp.vector_domain(dp.atom_domain(T=T, nan=False), size=size)
-            built = make_gaussian(domain, dp.l2_distance(T=T), 1.0, k)
+            domain = vector_domain(atom_domain(T=T, nan=False), size=size)
+            built = make_gaussian(domain, l2_distance(T=T), 1.0, k)
             if built_relaxation(built) != r0 * (s if r0 else 0):
                 return f"{T} k={k} size={size}: code relaxation {built_relaxation(built)}"
     return None
@@ -142,16 +143,17 @@ _D_INS = (0, 0.5, 1, 2, 1e10)
 
 
 def _built(T, size, k, scale):
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import absolute_distance, l2_distance
 
     from ..gaussian.make_gaussian import make_gaussian
 
     integer = T.startswith("i")
-    atom = dp.atom_domain(T=T) if integer else dp.atom_domain(T=T, nan=False)
+    atom = atom_domain(T=T) if integer else atom_domain(T=T, nan=False)
     if size is None:
-        return make_gaussian(atom, dp.absolute_distance(T=T), scale, k)
-    domain = dp.vector_domain(atom, size=None if integer else size)
-    return make_gaussian(domain, dp.l2_distance(T=T), scale, k)
+        return make_gaussian(atom, absolute_distance(T=T), scale, k)
+    domain = vector_domain(atom, size=None if integer else size)
+    return make_gaussian(domain, l2_distance(T=T), scale, k)
 
 
 def code_instance(T: str, size, k, built_of=_built) -> Obligation:

@@ -181,14 +181,15 @@ def built_relaxation(measurement) -> Fraction:
 
 
 def _vector_relaxation_mismatch(size: int) -> str | None:
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import l1_distance
 
     from ..vector_float_laplace_cks20 import make_vector_float_laplace_cks20
 
     for T in ("f32", "f64"):
         for k in SAMPLED_K[T]:
-            domain = dp.vector_domain(dp.atom_domain(T=T, nan=False), size=size)
-            built = make_vector_float_laplace_cks20(domain, dp.l1_distance(T=T), 1.0, k)
+            domain = vector_domain(atom_domain(T=T, nan=False), size=size)
+            built = make_vector_float_laplace_cks20(domain, l1_distance(T=T), 1.0, k)
             expected = size * (Fraction(2) ** k - Fraction(2) ** K_MIN[T])
             if built_relaxation(built) != expected:
                 return f"{T} k={k} size={size}: code relaxation {built_relaxation(built)}"
@@ -196,14 +197,15 @@ def _vector_relaxation_mismatch(size: int) -> str | None:
 
 
 def _atom_relaxation_mismatch(_size: int) -> str | None:
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain
+    from certdp.core.metrics import absolute_distance
 
     from ..float_laplace_cks20 import make_float_laplace_cks20
 
     for T in ("f32", "f64"):
         for k in SAMPLED_K[T]:
             built = make_float_laplace_cks20(
-                dp.atom_domain(T=T, nan=False), dp.absolute_distance(T=T), 1.0, k
+                atom_domain(T=T, nan=False), absolute_distance(T=T), 1.0, k
             )
             expected = Fraction(2) ** k - Fraction(2) ** K_MIN[T]
             if built_relaxation(built) != expected:
@@ -212,7 +214,8 @@ def _atom_relaxation_mismatch(_size: int) -> str | None:
 
 
 def _integer_relaxation_mismatch(vector: bool):
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import absolute_distance, l1_distance
 
     from ..integer_laplace import make_integer_laplace
     from ..vector_integer_laplace import make_vector_integer_laplace
@@ -220,10 +223,10 @@ def _integer_relaxation_mismatch(vector: bool):
     def mismatch(_size):
         for T in ("i8", "u32", "i64", "u128"):
             if vector:
-                domain, metric = dp.vector_domain(dp.atom_domain(T=T)), dp.l1_distance(T=T)
+                domain, metric = vector_domain(atom_domain(T=T)), l1_distance(T=T)
                 built = make_vector_integer_laplace(domain, metric, 1.0)
             else:
-                domain, metric = dp.atom_domain(T=T), dp.absolute_distance(T=T)
+                domain, metric = atom_domain(T=T), absolute_distance(T=T)
                 built = make_integer_laplace(domain, metric, 1.0)
             if built_relaxation(built) != 0:
                 return f"{T}: code relaxation {built_relaxation(built)}"
@@ -239,20 +242,27 @@ _D_INS = (0, 0.5, 1, 2, 1e10)
 def _built_laplace(name: str, T: str, size, k, scale, D=None):
     """The real measurement ``name`` over ``T`` (atom if ``size`` is None), measured by the
     distance type ``D`` (``T`` when None; a float type over integers)."""
-    import importlib
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import absolute_distance, l1_distance
 
-    import certdp.prelude as dp
+    from ..float_laplace_cks20 import make_float_laplace_cks20
+    from ..integer_laplace import make_integer_laplace
+    from ..vector_float_laplace_cks20 import make_vector_float_laplace_cks20
+    from ..vector_integer_laplace import make_vector_integer_laplace
 
-    constructor = getattr(
-        importlib.import_module(f"certdp.measurements.{_MEASUREMENTS[name]}"), name
-    )
+    constructor = {
+        "make_float_laplace_cks20": make_float_laplace_cks20,
+        "make_vector_float_laplace_cks20": make_vector_float_laplace_cks20,
+        "make_integer_laplace": make_integer_laplace,
+        "make_vector_integer_laplace": make_vector_integer_laplace,
+    }[name]
     D = D or T
     integer = T.startswith(("i", "u"))
-    atom = dp.atom_domain(T=T) if integer else dp.atom_domain(T=T, nan=False)
+    atom = atom_domain(T=T) if integer else atom_domain(T=T, nan=False)
     if size is None:
-        return constructor(atom, dp.absolute_distance(T=D), scale, k)
-    domain = dp.vector_domain(atom, size=None if integer else size)
-    return constructor(domain, dp.l1_distance(T=D), scale, k)
+        return constructor(atom, absolute_distance(T=D), scale, k)
+    domain = vector_domain(atom, size=None if integer else size)
+    return constructor(domain, l1_distance(T=D), scale, k)
 
 
 def _code_cases(name: str) -> list[tuple]:
@@ -350,15 +360,15 @@ def _dispatch_obligation() -> Obligation:
     """``make_laplace`` delegates to the constructor of its domain's shape and type."""
 
     def violation():
-        import certdp.prelude as dp
+        from certdp.core.domains import atom_domain, vector_domain
         from certdp.core.types import INTEGER_TYPES
 
         from ..laplace.make_laplace import LAPLACE_CONSTRUCTORS, choose_laplace_constructor
 
         for T in (*INTEGER_TYPES, "f32", "f64"):
             nature = "float" if T in ("f32", "f64") else "integer"
-            atom = dp.atom_domain(T=T, nan=False) if nature == "float" else dp.atom_domain(T=T)
-            for shape, domain in (("atom", atom), ("vector", dp.vector_domain(atom))):
+            atom = atom_domain(T=T, nan=False) if nature == "float" else atom_domain(T=T)
+            for shape, domain in (("atom", atom), ("vector", vector_domain(atom))):
                 chosen = choose_laplace_constructor(domain)
                 if chosen is not LAPLACE_CONSTRUCTORS[shape, nature]:
                     return z3.BoolVal(True), lambda m, T=T, s=shape: {"T": T, "shape": s}

@@ -183,11 +183,14 @@ def lone_key_violation(keys, threshold, delta, delta_call):
 def built_release(constructor, p: int, T: str, *arguments):
     """The real ``constructor`` over ``T`` values (String keys, no NaN for a float ``T``) under
     ``l0{p}inf_distance(absolute_distance(T))``, with ``arguments`` (scale, threshold[, k])."""
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain
+    from certdp.core.map_domain import map_domain
+    from certdp.core.metrics import absolute_distance
+    from certdp.core.partition_metrics import l01inf_distance, l02inf_distance
 
-    values = dp.atom_domain(T=T, nan=False) if T in K_MIN else dp.atom_domain(T=T)
-    domain = dp.map_domain(dp.atom_domain(T="String"), values)
-    metric = (dp.l01inf_distance if p == 1 else dp.l02inf_distance)(dp.absolute_distance(T=T))
+    values = atom_domain(T=T, nan=False) if T in K_MIN else atom_domain(T=T)
+    domain = map_domain(atom_domain(T="String"), values)
+    metric = (l01inf_distance if p == 1 else l02inf_distance)(absolute_distance(T=T))
     return constructor(domain, metric, *arguments)
 
 

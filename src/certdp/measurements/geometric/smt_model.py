@@ -32,14 +32,15 @@ _WIDTH = 64
 
 
 def built(vector: bool, scale, bounds):
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.metrics import absolute_distance, l1_distance
 
     from .make_geometric import make_geometric
 
-    atom = dp.atom_domain(T="i32")
+    atom = atom_domain(T="i32")
     if vector:
-        return make_geometric(dp.vector_domain(atom), dp.l1_distance(T="i32"), scale, bounds)
-    return make_geometric(atom, dp.absolute_distance(T="i32"), scale, bounds)
+        return make_geometric(vector_domain(atom), l1_distance(T="i32"), scale, bounds)
+    return make_geometric(atom, absolute_distance(T="i32"), scale, bounds)
 
 
 def code_bounds(measurement):

@@ -34,19 +34,21 @@ SPACES = ("i32 atom", "f64 atom", "i32 vector")
 
 
 def built(space: str, measure: str, scale):
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.measures import max_divergence, zero_concentrated_divergence
+    from certdp.core.metrics import absolute_distance, l1_distance, l2_distance
 
     from .make_noise import make_noise
 
     pure = measure == "MaxDivergence"
-    chosen = dp.max_divergence() if pure else dp.zero_concentrated_divergence()
+    chosen = max_divergence() if pure else zero_concentrated_divergence()
     if space == "i32 atom":
-        domain, metric = dp.atom_domain(T="i32"), dp.absolute_distance(T="i32")
+        domain, metric = atom_domain(T="i32"), absolute_distance(T="i32")
     elif space == "f64 atom":
-        domain, metric = dp.atom_domain(T="f64", nan=False), dp.absolute_distance(T="f64")
+        domain, metric = atom_domain(T="f64", nan=False), absolute_distance(T="f64")
     else:
-        domain = dp.vector_domain(dp.atom_domain(T="i32"))
-        metric = dp.l1_distance(T="i32") if pure else dp.l2_distance(T="i32")
+        domain = vector_domain(atom_domain(T="i32"))
+        metric = l1_distance(T="i32") if pure else l2_distance(T="i32")
     return make_noise(domain, metric, chosen, scale)
 
 

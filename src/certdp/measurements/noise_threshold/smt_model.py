@@ -30,17 +30,21 @@ MEASURES = {
 
 
 def built(scale, threshold, measure="Approximate(MaxDivergence)"):
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain
+    from certdp.core.map_domain import map_domain
+    from certdp.core.measures import approximate, max_divergence, zero_concentrated_divergence
+    from certdp.core.metrics import absolute_distance
+    from certdp.core.partition_metrics import l01inf_distance, l02inf_distance
 
     from .make_noise_threshold import make_noise_threshold
 
-    domain = dp.map_domain(dp.atom_domain(T="String"), dp.atom_domain(T="i32"))
+    domain = map_domain(atom_domain(T="String"), atom_domain(T="i32"))
     if measure == "Approximate(MaxDivergence)":
-        metric = dp.l01inf_distance(dp.absolute_distance(T="i32"))
-        output_measure = dp.approximate(dp.max_divergence())
+        metric = l01inf_distance(absolute_distance(T="i32"))
+        output_measure = approximate(max_divergence())
     else:
-        metric = dp.l02inf_distance(dp.absolute_distance(T="i32"))
-        output_measure = dp.approximate(dp.zero_concentrated_divergence())
+        metric = l02inf_distance(absolute_distance(T="i32"))
+        output_measure = approximate(zero_concentrated_divergence())
     return make_noise_threshold(domain, metric, output_measure, scale, threshold)
 
 

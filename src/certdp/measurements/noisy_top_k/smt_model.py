@@ -25,16 +25,16 @@ _NAME = "make_noisy_top_k"
 
 
 def built(T: str, monotonic: bool, measure: str, k: int, scale):
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.measures import max_divergence, zero_concentrated_divergence
+    from certdp.core.partition_metrics import linf_distance
 
     from .make_noisy_top_k import make_noisy_top_k
 
-    atom = dp.atom_domain(T=T) if T == "i32" else dp.atom_domain(T=T, nan=False)
-    chosen = (
-        dp.max_divergence() if measure == "MaxDivergence" else dp.zero_concentrated_divergence()
-    )
-    metric = dp.linf_distance(T=T, monotonic=monotonic)
-    return make_noisy_top_k(dp.vector_domain(atom), metric, chosen, k, scale)
+    atom = atom_domain(T=T) if T == "i32" else atom_domain(T=T, nan=False)
+    chosen = max_divergence() if measure == "MaxDivergence" else zero_concentrated_divergence()
+    metric = linf_distance(T=T, monotonic=monotonic)
+    return make_noisy_top_k(vector_domain(atom), metric, chosen, k, scale)
 
 
 def obligations(names=None) -> list[Obligation]:

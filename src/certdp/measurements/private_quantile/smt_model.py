@@ -56,14 +56,16 @@ _CANDIDATES = {"f64": [0.0, 10.0, 20.0], "f32": [-1.5, 2.5], "i32": [0, 5, 9], "
 
 
 def _build(T, size, insert_delete, zcdp, alpha, scale):
-    import certdp.prelude as dp
+    from certdp.core.domains import atom_domain, vector_domain
+    from certdp.core.measures import max_divergence, zero_concentrated_divergence
+    from certdp.core.metrics import insert_delete_distance, symmetric_distance
 
     from .make_private_quantile import make_private_quantile
 
-    element = dp.atom_domain(T=T, nan=False) if T.startswith("f") else dp.atom_domain(T=T)
-    metric = dp.insert_delete_distance() if insert_delete else dp.symmetric_distance()
-    measure = dp.zero_concentrated_divergence() if zcdp else dp.max_divergence()
-    domain = dp.vector_domain(element, size=size)
+    element = atom_domain(T=T, nan=False) if T.startswith("f") else atom_domain(T=T)
+    metric = insert_delete_distance() if insert_delete else symmetric_distance()
+    measure = zero_concentrated_divergence() if zcdp else max_divergence()
+    domain = vector_domain(element, size=size)
     return make_private_quantile(domain, metric, measure, _CANDIDATES[T], alpha, scale)
 
 

@@ -25,14 +25,15 @@ def builder(optimize: str):
     """Builds the real measurement (the measure is its own: the obligation checks it)."""
 
     def built(T: str, monotonic: bool, measure: str, k: int, scale):
-        import certdp.prelude as dp
+        from certdp.core.domains import atom_domain, vector_domain
+        from certdp.core.partition_metrics import linf_distance
 
         from .make_report_noisy_max_gumbel import make_report_noisy_max_gumbel
 
         assert k == 1 and measure == "MaxDivergence"
-        atom = dp.atom_domain(T=T) if T == "i32" else dp.atom_domain(T=T, nan=False)
-        metric = dp.linf_distance(T=T, monotonic=monotonic)
-        return make_report_noisy_max_gumbel(dp.vector_domain(atom), metric, scale, optimize)
+        atom = atom_domain(T=T) if T == "i32" else atom_domain(T=T, nan=False)
+        metric = linf_distance(T=T, monotonic=monotonic)
+        return make_report_noisy_max_gumbel(vector_domain(atom), metric, scale, optimize)
 
     return built
 
