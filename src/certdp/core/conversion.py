@@ -207,12 +207,13 @@ def _exact_decimal(value: decimal.Decimal, parameter: str, error: type[DPError])
 def _refusal(value) -> str:
     kind = type(value)
     name = kind.__name__
-    if issubclass(kind, np.ma.MaskedArray):
-        return "a masked array is refused: its hidden entries would still be computed on"
     if issubclass(kind, np.ndarray):
-        if kind is not np.ndarray:
-            return f"a {name} (an ndarray subclass) is refused; pass a plain numpy.ndarray"
-        return f"expected a scalar, got a {value.ndim}-d array"
+        if kind is np.ndarray:
+            return f"expected a scalar, got a {value.ndim}-d array"
+        # np.ma (whose first use imports numpy.ma) is looked at only for an ndarray subclass
+        if issubclass(kind, np.ma.MaskedArray):  # label: refusal-masked
+            return "a masked array is refused: its hidden entries would still be computed on"
+        return f"a {name} (an ndarray subclass) is refused; pass a plain numpy.ndarray"
     if issubclass(kind, (bytes, bytearray, memoryview)):
         return f"{name} is refused (bytes are never decoded): pass a str, int or float as asked"
     if issubclass(kind, (int, float, str)):
