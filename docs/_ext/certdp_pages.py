@@ -542,9 +542,10 @@ def proofs_page(constructors: list) -> str:
     parts.append(heading("Constructor proofs", 1))
     parts.append(
         "The vetting status is the audit's (``certdp audit``): **up to date** when a reviewer"
-        " checked the proof against exactly the code and proof of today, **outdated** when"
-        " either changed since, **never vetted** otherwise.  Only an up-to-date constructor"
-        ' runs without ``dp.enable_features("contrib")`` (see :doc:`/guide/features`).\n'
+        " checked the proof against exactly the proven code and proof of today, **outdated**"
+        " when either changed since, **never vetted** otherwise.  Only an up-to-date"
+        ' constructor runs without ``dp.enable_features("contrib")``; what the check compares,'
+        " and what it does not, is in :doc:`/guide/features`.\n"
     )
     header = ["Constructor", "Namespace", "Vetting status", "Proof"]
     parts.append(table(header, rows) if rows else "None built.\n")
