@@ -9,6 +9,8 @@ run without ``dp.enable_features("contrib")``.
 from __future__ import annotations
 
 import dataclasses
+import threading
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -28,7 +30,17 @@ from .ledger import (
 )
 from .shadowing import shadowing_files
 
-__all__ = ["VettingStatus", "vetting_status", "status_of", "UP_TO_DATE", "OUTDATED", "NEVER_VETTED"]
+__all__ = [
+    "VettingStatus",
+    "vetting_status",
+    "status_of",
+    "CheapCheck",
+    "covered_status",
+    "cheap_checks",
+    "UP_TO_DATE",
+    "OUTDATED",
+    "NEVER_VETTED",
+]
 
 # proof: begin status
 UP_TO_DATE, OUTDATED, NEVER_VETTED = "up to date", "outdated", "never vetted"
@@ -135,6 +147,7 @@ def runtime_status_of(constructor: ConstructorFolder, entries: dict) -> VettingS
         except Exception:  # the full comparison below decides
             unchanged = False
         if unchanged:  # every file read has the bytes it had when vetted  # label: fast
+            _note_cheap(constructor, vetting)  # label: note-cheap
             fast = VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
             return _unshadowed(constructor, fast, vetting.fingerprints)
     try:
@@ -143,6 +156,68 @@ def runtime_status_of(constructor: ConstructorFolder, entries: dict) -> VettingS
         fingerprints, proof = {}, ""  # a proof naming a missing file cannot be up to date
     compared = _compared(constructor, vetting, fingerprints, proof, with_closure=False)
     return _unshadowed(constructor, compared, vetting.fingerprints)  # label: unshadowed
+
+
+#: Set by the gate around its status computation only: a list to which the cheap check of
+#: :func:`runtime_status_of` appends the folder and entry whose files it found unchanged.
+#: ``None`` (nothing recorded) for every other caller, and when the status was cached.
+cheap_checks: ContextVar[list | None] = ContextVar("certdp_cheap_checks", default=None)
+
+
+def _note_cheap(constructor: ConstructorFolder, vetting: Vetting) -> None:
+    noted = cheap_checks.get()  # label: note-get
+    if noted is not None:
+        noted.append((constructor, vetting))  # label: note-append
+
+
+class CheapCheck:
+    """A cheap check that has just found a constructor up to date (its files unchanged, no
+    shadowing file): the package, the entry's file hashes and fingerprint keys, the thread
+    it ran in, and whether the construction it opened is still running (``open``; the
+    wrapper of ``certified`` closes it).  Only read, but for ``open`` and :meth:`modules`."""
+
+    __slots__ = ("package", "files", "keys", "thread", "open", "_modules")
+
+    def __init__(self, constructor: ConstructorFolder, vetting: Vetting):
+        self.package = constructor.package
+        self.files, self.keys = vetting.files, vetting.fingerprints
+        self.thread = threading.get_ident()  # label: check-thread
+        self.open = True
+        self._modules: frozenset[str] | None = None
+
+    def modules(self) -> frozenset[str]:
+        """The files behind the entry's fingerprint keys: those its shadowing check tested
+        (computed once)."""
+        if self._modules is None:
+            self._modules = frozenset(fingerprinted_files(self.keys))  # label: check-modules
+        return self._modules
+
+
+def covered_status(check: CheapCheck, name: str) -> VettingStatus | None:
+    """The status the cheap check of ``name`` would have returned on the answers ``check``
+    got, when ``check`` covers ``name``; else ``None`` (then the gate checks ``name`` itself).
+    Covered: ``check`` is open and made in this thread, and ``name``'s entry exists, has
+    files, names its proof among them, is sealed, has each (file, digest) among ``check``'s
+    and each file behind its fingerprint keys among ``check``'s (``gate.tex``, Lemma
+    prop:covered)."""
+    if not check.open or check.thread != threading.get_ident():  # label: cover-open
+        return None
+    package, names, entries = _folders()
+    constructor = constructor_named(package, name, names)  # label: cover-folder
+    if constructor is None or constructor.package != check.package:  # label: cover-package
+        return None
+    vetting = entries.get(constructor.key)  # label: cover-entry
+    if vetting is None or not vetting.files:
+        return None
+    if not vetting.files.items() <= check.files.items():  # label: cover-files
+        return None
+    if constructor.relative(constructor.proof) not in vetting.files:  # label: cover-proof
+        return None
+    if not check.modules().issuperset(fingerprinted_files(vetting.fingerprints)):
+        return None  # label: cover-modules
+    if vetting.seal != files_seal(vetting.fingerprints, vetting.proof, vetting.files):
+        return None  # label: cover-sealed
+    return VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
 
 
 @lru_cache(maxsize=None)  # label: folders-cache

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from certdp.audit.gate import _up_to_date, require_vetted_or_contrib
+from certdp.audit.gate import _up_to_date, covering, require_vetted_or_contrib
 from certdp.core import switches
 from certdp.core.conversion import exact_arguments
 from certdp.core.errors import MakeMeasurementError, MakeTransformationError
@@ -91,7 +91,9 @@ def certified(constructor):
 
     A constructor whose proof is not vetted and up to date requires the ``contrib``
     feature (:mod:`certdp.audit.gate`).  Once vetted, and with contracts disabled, the
-    wrapper costs one set lookup and one flag check.
+    wrapper costs one set lookup and one flag check.  When the gate call of this very
+    invocation passed by the cheap check, the constructors first called during the
+    construction (in this thread) may pass on that check (``covering``).
     """
     package = constructor.__module__.rpartition(".")[0]
 
@@ -103,19 +105,26 @@ def certified(constructor):
 
     @functools.wraps(constructor)
     def wrapper(*args, **kwargs):
+        check = None
         if name not in _up_to_date:  # label: fast-path
-            require_vetted_or_contrib(name)  # label: gate-call
-        args, kwargs = exact_call(signature, args, kwargs, error)  # label: boundary-call
-        if not switches.contracts.enabled:  # label: contracts-off
-            return constructor(*args, **kwargs)  # label: plain-call
-        contract = contract_of(wrapper)  # label: contract-load
-        from .contract import Postcondition  # label: postcondition-load
+            check = require_vetted_or_contrib(name)  # label: gate-call
+        opened = None if check is None else covering.set(check)  # label: scope-open
+        try:
+            args, kwargs = exact_call(signature, args, kwargs, error)  # label: boundary-call
+            if not switches.contracts.enabled:  # label: contracts-off
+                return constructor(*args, **kwargs)  # label: plain-call
+            contract = contract_of(wrapper)  # label: contract-load
+            from .contract import Postcondition  # label: postcondition-load
 
-        arguments = contract.bind(args, kwargs)  # label: contract-bind
-        contract.check_preconditions(arguments)  # label: preconditions
-        built = constructor(*args, **kwargs)  # label: checked-call
-        attach_postcondition(built, Postcondition(contract, arguments))  # label: attach
-        return built
+            arguments = contract.bind(args, kwargs)  # label: contract-bind
+            contract.check_preconditions(arguments)  # label: preconditions
+            built = constructor(*args, **kwargs)  # label: checked-call
+            attach_postcondition(built, Postcondition(contract, arguments))  # label: attach
+            return built
+        finally:
+            if opened is not None:  # label: scope-close
+                check.open = False
+                covering.reset(opened)  # label: scope-reset
 
     wrapper.__certdp_contract_module__ = package + ".contract"
     wrapper.__certdp_certified__ = True
