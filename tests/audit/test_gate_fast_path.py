@@ -91,8 +91,8 @@ def test_an_edited_range_of_a_cited_lemma_refuses_without_contrib(repo):
     edit(
         repo,
         "src/certdp/audit/gate.py",
-        "    if name in _up_to_date:  # label: cache-hit\n        return\n",
         "    if name in _up_to_date:  # label: cache-hit\n        return None\n",
+        "    if name in _up_to_date:  # label: cache-hit\n        return ()\n",
     )
     assert runtime(repo) == ["outdated", "full", "FeatureNotEnabledError"]
 
