@@ -13,7 +13,11 @@ source's last write; such files are reported too, and so is any cached path that
 not a regular file (Python follows a symbolic link there; a FIFO there would block it).  Every
 cached file and source is read by the regular-file reader, so no FIFO stops the check.  The
 gate and the audit report a proof whose modules are shadowed this way as not up to date,
-naming the shadowing files.
+naming the shadowing files.  The audit checks the cached files of the optimisation levels 0,
+1 and 2 (what ``python``, ``python -O`` and ``python -OO`` load: :data:`AUDITED_LEVELS`); the
+runtime gate, which guards only its own process, the one file this process's source loader
+reads (:data:`LOADED_LEVEL`, the level of ``sys.flags.optimize``): a file of another level
+is never loaded in its place here.
 """
 
 from __future__ import annotations
@@ -31,10 +35,18 @@ from certdp.core.exact_type import types_are
 from .path_parts import plain_parts, suffix_and_stem
 from .regular_file import NotRegularFile, read_regular, read_regular_status
 
-__all__ = ["shadowing_files", "is_a"]
+__all__ = ["shadowing_files", "is_a", "AUDITED_LEVELS", "LOADED_LEVEL"]
 
 
 # proof: begin shadowing
+#: The optimisation levels of the cached files ``python``, ``python -O`` and ``python -OO``
+#: load: what the audit checks (``-OOO`` loads ``opt-3`` files, which only its gate checks).
+AUDITED_LEVELS = ("", 1, 2)
+#: The level this process's source loader reads: ``None`` stands for ``cache_from_source``
+#: called without ``optimization``, as ``SourceLoader.get_code`` calls it (the level of
+#: ``sys.flags.optimize``, fixed at interpreter start): what the runtime gate checks.
+LOADED_LEVEL = (None,)
+
 #: The errors for which ``Path.is_file()`` (Python 3.11) answers ``False`` instead of raising.
 _ABSENT = (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP)
 
@@ -109,21 +121,25 @@ def _stale_pyc(cached: str, source: str) -> bool:
     return header[8:16] != source_hash(data)  # label: pyc-hash
 
 
-def _stale_pycs(package: Path, source: str) -> list[str]:
-    """The ``__pycache__`` files of the module file ``source`` (every optimisation level) that
-    Python may load in place of the source: an unchecked hash-based one (loaded without
-    reading the source); a checked hash-based one whose recorded source hash is not that of
-    the source (or whose source is not a regular file); a timestamp one whose recorded mtime
-    and size match the source's (so Python loads it) but which was last written before the
-    source was (its ``st_mtime_ns`` is smaller), so it may have been compiled from other text
-    of the same size within the same second; and, conservatively, a cached path that exists
-    but is not a regular file.  ``source`` is the string of a ``.py`` file's path below
+def _stale_pycs(package: Path, source: str, levels: tuple) -> list[str]:
+    """The ``__pycache__`` files of the module file ``source`` at the optimisation ``levels``
+    (:data:`AUDITED_LEVELS` or :data:`LOADED_LEVEL`) that Python may load in place of the
+    source: an unchecked hash-based one (loaded without reading the source); a checked
+    hash-based one whose recorded source hash is not that of the source (or whose source is
+    not a regular file); a timestamp one whose recorded mtime and size match the source's (so
+    Python loads it) but which was last written before the source was (its ``st_mtime_ns`` is
+    smaller), so it may have been compiled from other text of the same size within the same
+    second; and, conservatively, a cached path that exists but is not a regular file.  ``source`` is the string of a ``.py`` file's path below
     ``package``."""
     found = []
-    for level in ("", 1, 2):
+    for level in levels:  # label: pyc-level-each
         # computed at every call: cache_from_source reads interpreter state (the cache
-        # tag, sys.pycache_prefix, importlib's own globals) that Python's loader reads too
-        cached = cache_from_source(source, optimization=level)  # label: pyc-path
+        # tag, sys.pycache_prefix, sys.flags.optimize, importlib's own globals) that
+        # Python's loader reads too
+        if level is None:  # the loader's own call: no optimization given  # label: pyc-loaded
+            cached = cache_from_source(source)  # label: pyc-path-loaded
+        else:
+            cached = cache_from_source(source, optimization=level)  # label: pyc-path
         if _stale_pyc(cached, source):  # label: pyc-levels
             found.append(str(PurePosixPath(Path(cached).relative_to(package).as_posix())))
     return found
@@ -166,10 +182,12 @@ def _candidates(package: str, key: str, extension: tuple, suffixes: tuple):
     return source, directory, inits, extensions
 
 
-def _shadows_of(package: Path, key: str, extension: tuple, suffixes: tuple) -> list[str]:
+def _shadows_of(
+    package: Path, key: str, extension: tuple, suffixes: tuple, levels: tuple
+) -> list[str]:
     """The package-relative files found that Python's path finder prefers to module ``key``
-    (the candidates of :func:`_candidates`), for the extension suffixes ``extension`` and
-    the loader suffixes ``suffixes``."""
+    (the candidates of :func:`_candidates`), for the extension suffixes ``extension``, the
+    loader suffixes ``suffixes`` and the cached files of the optimisation ``levels``."""
     folder = str(package)  # str() may return a subclass: tested below with the rest
     exact = types_are((folder, key, *extension, *suffixes), str)  # label: candidates-exact
     candidates = _candidates if exact else _candidates.__wrapped__
@@ -177,7 +195,7 @@ def _shadows_of(package: Path, key: str, extension: tuple, suffixes: tuple) -> l
     if named is None:
         return []
     source, directory, inits, extensions = named
-    found = _stale_pycs(package, source)  # label: pyc-every-module
+    found = _stale_pycs(package, source, levels)  # label: pyc-every-module
     if directory is None:  # an __init__.py: __init__ + an extension suffix  # label: init-beside
         beside = [suffix for path, suffix in extensions if _may_be(path, S_ISREG)]
         return found + [f"{PurePosixPath(key).parent / ('__init__' + s)}" for s in beside]
@@ -193,16 +211,18 @@ def _shadows_of(package: Path, key: str, extension: tuple, suffixes: tuple) -> l
     return found
 
 
-def shadowing_files(package: Path, keys) -> tuple[str, ...]:
+def shadowing_files(package: Path, keys, levels: tuple = AUDITED_LEVELS) -> tuple[str, ...]:
     """Every file below ``package`` that Python would import in place of a ``.py`` file among
-    the package-relative paths ``keys`` (other paths are ignored), sorted.  The host's suffix
+    the package-relative paths ``keys`` (other paths are ignored), sorted; cached files are
+    checked at the optimisation ``levels``: :data:`AUDITED_LEVELS` (the default, the
+    audit's) or :data:`LOADED_LEVEL` (the level this process loads).  The host's suffix
     lists are read once, as they are at the call."""
     extension, suffixes = tuple(EXTENSION_SUFFIXES), tuple(all_suffixes())  # label: suffixes
-    return tuple(
-        sorted(
-            {shadow for key in keys for shadow in _shadows_of(package, key, extension, suffixes)}
-        )
+    levels = tuple(levels)  # label: levels
+    shadows = (
+        shadow for key in keys for shadow in _shadows_of(package, key, extension, suffixes, levels)
     )
+    return tuple(sorted(set(shadows)))
 
 
 # proof: end shadowing

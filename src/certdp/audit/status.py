@@ -28,7 +28,7 @@ from .ledger import (
     proof_fingerprints,
     read_ledger,
 )
-from .shadowing import shadowing_files
+from .shadowing import AUDITED_LEVELS, LOADED_LEVEL, shadowing_files
 
 __all__ = [
     "VettingStatus",
@@ -113,12 +113,16 @@ def _compared(
     )  # fmt: skip
 
 
-def _unshadowed(constructor: ConstructorFolder, status: VettingStatus, keys) -> VettingStatus:
+def _unshadowed(
+    constructor: ConstructorFolder, status: VettingStatus, keys, levels: tuple
+) -> VettingStatus:
     """``status``, or an outdated one naming the shadowing files when a Python file behind the
-    fingerprint ``keys`` is shadowed by a file Python imports instead (:mod:`.shadowing`)."""
+    fingerprint ``keys`` is shadowed by a file Python imports instead (:mod:`.shadowing`),
+    cached files checked at the optimisation ``levels``."""
     if status.state != UP_TO_DATE:
         return status
-    shadows = shadowing_files(constructor.package, fingerprinted_files(keys))  # label: shadows
+    files = fingerprinted_files(keys)
+    shadows = shadowing_files(constructor.package, files, levels)  # label: shadows
     if not shadows:
         return status
     return VettingStatus(
@@ -134,11 +138,14 @@ def runtime_status_of(constructor: ConstructorFolder, entries: dict) -> VettingS
     Cheap first: when the entry records the bytes its fingerprints were computed from (sealed
     with them) and every file the proof reads still has those bytes, the fingerprints are the
     recorded ones and the status is up to date without parsing anything.  Otherwise (an edit,
-    even of a comment; an entry without file hashes) the fingerprints are recomputed.
+    even of a comment; an entry without file hashes) the fingerprints are recomputed.  Cached
+    bytecode is checked only at the level this process loads (:data:`.shadowing.LOADED_LEVEL`).
     ``entries`` are the ledger's vettings (:func:`certdp.audit.ledger.read_ledger`)."""
     vetting = entries.get(constructor.key)  # label: entry
     if vetting is None:
         return VettingStatus(NEVER_VETTED)
+    # cached files at the level this process loads only: this process loads no other
+    keys, levels = vetting.fingerprints, LOADED_LEVEL  # label: loaded-level
     if vetting.files and vetting.seal == files_seal(  # label: sealed
         vetting.fingerprints, vetting.proof, vetting.files
     ):
@@ -149,13 +156,13 @@ def runtime_status_of(constructor: ConstructorFolder, entries: dict) -> VettingS
         if unchanged:  # every file read has the bytes it had when vetted  # label: fast
             _note_cheap(constructor, vetting)  # label: note-cheap
             fast = VettingStatus(UP_TO_DATE, vetting.commit, vetting.reviewer, vetting.date)
-            return _unshadowed(constructor, fast, vetting.fingerprints)
+            return _unshadowed(constructor, fast, keys, levels)
     try:
         fingerprints, proof = proof_fingerprints(constructor)
     except Exception:  # label: unreadable-proof
         fingerprints, proof = {}, ""  # a proof naming a missing file cannot be up to date
     compared = _compared(constructor, vetting, fingerprints, proof, with_closure=False)
-    return _unshadowed(constructor, compared, vetting.fingerprints)  # label: unshadowed
+    return _unshadowed(constructor, compared, keys, levels)  # label: unshadowed
 
 
 #: Set by the gate around its status computation only: a list to which the cheap check of
@@ -257,7 +264,7 @@ def status_of(constructor: ConstructorFolder, ledger: Ledger, *, definitions=Non
     except Exception:  # a proof naming a missing range cannot be up to date
         fingerprints, proof = {}, ""
     status = _compared(constructor, vetting, fingerprints, proof, with_closure=True)
-    status = _unshadowed(constructor, status, vetting.fingerprints)
+    status = _unshadowed(constructor, status, vetting.fingerprints, AUDITED_LEVELS)  # -O, -OO too
     if status.shadowed:
         return status  # no edit to diff: the shadowing files are named
     if status.state != OUTDATED or constructor.checkout is None or vetting.commit == UNCOMMITTED:
