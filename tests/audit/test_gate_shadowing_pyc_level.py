@@ -159,3 +159,12 @@ def test_gate_under_python_O_ignores_a_stale_level_zero_file(repo):
     code = repo / CODE
     _stale(code, cache_from_source(str(code)))
     assert _optimised(repo, CALL)[:2] == ["up to date", "built 1"]
+
+
+def test_the_full_comparison_too_passes_over_a_stale_file_of_another_level(repo):
+    # a comment changes the module's bytes, not its fingerprints: the gate takes the full
+    # comparison, whose shadowing check must also test only the loaded level
+    code = repo / CODE
+    code.write_text(code.read_text() + "\n# a comment\n")
+    _stale(code, cache_from_source(str(code), optimization=1))
+    assert _within(repo, CALL)[:2] == ["up to date", "built 1"]

@@ -108,8 +108,10 @@ def certified(constructor):
         check = None
         if name not in _up_to_date:  # label: fast-path
             check = require_vetted_or_contrib(name)  # label: gate-call
-        opened = None if check is None else covering.set(check)  # label: scope-open
+        opened = None
         try:
+            if check is not None:  # set inside the try: the finally below always closes it
+                opened = covering.set(check)  # label: scope-open
             args, kwargs = exact_call(signature, args, kwargs, error)  # label: boundary-call
             if not switches.contracts.enabled:  # label: contracts-off
                 return constructor(*args, **kwargs)  # label: plain-call
@@ -122,8 +124,9 @@ def certified(constructor):
             attach_postcondition(built, Postcondition(contract, arguments))  # label: attach
             return built
         finally:
-            if opened is not None:  # label: scope-close
-                check.open = False
+            if check is not None:  # label: scope-close
+                check.open = False  # first: a closed check covers nothing, wherever it is held
+            if opened is not None:
                 covering.reset(opened)  # label: scope-reset
 
     wrapper.__certdp_contract_module__ = package + ".contract"
