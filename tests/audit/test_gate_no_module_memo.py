@@ -1,6 +1,7 @@
 """The gate checks every file of a constructor's proof at every constructor's first call of a
-process, loaded modules included: a code file edited after an earlier check is refused at the
-next first call, however the edited code comes to run (refstartup's findings against the
+process made outside a covering construction (inside one, gate.tex Lemma prop:covered takes the
+outer check, made in the same call), loaded modules included: a code file edited after an
+earlier check is refused at the next such first call, however the edited code comes to run (refstartup's findings against the
 withdrawn memo of loaded modules: ``exec_module`` of the same module and spec, or nothing run
 again at all).  Each case runs in a fresh process of a vetted copy of the package
 (``conftest.repo``); clearing the gate's per-name caches stands for a second constructor that
